@@ -1,0 +1,1 @@
+"""Policies: batched `act(observation_batch, rng) -> actions`."""

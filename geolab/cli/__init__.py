@@ -1,0 +1,61 @@
+"""The `geolab` command: one entry point, a subcommand per job.
+
+Each topic module in this package adds its subcommands through ``register(commands)``, where
+``commands`` maps a top-level verb (``simulate``, ``arena``, ``bench``) to the subparsers of
+that verb's games, and ``commands["top"]`` is the top-level subparsers. User mistakes
+(`GeolabError`) become one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from geolab import __version__
+from geolab.errors import GeolabError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line and exit code 2."""
+
+    def error(self, message: str):  # noqa: D102
+        print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from geolab.cli import cards, ranks, replay  # topic modules, each registers its verbs
+
+    parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"geolab {__version__}")
+    top = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = {"top": top}
+    for verb, text in [
+        ("simulate", "play many games between bots and print win rates"),
+        ("arena", "duplicate matches between many bots, ratings, plots"),
+        ("bench", "measure engine speed against the reference engine"),
+    ]:
+        verb_parser = top.add_parser(verb, help=text, description=text)
+        commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    for module in (cards, replay, ranks):
+        module.register(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except GeolabError as error:
+        print(f"geolab: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("geolab: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

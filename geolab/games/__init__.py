@@ -1,0 +1,1 @@
+"""One module per game: Rules, reference engine, batch engine, observations, legal masks."""

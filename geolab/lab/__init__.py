@@ -1,0 +1,1 @@
+"""The lab: arena, statistics, sweeps and result files."""
