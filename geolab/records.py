@@ -15,9 +15,11 @@ FORMAT = "geolab-record/1"
 
 
 def _replayers():
-    from geolab.games import ranks
+    from geolab.games import ranks_records
 
-    return {"play-the-ranks": ranks.replay_record}
+    return {
+        "play-the-ranks": ranks_records.replay_record,
+    }
 
 
 def load(path: str | Path) -> dict:
