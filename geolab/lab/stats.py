@@ -38,3 +38,70 @@ def mean_ci(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float,
         return mean, float("nan"), float("nan")
     half = z_value(confidence) * float(values.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+def paired_scores(score_seat_a: np.ndarray, score_seat_b: np.ndarray) -> np.ndarray:
+    """Per-deal score of one bot on duplicate deals: the mean of its two seatings (0, ½, 1).
+
+    Each deal is played twice with seats swapped, so the luck of the cards cancels inside a
+    deal; the deals are independent, so the interval is taken over deals, not games.
+    """
+    return (np.asarray(score_seat_a, float) + np.asarray(score_seat_b, float)) / 2
+
+
+def sample_size(p1: float, p0: float = 0.5, alpha: float = 0.05, power: float = 0.8, sd: float | None = None) -> int:
+    """Games (or duplicate deals, given their per-deal `sd`) to tell win rate p1 from p0.
+
+    Two-sided test at level `alpha` with the given power. Without `sd` each game is a
+    Bernoulli trial: n = ((z_a sqrt(p0 q0) + z_b sqrt(p1 q1)) / (p1 - p0))^2.
+    """
+    if p1 == p0:
+        raise ValueError("p1 must differ from p0")
+    z_a, z_b = z_value(1 - alpha), NormalDist().inv_cdf(power)
+    if sd is None:
+        root_n = (z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) / abs(p1 - p0)
+    else:
+        root_n = (z_a + z_b) * sd / abs(p1 - p0)
+    return math.ceil(root_n**2)
+
+
+def bradley_terry(
+    wins: np.ndarray, games: np.ndarray, anchor: int = 0, confidence: float = 0.95, prior: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley-Terry strengths (log-odds; P(i beats j) = sigmoid(t_i - t_j)) and their half-widths.
+
+    `wins[i, j]`: games i won against j (ties as halves); `games[i, j]`: games between them.
+    Fitted by Newton's method with t[anchor] = 0. `prior` pseudo-wins each way on every
+    played pair keep a clean sweep finite. Intervals come from the observed information;
+    duplicate deals make the games of a pair positively informative, so these are a little
+    conservative.
+    """
+    wins = np.asarray(wins, float)
+    games = np.asarray(games, float)
+    k = len(games)
+    played = games > 0
+    w = wins + prior * played
+    n = games + 2 * prior * played
+    theta = np.zeros(k)
+    free = np.array([i for i in range(k) if i != anchor])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
+        grad = (w - n * p).sum(axis=1)
+        info = n * p * (1 - p)
+        hess = -info.copy()
+        np.fill_diagonal(hess, info.sum(axis=1) - np.diag(info))
+        step = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+        theta[free] += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
+    info = n * p * (1 - p)
+    hess = -info
+    np.fill_diagonal(hess, info.sum(axis=1) - np.diag(info))
+    cov = np.zeros((k, k))
+    cov[np.ix_(free, free)] = np.linalg.inv(hess[np.ix_(free, free)])
+    return theta, z_value(confidence) * np.sqrt(np.diag(cov))
+
+
+#: Elo points per unit of Bradley-Terry log-odds (400 / ln 10).
+ELO_PER_LOGIT = 400 / math.log(10)

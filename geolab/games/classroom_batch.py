@@ -1,0 +1,317 @@
+"""Class GeoPower Double Choice for many classes at once: a numba kernel.
+
+Numba, not numpy, by measurement (see results/classroom/bench.json): a class game is a few
+hundred tiny steps (deal, look up a discard, compare sums) and numpy pays its per-call cost on
+each. Discard policies enter as lookup tables over all 19,600 hands (a policy sees only its
+hand, the call and the number of opponents, so any policy is such a table); -1 marks "discard
+at random". Randomness: each game has its own splitmix64 streams, keyed by the game's block
+(a child of `SeedSequence(seed).spawn`) and its index in the block, so results never depend
+on how the games are chunked or threaded, and duplicate runs with swapped policies get the
+same deals. Deal streams and policy streams are separate for the same reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
+from geolab.errors import RulesError
+from geolab.games.classroom import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules, rules_dict, student_name
+
+MAX_OPPONENTS = 31
+TABLE_SHAPE = (2, MAX_OPPONENTS + 1, 19600)
+BLOCK = 1 << 16
+TRACE_ATTEMPTS = 8
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def below(state, n):
+    """Advance a splitmix64 stream; return it and a uniform integer in [0, n).
+    (Multiply-shift on 32 bits: bias below 1e-8 for n <= 50.)"""
+    state = state + _GOLDEN
+    return state, np.int64(((_mix(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def stream(key, index):
+    """The start of game `index`'s stream under block key `key`."""
+    return _mix(key + _GOLDEN * np.uint64(index + 1))
+
+
+@njit(cache=True)
+def draw_category(state, counts):
+    state, u = below(state, counts[0] + counts[1] + counts[2])
+    if u < counts[0]:
+        return state, 0
+    if u < counts[0] + counts[1]:
+        return state, 1
+    return state, 2
+
+
+@njit(cache=True)
+def hand_row(a, b, c):
+    """Sort three cards; return them and the hand's table row."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c, a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+
+
+@njit(cache=True)
+def _deal_and_score(deck, members, m, call, cat, opp_of, seat, tables, ranks, dstate, pstate,
+                    score, hands, discards):
+    """Shuffle a fresh deck to the m students in `members`, discard by table, score."""
+    for i in range(N_CARDS):
+        deck[i] = i
+    for i in range(m):
+        s = members[i]
+        for j in range(3):
+            p = 3 * i + j
+            dstate, k = below(dstate, N_CARDS - p)
+            k += p
+            deck[p], deck[k] = deck[k], deck[p]
+        a, b, c, row = hand_row(deck[3 * i], deck[3 * i + 1], deck[3 * i + 2])
+        d = tables[seat[s], call, opp_of[s], row]
+        if d < 0:
+            pstate, d = below(pstate, 3)
+        hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
+        discards[s] = d
+        score[s] = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[hands[s, d], cat]
+    return dstate, pstate
+
+
+@njit(cache=True)
+def _winners(score, members, m, call, out):
+    """Move the best-scoring of members[:m] to the front of `out`; return how many tie."""
+    best = score[members[0]]
+    for i in range(1, m):
+        v = score[members[i]]
+        if (call == 0 and v < best) or (call == 1 and v > best):
+            best = v
+    w = 0
+    for i in range(m):
+        if score[members[i]] == best:
+            out[w] = members[i]
+            w += 1
+    return w
+
+
+@njit(cache=True)
+def _call(dstate, call_mode):
+    if call_mode == 0:
+        return below(dstate, 2)
+    return dstate, call_mode - 1
+
+
+@njit(parallel=True, cache=True)
+def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_members,
+            group_size, seat, tables, ranks, counts, call_mode, per_deck, share_ties,
+            group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+    students, n_groups = seat.shape[0], group_size.shape[0]
+    n_rounds = group_round.max() + 1
+    n_chunks = min(n, 256)
+    for chunk in prange(n_chunks):
+        deck = np.empty(N_CARDS, np.int64)
+        score = np.zeros(students, np.int64)
+        hands = np.zeros((students, 3), np.int64)
+        discards = np.zeros(students, np.int64)
+        group_opp = np.zeros(students, np.int64)
+        final_opp = np.zeros(students, np.int64)
+        alive = np.zeros(students, np.int64)
+        won = np.zeros(students, np.int64)
+        for grp in range(n_groups):
+            for i in range(group_size[grp]):
+                group_opp[group_members[grp, i]] = group_size[grp] - 1
+        for g in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
+            dstate = stream(key, start + g)
+            pstate = stream(pkey, start + g)
+            for r in range(n_rounds):
+                dstate, call = _call(dstate, call_mode)
+                dstate, cat = draw_category(dstate, counts)
+                for d in range(deck_round.shape[0]):
+                    if deck_round[d] == r:
+                        dstate, pstate = _deal_and_score(deck, deck_members[d], deck_size[d], call, cat, group_opp,
+                                                         seat, tables, ranks, dstate, pstate, score, hands, discards)
+                for grp in range(n_groups):
+                    if group_round[grp] == r:
+                        w = _winners(score, group_members[grp], group_size[grp], call, won)
+                        for i in range(w):
+                            group_win[g, won[i]] = True
+                if trace:
+                    t_call[g, r], t_cat[g, r] = call, cat
+                    for d in range(deck_round.shape[0]):
+                        if deck_round[d] == r:
+                            for i in range(deck_size[d]):
+                                s = deck_members[d, i]
+                                t_hand[g, r, s] = hands[s]
+                                t_disc[g, r, s] = discards[s]
+            f = 0
+            for s in range(students):
+                if group_win[g, s]:
+                    alive[f] = s
+                    f += 1
+            attempt = 0
+            while True:
+                dstate, call = _call(dstate, call_mode)
+                dstate, cat = draw_category(dstate, counts)
+                for i in range(f):
+                    final_opp[alive[i]] = f - 1
+                for lo in range(0, f, per_deck):
+                    dstate, pstate = _deal_and_score(deck, alive[lo:], min(per_deck, f - lo), call, cat, final_opp,
+                                                     seat, tables, ranks, dstate, pstate, score, hands, discards)
+                t = n_rounds + attempt
+                if trace and t < t_call.shape[1]:
+                    t_call[g, t], t_cat[g, t] = call, cat
+                    for i in range(f):
+                        t_hand[g, t, alive[i]] = hands[alive[i]]
+                        t_disc[g, t, alive[i]] = discards[alive[i]]
+                attempt += 1
+                w = _winners(score, alive, f, call, won)
+                if w == 1 or share_ties:
+                    for i in range(w):
+                        champion[g, won[i]] = True
+                    break
+                alive[:w] = won[:w]
+                f = w
+            champ_rounds[g] = attempt
+
+
+def _plan_arrays(rules: Rules) -> dict:
+    """The rules' grouping and round plan as the kernel's arrays."""
+    groups = rules.groups_of()
+    decks = [(r, [s for g in deck for s in groups[g]]) for r, rnd in enumerate(rules.round_plan()) for deck in rnd]
+    deck_members = np.zeros((len(decks), rules.students), np.int64)
+    for d, (_, members) in enumerate(decks):
+        deck_members[d, : len(members)] = members
+    group_members = np.zeros((rules.groups, max(rules.group_sizes())), np.int64)
+    group_round = np.zeros(rules.groups, np.int64)
+    for g, members in enumerate(groups):
+        group_members[g, : len(members)] = members
+    for r, rnd in enumerate(rules.round_plan()):
+        for deck in rnd:
+            group_round[list(deck)] = r
+    return {
+        "deck_round": np.array([r for r, _ in decks], np.int64),
+        "deck_members": deck_members,
+        "deck_size": np.array([len(m) for _, m in decks], np.int64),
+        "group_round": group_round,
+        "group_members": group_members,
+        "group_size": np.array(rules.group_sizes(), np.int64),
+    }
+
+
+def block_keys(seed: int, block: int) -> tuple[np.uint64, np.uint64]:
+    """Deal and policy keys of one block of BLOCK games: the block-th child of the seed."""
+    child = np.random.SeedSequence(seed).spawn(block + 1)[block]
+    deal_key, policy_key = child.generate_state(2, np.uint64)
+    return deal_key, policy_key
+
+
+def check_tables(tables, seats, students: int) -> tuple[np.ndarray, np.ndarray]:
+    tables = np.ascontiguousarray(tables, dtype=np.int8)
+    seats = np.asarray(seats, dtype=np.int64)
+    if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
+        raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
+    if seats.shape != (students,) or seats.min() < 0 or seats.max() >= len(tables):
+        raise RulesError(f"seats must give one policy number in 0..{len(tables) - 1} for each of {students} students")
+    return tables, seats
+
+
+@dataclass
+class ClassBatch:
+    """Outcomes of many class games (rows) for each student (columns)."""
+
+    rules: Rules
+    group_win: np.ndarray
+    champion: np.ndarray
+    championship_rounds: np.ndarray
+    trace: dict | None = None
+
+    def record(self, i: int) -> dict:
+        """Game i as a `geolab-record/1` object (needs `trace=True`)."""
+        if self.trace is None:
+            raise RulesError("this batch was simulated without trace=True")
+        total = self.rules.rounds + int(self.championship_rounds[i])
+        if total > self.trace["call"].shape[1]:
+            raise RulesError(f"game {i} has more championship replays than the trace keeps")
+        rounds = []
+        for t in range(total):
+            hands, discards = self.trace["hand"][i, t], self.trace["discard"][i, t]
+            playing = [s for s in range(self.rules.students) if hands[s, 0] >= 0]
+            rounds.append({
+                "stage": STARTING if t < self.rules.rounds else CHAMPIONSHIP,
+                "call": CALLS[self.trace["call"][i, t]],
+                "deal": {student_name(s): [POSTAL[c] for c in hands[s]] for s in playing},
+                "discards": {student_name(s): POSTAL[hands[s, discards[s]]] for s in playing},
+                "geopower": CATEGORIES[self.trace["category"][i, t]],
+            })
+        groups = self.rules.groups_of()
+        return {
+            "format": "geolab-record/1",
+            "game": "class-double-choice",
+            "rules": rules_dict(self.rules),
+            "rounds": rounds,
+            "result": {
+                "group_winners": [[student_name(s) for s in g if self.group_win[i, s]] for g in groups],
+                "champions": [student_name(s) for s in np.flatnonzero(self.champion[i])],
+            },
+        }
+
+
+def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bool = False,
+             chunk: int = BLOCK, first_game: int = 0, progress=None) -> ClassBatch:
+    """Play games first_game .. first_game + n_games - 1 of the stream `seed`.
+
+    `tables` (P, 2, 32, 19600) int8 discard positions per policy, call, number of opponents
+    and hand; `seats` the policy number of each student. Game i's deals depend only on
+    (seed, i): the same seed with other tables or seats replays the same Starting Round
+    deals (duplicate play), and any `chunk` gives the same results.
+    """
+    rules.validate()
+    if rules.dealt != 3:
+        raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
+    if n_games < 0 or chunk < 1:
+        raise RulesError("n_games must be >= 0 and chunk >= 1")
+    tables, seats = check_tables(tables, seats, rules.students)
+    plan = _plan_arrays(rules)
+    n, s = n_games, rules.students
+    group_win = np.zeros((n, s), np.bool_)
+    champion = np.zeros((n, s), np.bool_)
+    champ_rounds = np.zeros(n, np.int64)
+    t = rules.rounds + TRACE_ATTEMPTS if trace else 0
+    m = n if trace else 0
+    t_call, t_cat = np.full((m, t), -1, np.int8), np.full((m, t), -1, np.int8)
+    t_hand, t_disc = np.full((m, t, s, 3), -1, np.int8), np.full((m, t, s), -1, np.int8)
+    counts = np.array(rules.geopower, np.int64)
+    ranks = RANKS.astype(np.int64)
+    lo = 0
+    while lo < n:
+        g = first_game + lo
+        block, local = divmod(g, BLOCK)
+        hi = lo + min(chunk, BLOCK - local, n - lo)
+        key, pkey = block_keys(seed, block)
+        _kernel(key, pkey, local, hi - lo, plan["deck_round"], plan["deck_members"], plan["deck_size"],
+                plan["group_round"], plan["group_members"], plan["group_size"], seats, tables, ranks, counts,
+                CALL_MODES.index(rules.call), rules.max_per_round, rules.championship_ties == "share",
+                group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], trace,
+                t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
+                t_hand[lo:hi] if trace else t_hand, t_disc[lo:hi] if trace else t_disc)
+        if progress is not None:
+            progress.update(hi - lo)
+        lo = hi
+    traced = {"call": t_call, "category": t_cat, "hand": t_hand, "discard": t_disc} if trace else None
+    return ClassBatch(rules, group_win, champion, champ_rounds, traced)
