@@ -11,7 +11,9 @@ def _cell(value) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "-"
-        return f"{value:.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+        if abs(value) >= 1e4:
+            return f"{value:,.0f}"
+        return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
     return str(value)
 
 

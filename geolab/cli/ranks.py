@@ -7,9 +7,11 @@ import time
 import numpy as np
 
 from geolab.bots.ranks_seats import make_seat
+from geolab.cli import arena as arena_cli
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.games.ranks import PRESETS, Rules, deal_one, play
+from geolab.lab import ranks_matches
 from geolab.lab.stats import wilson
 
 
@@ -21,6 +23,16 @@ def register(commands) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
+
+    p = commands["arena"].add_parser("ranks", help="duplicate matches between Play the Ranks bots")
+    p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset")
+    arena_cli.add_arguments(p, default_bots="random,greedy", default_games=2000)
+    p.set_defaults(run=run_arena)
+
+
+def run_arena(args) -> None:
+    rules = Rules.preset(args.rules)
+    arena_cli.run(args, "ranks", rules.to_spec(), ranks_matches.runner(rules), f"Play the Ranks ({rules.name})")
 
 
 def _bots(text: str) -> list[str]:

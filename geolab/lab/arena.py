@@ -1,0 +1,140 @@
+"""The arena: every pair of bots on the same duplicate deals, win rates, ratings, files, plots.
+
+Each deal is played twice with the seats swapped, so the luck of the cards cancels within a
+deal; every pair plays the same deals (common random numbers). Deals come in chunks, each
+seeded from `SeedSequence(seed).spawn`, so the numbers do not depend on how a run is split,
+and a Ctrl-C keeps every finished chunk. A game plugs in through a `DuplicateRunner`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from geolab.errors import GeolabError
+from geolab.lab.progress import Progress
+from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, mean_ci, paired_scores, wilson
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """One pair on n duplicate deals. `score[i, s]`: bot a's score (1 win, ½ tie, 0 loss) on
+    deal i when it sits on side s; `lead_score[i, s]`: the first-lead side's score in that game;
+    `tricks[i, s]`: tricks played."""
+
+    score: np.ndarray
+    lead_score: np.ndarray
+    tricks: np.ndarray
+
+    @staticmethod
+    def concat(parts: Sequence[Duplicate]) -> Duplicate:
+        return Duplicate(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("score", "lead_score", "tricks")))
+
+
+#: runner(bot_a, bot_b, n_deals, seed_sequence) -> Duplicate
+DuplicateRunner = Callable[[str, str, int, np.random.SeedSequence], Duplicate]
+
+
+def split_bots(text: str) -> list[str]:
+    """`a,b,mc:k=64,budget=10` -> ['a', 'b', 'mc:k=64,budget=10']: a `key=value` token
+    without its own `name:` continues the bot before it."""
+    bots: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            raise GeolabError(f"--bots: empty name in {text!r}")
+        if "=" in token and ":" not in token and bots:
+            bots[-1] += "," + token
+        else:
+            bots.append(token)
+    if len(set(bots)) != len(bots):
+        raise GeolabError(f"--bots: a bot is named twice in {text!r}")
+    return bots
+
+
+@dataclass
+class ArenaResult:
+    bots: list[str]
+    deals: dict[tuple[str, str], Duplicate] = field(default_factory=dict)
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def games(self) -> int:
+        return sum(2 * len(d.score) for d in self.deals.values())
+
+    def pairs_table(self) -> pd.DataFrame:
+        rows = []
+        for (a, b), d in self.deals.items():
+            per_deal = paired_scores(d.score[:, 0], d.score[:, 1])
+            mean, low, high = mean_ci(per_deal)
+            rows.append({
+                "a": a, "b": b, "deals": len(per_deal), "games": 2 * len(per_deal),
+                "wins_a": int((d.score == 1).sum()), "ties": int((d.score == 0.5).sum()),
+                "win_rate_a": mean, "ci_low": max(0.0, low), "ci_high": min(1.0, high),
+                "avg_tricks": float(d.tricks.mean()),
+            })
+        return pd.DataFrame(rows)
+
+    def ratings_table(self, anchor: str | None = None) -> pd.DataFrame:
+        """Bradley-Terry on all games, in Elo points, anchored at `anchor` (random if present)."""
+        index = {b: i for i, b in enumerate(self.bots)}
+        k = len(self.bots)
+        wins, games = np.zeros((k, k)), np.zeros((k, k))
+        for (a, b), d in self.deals.items():
+            i, j = index[a], index[b]
+            wins[i, j] += d.score.sum()
+            wins[j, i] += (1 - d.score).sum()
+            games[i, j] = games[j, i] = d.score.size
+        if anchor is None:
+            anchor = next((b for b in self.bots if b.split(":")[0] == "random"), self.bots[0])
+        theta, half = bradley_terry(wins, games, anchor=index[anchor])
+        total = games.sum(axis=1)
+        rows = [
+            {"bot": b, "rating": ELO_PER_LOGIT * theta[i], "ci_low": ELO_PER_LOGIT * (theta[i] - half[i]),
+             "ci_high": ELO_PER_LOGIT * (theta[i] + half[i]), "games": int(total[i]),
+             "score": wins[i].sum() / total[i] if total[i] else float("nan"), "anchor": b == anchor}
+            for i, b in enumerate(self.bots)
+        ]
+        return pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
+
+    def first_lead(self) -> dict:
+        scores = np.concatenate([d.lead_score.ravel() for d in self.deals.values()]) if self.deals else np.array([])
+        low, high = wilson(scores.sum(), len(scores))
+        return {"win_rate": float(scores.mean()) if len(scores) else float("nan"), "ci_low": low,
+                "ci_high": high, "games": len(scores)}
+
+
+def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, chunk: int = 1000,
+        progress: bool | None = None) -> ArenaResult:
+    """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished chunks."""
+    if len(bots) < 2:
+        raise GeolabError("the arena needs at least two bots")
+    if deals < 1:
+        raise GeolabError("--games must be at least 1")
+    pairs = list(itertools.combinations(bots, 2))
+    sizes = [min(chunk, deals - start) for start in range(0, deals, chunk)]
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    parts: dict[tuple[str, str], list[Duplicate]] = {p: [] for p in pairs}
+    result = ArenaResult(list(bots))
+    start = time.perf_counter()
+    with Progress(2 * deals * len(pairs), "games", enabled=progress) as bar:
+        try:
+            for size, chunk_seed in zip(sizes, seeds):
+                done = []
+                for pair in pairs:  # a chunk counts only when every pair has played it
+                    done.append(runner(pair[0], pair[1], size, chunk_seed))
+                    bar.update(2 * size)
+                for pair, part in zip(pairs, done):
+                    parts[pair].append(part)
+        except KeyboardInterrupt:
+            result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    result.deals = {p: Duplicate.concat(v) for p, v in parts.items() if v}
+    if not result.deals:
+        raise GeolabError("interrupted before the first chunk finished: nothing to report")
+    return result

@@ -1,0 +1,58 @@
+"""Arena plots: a win-rate heat map and a rating ladder, readable at a glance."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def win_rate_heatmap(pairs: pd.DataFrame, bots: list[str], title: str):
+    """Row bot's win rate against the column bot, with its 95% interval in each cell."""
+    k = len(bots)
+    index = {b: i for i, b in enumerate(bots)}
+    rate = np.full((k, k), np.nan)
+    text = [["" for _ in bots] for _ in bots]
+    for row in pairs.itertuples():
+        i, j = index[row.a], index[row.b]
+        rate[i, j], rate[j, i] = row.win_rate_a, 1 - row.win_rate_a
+        text[i][j] = f"{row.win_rate_a:.1%}\n[{row.ci_low:.1%}, {row.ci_high:.1%}]"
+        text[j][i] = f"{1 - row.win_rate_a:.1%}\n[{1 - row.ci_high:.1%}, {1 - row.ci_low:.1%}]"
+    fig, ax = plt.subplots(figsize=(1.6 * k + 2.5, 1.2 * k + 1.5))
+    image = ax.imshow(rate, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            if text[i][j]:
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8,
+                        color="white" if abs(rate[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(k), bots, rotation=30, ha="right")
+    ax.set_yticks(range(k), bots)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("bot")
+    deals = int(pairs["deals"].min()) if len(pairs) else 0
+    ax.set_title(f"{title}\nwin rate of row v column, 95% CI; {deals:,} duplicate deals (x2 games) a pair")
+    fig.colorbar(image, ax=ax, label="win rate")
+    return fig
+
+
+def rating_ladder(ratings: pd.DataFrame, title: str):
+    """Bradley-Terry ratings in Elo points with 95% intervals, best at the top."""
+    ratings = ratings.sort_values("rating")
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(ratings) + 1.8))
+    y = np.arange(len(ratings))
+    err = [ratings["rating"] - ratings["ci_low"], ratings["ci_high"] - ratings["rating"]]
+    ax.errorbar(ratings["rating"], y, xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(y, ratings["bot"])
+    anchor = ratings.loc[ratings["anchor"], "bot"]
+    ax.axvline(0, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel(f"rating (Elo points, {anchor.iloc[0] if len(anchor) else 'first bot'} = 0)")
+    ax.set_title(f"{title}\nBradley-Terry ratings, 95% CI; {int(ratings['games'].sum() // 2):,} games")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def close(fig) -> None:
+    plt.close(fig)
