@@ -16,7 +16,6 @@ def add_arguments(p, default_bots: str, default_games: int) -> None:
     p.add_argument("--bots", default=default_bots, help=f"comma-separated bots, parameters as name:key=value (default {default_bots})")
     p.add_argument("--games", type=int, default=default_games, help=f"duplicate deals per pair (default {default_games})")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--chunk", type=int, default=1000, help="deals per chunk (results do not depend on it)")
     p.add_argument("--out", help="result directory (default results/arena/<run-id>)")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
 
@@ -27,7 +26,7 @@ def run(args, game: str, rules_spec, runner, title: str) -> None:
     previous = signal.getsignal(signal.SIGINT)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        result = arena.run(runner, bots, args.games, args.seed, args.chunk, progress=None if not args.json else False)
+        result = arena.run(runner, bots, args.games, args.seed, progress=None if not args.json else False)
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
@@ -42,7 +41,7 @@ def run(args, game: str, rules_spec, runner, title: str) -> None:
     save_figure(fig, out / "ladder.png")
     plots.close(fig)
     info = meta(game=game, rules=rules_spec, bots=bots, deals_per_pair=args.games, seed=args.seed,
-                chunk=args.chunk, games=result.games, wall_seconds=round(result.seconds, 3),
+                block=arena.BLOCK, games=result.games, wall_seconds=round(result.seconds, 3),
                 interrupted=result.interrupted, first_lead=lead,
                 statistics="win rates: mean of per-deal duplicate scores, normal 95% CI over deals; "
                            "ratings: Bradley-Terry on all games, Elo points, 95% CI from the observed information")

@@ -1,9 +1,10 @@
 """The arena: every pair of bots on the same duplicate deals, win rates, ratings, files, plots.
 
 Each deal is played twice with the seats swapped, so the luck of the cards cancels within a
-deal; every pair plays the same deals (common random numbers). Deals come in chunks, each
-seeded from `SeedSequence(seed).spawn`, so the numbers do not depend on how a run is split,
-and a Ctrl-C keeps every finished chunk. A game plugs in through a `DuplicateRunner`.
+deal; every pair plays the same deals (common random numbers). Deals come in fixed blocks of
+`BLOCK`, block k seeded by `SeedSequence(seed).spawn(...)[k]`, so a run's numbers depend only
+on its seed and size, never on how it is split or parallelised; a Ctrl-C keeps every finished
+block. A game plugs in through a `DuplicateRunner`.
 """
 
 from __future__ import annotations
@@ -109,25 +110,29 @@ class ArenaResult:
                 "ci_high": high, "games": len(scores)}
 
 
-def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, chunk: int = 1000,
+#: Deals per seeded block: the unit of reproducibility (changing it changes the deals).
+BLOCK = 1000
+
+
+def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, block: int = BLOCK,
         progress: bool | None = None) -> ArenaResult:
-    """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished chunks."""
+    """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished blocks."""
     if len(bots) < 2:
         raise GeolabError("the arena needs at least two bots")
     if deals < 1:
         raise GeolabError("--games must be at least 1")
     pairs = list(itertools.combinations(bots, 2))
-    sizes = [min(chunk, deals - start) for start in range(0, deals, chunk)]
+    sizes = [min(block, deals - start) for start in range(0, deals, block)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     parts: dict[tuple[str, str], list[Duplicate]] = {p: [] for p in pairs}
     result = ArenaResult(list(bots))
     start = time.perf_counter()
     with Progress(2 * deals * len(pairs), "games", enabled=progress) as bar:
         try:
-            for size, chunk_seed in zip(sizes, seeds):
+            for size, block_seed in zip(sizes, seeds):
                 done = []
-                for pair in pairs:  # a chunk counts only when every pair has played it
-                    done.append(runner(pair[0], pair[1], size, chunk_seed))
+                for pair in pairs:  # a block counts only when every pair has played it
+                    done.append(runner(pair[0], pair[1], size, block_seed))
                     bar.update(2 * size)
                 for pair, part in zip(pairs, done):
                     parts[pair].append(part)
@@ -136,5 +141,5 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, chu
     result.seconds = time.perf_counter() - start
     result.deals = {p: Duplicate.concat(v) for p, v in parts.items() if v}
     if not result.deals:
-        raise GeolabError("interrupted before the first chunk finished: nothing to report")
+        raise GeolabError("interrupted before the first block finished: nothing to report")
     return result
