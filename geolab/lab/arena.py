@@ -111,7 +111,7 @@ class ArenaResult:
 
 
 #: Deals per seeded block: the unit of reproducibility (changing it changes the deals).
-BLOCK = 1000
+BLOCK = 10_000
 
 
 def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, block: int = BLOCK,

@@ -1,53 +1,53 @@
-"""Play the Ranks matches for the lab: plain games as a table, and duplicate deals for the arena."""
+"""Play the Ranks matches for the lab, on the batch engine: games as a table, duplicate deals
+for the arena."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from geolab.bots.ranks_seats import make_seat
-from geolab.cards import RANKS, STATEHOOD
-from geolab.games.ranks import SIDES, Rules, deal_arrays, play
+from geolab.bots.ranks import make_policy
+from geolab.games.ranks import SIDES, Rules
+from geolab.games.ranks_batch import Played, run
 from geolab.lab.arena import Duplicate, DuplicateRunner
 
 
-def _games(rules: Rules, bot_a: str, bot_b: str, n: int, seed, swap: bool):
-    """Yield (deal index, side of bot_a, Game) for n deals, each once or twice (seats swapped)."""
-    deal_seed, bot_seed = np.random.SeedSequence(seed).spawn(2) if not isinstance(seed, np.random.SeedSequence) else seed.spawn(2)
-    hands, draw, power = deal_arrays(rules, n, np.random.default_rng(deal_seed))
-    rng = np.random.default_rng(bot_seed)
-    for i in range(n):
-        drawn = 0 if RANKS[draw[i, 0], STATEHOOD] < RANKS[draw[i, 1], STATEHOOD] else 1
-        for side_of_a in (0, 1) if swap else (0,):
-            seats = [make_seat(bot_a, rng), make_seat(bot_b, rng)]
-            if side_of_a == 1:
-                seats.reverse()
-            game = play(rules, hands[i].tolist(), seats, drawn if rules.first_lead == "given" else None,
-                        None if power is None else power[i].tolist())
-            yield i, side_of_a, game
+def _int_seed(seed) -> int:
+    """The batch engine takes an integer seed; a block's SeedSequence gives one."""
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(2, np.uint64)[0] >> np.uint64(1))
+    return int(seed)
+
+
+def play(rules: Rules, bot_a: str, bot_b: str, n: int, seed, swap: bool = False) -> Played:
+    """n deals from `seed` with bot_a on side A (on side B with `swap`)."""
+    policies = [make_policy(bot_a), make_policy(bot_b)]
+    return Played.concatenate(list(run(rules, policies, n, _int_seed(seed), swap=swap)))
+
+
+def _score(played: Played, side) -> np.ndarray:
+    """The score (1 win, ½ tie, 0 loss) of `side` (a side, or one per game) in each game."""
+    return np.where(played.winner < 0, 0.5, (played.winner == side).astype(float))
 
 
 def play_games(rules: Rules, bot_a: str, bot_b: str, n: int, seed: int) -> pd.DataFrame:
     """n games, bot_a on side A: one row a game (winner, first lead, tricks, points)."""
-    rows = []
-    for _, _, game in _games(rules, bot_a, bot_b, n, seed, swap=False):
-        w = game.winner
-        rows.append({"winner": None if w is None else SIDES[w], "first_lead": SIDES[game.first_lead],
-                     "tricks_played": len(game.tricks), "tricks_A": game.tricks_won[0],
-                     "points_A": game.points[0], "points_B": game.points[1]})
-    return pd.DataFrame(rows)
+    p = play(rules, bot_a, bot_b, n, seed)
+    names = np.array(SIDES + (None,), dtype=object)  # index -1 (a tie) -> None
+    return pd.DataFrame({
+        "winner": names[p.winner], "first_lead": names[p.first_lead], "tricks_played": p.n_tricks,
+        "tricks_A": p.tricks_won[:, 0], "points_A": p.points[:, 0], "points_B": p.points[:, 1],
+    })
 
 
 def runner(rules: Rules) -> DuplicateRunner:
+    """Each deal twice, bot_a first on side A and then on side B, on the same cards."""
+
     def duplicate(bot_a: str, bot_b: str, n: int, seed: np.random.SeedSequence) -> Duplicate:
-        score = np.zeros((n, 2))
-        lead_score = np.zeros((n, 2))
-        tricks = np.zeros((n, 2), dtype=np.int8)
-        for i, side_of_a, game in _games(rules, bot_a, bot_b, n, seed, swap=True):
-            w = game.winner
-            score[i, side_of_a] = 0.5 if w is None else float(w == side_of_a)
-            lead_score[i, side_of_a] = 0.5 if w is None else float(w == game.first_lead)
-            tricks[i, side_of_a] = len(game.tricks)
+        games = [play(rules, bot_a, bot_b, n, seed, swap) for swap in (False, True)]
+        score = np.stack([_score(games[0], 0), _score(games[1], 1)], axis=1)
+        lead_score = np.stack([_score(g, g.first_lead) for g in games], axis=1)
+        tricks = np.stack([g.n_tricks for g in games], axis=1)
         return Duplicate(score, lead_score, tricks)
 
     return duplicate
