@@ -15,10 +15,12 @@ FORMAT = "geolab-record/1"
 
 
 def _replayers():
-    from geolab.games import ranks_records
+    from geolab.games import classroom, jumbled, ranks_records
 
     return {
         "play-the-ranks": ranks_records.replay_record,
+        "jumbled-geopower-choice": jumbled.replay_record,
+        "class-double-choice": classroom.replay_record,
     }
 
 

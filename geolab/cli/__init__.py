@@ -24,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from geolab.cli import cards, play, ranks, replay  # topic modules, each registers its verbs
+    from geolab.cli import cards, classroom, jumbled, play, ranks, replay, solve, train  # topic modules, each registers its verbs
 
     parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"geolab {__version__}")
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         verb_parser = top.add_parser(verb, help=text, description=text)
         commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for module in (cards, replay, ranks, play):
+    for module in (cards, replay, ranks, play, jumbled, classroom, train, solve):
         module.register(commands)
     return parser
 

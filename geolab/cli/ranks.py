@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
-
-from geolab.bots.ranks_seats import make_seat
+from geolab.bots.ranks import POLICIES
 from geolab.cli import arena as arena_cli
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
-from geolab.games.ranks import PRESETS, Rules, deal_one, play
+from geolab.games.ranks import PRESETS, Rules
+from geolab.games.ranks_batch import BLOCK, CHUNK
 from geolab.lab import ranks_matches
-from geolab.lab.stats import wilson
+from geolab.lab.ranks_simulate import bench, simulate
 
 
 def register(commands) -> None:
-    p = commands["simulate"].add_parser("ranks", help="Play the Ranks / State Ranking Battles")
+    p = commands["simulate"].add_parser("ranks", help="Play the Ranks / State Ranking Battles (batch engine)")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset")
-    p.add_argument("--bots", default="greedy,random", help="two policies, A,B (random, greedy)")
-    p.add_argument("--games", type=int, default=2000, help="number of deals (default 2000)")
+    p.add_argument("--bots", default="greedy,random", help=f"two policies, A,B ({', '.join(POLICIES)}; name:key=value)")
+    p.add_argument("--games", type=int, default=2000, help="number of deals, each played twice with seats swapped (default 2000)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--chunk", type=int, default=CHUNK, help=f"games per chunk, rounded up to blocks of {BLOCK} (default {CHUNK})")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_simulate)
+
+    p = commands["bench"].add_parser("ranks", help="batch engine v reference engine, greedy self-play on Combo 1")
+    p.add_argument("--games", type=int, default=2_000_000, help="games per run (default 2,000,000)")
+    p.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
+    p.add_argument("--reference-games", type=int, default=400, help="reference-engine games per run (default 400)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_bench)
 
     p = commands["arena"].add_parser("ranks", help="duplicate matches between Play the Ranks bots")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset")
@@ -45,39 +50,33 @@ def _bots(text: str) -> list[str]:
 def run_simulate(args) -> None:
     if args.games < 1:
         raise GeolabError("--games must be at least 1")
+    if args.chunk < 1:
+        raise GeolabError("--chunk must be at least 1")
     rules = Rules.preset(args.rules)
     names = _bots(args.bots)
-    rng = np.random.default_rng(args.seed)
-    seats = [make_seat(n, rng) for n in names]
-    wins, ties, tricks, first_lead_wins = [0, 0], 0, 0, 0
-    start = time.perf_counter()
-    for _ in range(args.games):
-        deal = deal_one(rules, rng)
-        lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
-        game = play(rules, deal.hands, seats, lead, deal.power_bases)
-        tricks += len(game.tricks)
-        if game.winner is None:
-            ties += 1
-        else:
-            wins[game.winner] += 1
-            first_lead_wins += game.winner == game.first_lead
-    seconds = time.perf_counter() - start
-    n = args.games
-    rows = []
-    for side, name in enumerate(names):
-        low, high = wilson(wins[side] + ties / 2, n)
-        rows.append({"side": "AB"[side], "bot": name, "wins": wins[side], "win_rate": (wins[side] + ties / 2) / n,
-                     "ci_low": low, "ci_high": high})
-    lead_low, lead_high = wilson(first_lead_wins + ties / 2, n)
-    summary = {
-        "engine": "reference", "rules": rules.name, "games": n, "seed": args.seed, "ties": ties,
-        "first_lead_win_rate": (first_lead_wins + ties / 2) / n, "first_lead_ci": [lead_low, lead_high],
-        "avg_tricks": tricks / n, "games_per_s": n / seconds, "tricks_per_s": tricks / seconds,
-    }
+    s = simulate(rules, (names[0], names[1]), args.games, args.seed, chunk=args.chunk,
+                 progress=None if 2 * args.games >= 200_000 else False)  # fmt: skip
     if args.json:
-        print_json({"bots": rows, **summary})
+        print_json(s)
         return
-    print(f"Play the Ranks, rules {rules.name}: {n:,} games, seed {args.seed} (reference engine; ties count half)")
-    print_table(rows)
-    print(f"first lead wins {summary['first_lead_win_rate']:.3f} (95% CI {lead_low:.3f}-{lead_high:.3f}); "
-          f"{summary['avg_tricks']:.2f} tricks a game; {summary['tricks_per_s']:,.0f} tricks/s")
+    print(f"Play the Ranks, rules {rules.name}: {s['deals']:,} deals, each played twice with seats swapped "
+          f"({s['games']:,} games), seed {args.seed}; batch engine; ties count half")  # fmt: skip
+    print_table([{k: r[k] for k in ("bot", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high")} for r in s["bots"]])
+    low, high = s["first_lead_ci"]
+    print(f"first lead wins {s['first_lead_win_rate']:.4f} (95% CI {low:.4f}-{high:.4f}); ties {s['ties']:,}; "
+          f"{s['avg_tricks']:.3f} tricks a game; {s['games_per_s']:,.0f} games/s, {s['tricks_per_s']:,.0f} tricks/s")
+
+
+def run_bench(args) -> None:
+    if args.games < 1 or args.runs < 1 or args.reference_games < 1:
+        raise GeolabError("--games, --runs and --reference-games must be at least 1")
+    b = bench(args.games, args.runs, args.reference_games)
+    if args.json:
+        print_json(b)
+        return
+    print(f"greedy v greedy, Combo 1, {b['games']:,} games a run (deal and discard included), median of {b['runs']} runs")
+    print(f"batch engine:     {b['tricks_per_s']:>14,.0f} tricks/s")
+    print(f"reference engine: {b['reference_tricks_per_s']:>14,.0f} tricks/s ({b['reference_games']} games a run)")
+    print(f"ratio:            {b['ratio']:>14,.0f}x")
+    print(f"per CPU-second:   {b['tricks_per_cpu_s']:>14,.0f} tricks ({b['threads']} threads; load average {b['load_average_at_start']:.1f} at start)")
+    print(f"JIT warm-up {b['jit_warmup_s']:.2f} s; peak memory {b['peak_rss_mb']:.0f} MB")

@@ -365,7 +365,7 @@ def _result(log: GameLog) -> dict:
     }
 
 
-class _RecordSource:
+class RecordSource:
     """Replays a record's rounds, checking each against the rules; errors name the place."""
 
     def __init__(self, rules: Rules, rounds):
@@ -463,7 +463,7 @@ def replay_record(record: dict) -> dict:
         rules = rules_from(record.get("rules", "default"))
     except RulesError as error:
         raise RecordError(f"rules: {error}") from None
-    source = _RecordSource(rules, record.get("rounds"))
+    source = RecordSource(rules, record.get("rounds"))
     log = play(rules, source, source.discard)
     if len(source.rounds) > len(log.rounds):
         raise RecordError(f"round {len(log.rounds) + 1}: the game was over after round {len(log.rounds)}")

@@ -28,14 +28,14 @@ TRACE_ATTEMPTS = 8
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def below(state, n):
     """Advance a splitmix64 stream; return it and a uniform integer in [0, n).
     (Multiply-shift on 32 bits: bias below 1e-8 for n <= 50.)"""
@@ -43,13 +43,13 @@ def below(state, n):
     return state, np.int64(((_mix(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stream(key, index):
     """The start of game `index`'s stream under block key `key`."""
     return _mix(key + _GOLDEN * np.uint64(index + 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_category(state, counts):
     state, u = below(state, counts[0] + counts[1] + counts[2])
     if u < counts[0]:
@@ -59,58 +59,73 @@ def draw_category(state, counts):
     return state, 2
 
 
-@njit(cache=True)
-def hand_row(a, b, c):
-    """Sort three cards; return them and the hand's table row."""
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-    if a > b:
-        a, b = b, a
+@njit(cache=True, inline="always")
+def hand_row(x, y, z):
+    """Sort three cards; return them and the hand's table row. Branch-free (min/max):
+    random cards make branches mispredict, which doubled the kernel's time."""
+    a = min(x, min(y, z))
+    c = max(x, max(y, z))
+    b = x + y + z - a - c
     return a, b, c, a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
 
 
-@njit(cache=True)
-def _deal_and_score(deck, members, m, call, cat, opp_of, seat, tables, ranks, dstate, pstate,
-                    score, hands, discards):
-    """Shuffle a fresh deck to the m students in `members`, discard by table, score."""
+@njit(cache=True, inline="always")
+def shuffle_top(deck, size, count, state):
+    """Fisher-Yates for the first `count` places of deck[:size]; two places per 64-bit draw
+    (the high and low 32 bits, multiply-shift: bias below 1e-8)."""
+    for p in range(0, count, 2):
+        state = state + _GOLDEN
+        z = _mix(state)
+        k = p + np.int64(((z >> np.uint64(32)) * np.uint64(size - p)) >> np.uint64(32))
+        deck[p], deck[k] = deck[k], deck[p]
+        if p + 1 < count:
+            k = p + 1 + np.int64(((z & np.uint64(0xFFFFFFFF)) * np.uint64(size - p - 1)) >> np.uint64(32))
+            deck[p + 1], deck[k] = deck[k], deck[p + 1]
+    return state
+
+
+@njit(cache=True, inline="always")
+def _deal_and_score(deck, members, which, first, m, call, cat, opp_of, seat, tables, ranks, dstate, pstate,
+                    score, trace, hands, discards):
+    """Deal a fresh deck to the m students members[which, first:first + m], discard by table,
+    score. (Rows, not views: a view of a shared array is an atomic reference count that the
+    threads would fight over.)"""
     for i in range(N_CARDS):
         deck[i] = i
+    dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
     for i in range(m):
-        s = members[i]
-        for j in range(3):
-            p = 3 * i + j
-            dstate, k = below(dstate, N_CARDS - p)
-            k += p
-            deck[p], deck[k] = deck[k], deck[p]
+        s = members[which, first + i]
         a, b, c, row = hand_row(deck[3 * i], deck[3 * i + 1], deck[3 * i + 2])
-        d = tables[seat[s], call, opp_of[s], row]
+        d = np.int64(tables[seat[s], call, opp_of[s], row])
         if d < 0:
             pstate, d = below(pstate, 3)
-        hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
-        discards[s] = d
-        score[s] = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[hands[s, d], cat]
+        drop = a + (b - a) * (d >= 1) + (c - b) * (d >= 2)
+        score[s] = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[drop, cat]
+        if trace:
+            hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
+            discards[s] = d
     return dstate, pstate
 
 
-@njit(cache=True)
-def _winners(score, members, m, call, out):
-    """Move the best-scoring of members[:m] to the front of `out`; return how many tie."""
-    best = score[members[0]]
-    for i in range(1, m):
-        v = score[members[i]]
-        if (call == 0 and v < best) or (call == 1 and v > best):
-            best = v
+@njit(cache=True, inline="always")
+def _winners(score, members, row, m, call, out):
+    """Put the best-scoring of members[row, :m] first in `out`; return how many tie."""
+    best = score[members[row, 0]]
+    if call == 0:
+        for i in range(1, m):
+            best = min(best, score[members[row, i]])
+    else:
+        for i in range(1, m):
+            best = max(best, score[members[row, i]])
     w = 0
     for i in range(m):
-        if score[members[i]] == best:
-            out[w] = members[i]
+        if score[members[row, i]] == best:
+            out[w] = members[row, i]
             w += 1
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _call(dstate, call_mode):
     if call_mode == 0:
         return below(dstate, 2)
@@ -131,7 +146,7 @@ def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_roun
         discards = np.zeros(students, np.int64)
         group_opp = np.zeros(students, np.int64)
         final_opp = np.zeros(students, np.int64)
-        alive = np.zeros(students, np.int64)
+        alive = np.zeros((1, students), np.int64)
         won = np.zeros(students, np.int64)
         for grp in range(n_groups):
             for i in range(group_size[grp]):
@@ -144,13 +159,16 @@ def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_roun
                 dstate, cat = draw_category(dstate, counts)
                 for d in range(deck_round.shape[0]):
                     if deck_round[d] == r:
-                        dstate, pstate = _deal_and_score(deck, deck_members[d], deck_size[d], call, cat, group_opp,
-                                                         seat, tables, ranks, dstate, pstate, score, hands, discards)
+                        dstate, pstate = _deal_and_score(deck, deck_members, d, 0, deck_size[d], call, cat, group_opp,
+                                                         seat, tables, ranks, dstate, pstate, score, trace, hands, discards)
                 for grp in range(n_groups):
                     if group_round[grp] == r:
-                        w = _winners(score, group_members[grp], group_size[grp], call, won)
-                        for i in range(w):
-                            group_win[g, won[i]] = True
+                        lo = group_members[grp, 0]  # a group is consecutive seats
+                        best = score[lo]
+                        for t in range(lo + 1, lo + group_size[grp]):
+                            best = min(best, score[t]) if call == 0 else max(best, score[t])
+                        for t in range(lo, lo + group_size[grp]):
+                            group_win[g, t] = score[t] == best
                 if trace:
                     t_call[g, r], t_cat[g, r] = call, cat
                     for d in range(deck_round.shape[0]):
@@ -162,30 +180,31 @@ def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_roun
             f = 0
             for s in range(students):
                 if group_win[g, s]:
-                    alive[f] = s
+                    alive[0, f] = s
                     f += 1
             attempt = 0
             while True:
                 dstate, call = _call(dstate, call_mode)
                 dstate, cat = draw_category(dstate, counts)
                 for i in range(f):
-                    final_opp[alive[i]] = f - 1
+                    final_opp[alive[0, i]] = f - 1
                 for lo in range(0, f, per_deck):
-                    dstate, pstate = _deal_and_score(deck, alive[lo:], min(per_deck, f - lo), call, cat, final_opp,
-                                                     seat, tables, ranks, dstate, pstate, score, hands, discards)
+                    dstate, pstate = _deal_and_score(deck, alive, 0, lo, min(per_deck, f - lo), call, cat, final_opp,
+                                                     seat, tables, ranks, dstate, pstate, score, trace, hands, discards)
                 t = n_rounds + attempt
                 if trace and t < t_call.shape[1]:
                     t_call[g, t], t_cat[g, t] = call, cat
                     for i in range(f):
-                        t_hand[g, t, alive[i]] = hands[alive[i]]
-                        t_disc[g, t, alive[i]] = discards[alive[i]]
+                        t_hand[g, t, alive[0, i]] = hands[alive[0, i]]
+                        t_disc[g, t, alive[0, i]] = discards[alive[0, i]]
                 attempt += 1
-                w = _winners(score, alive, f, call, won)
+                w = _winners(score, alive, 0, f, call, won)
                 if w == 1 or share_ties:
                     for i in range(w):
                         champion[g, won[i]] = True
                     break
-                alive[:w] = won[:w]
+                for i in range(w):
+                    alive[0, i] = won[i]
                 f = w
             champ_rounds[g] = attempt
 
@@ -216,7 +235,7 @@ def _plan_arrays(rules: Rules) -> dict:
 
 def block_keys(seed: int, block: int) -> tuple[np.uint64, np.uint64]:
     """Deal and policy keys of one block of BLOCK games: the block-th child of the seed."""
-    child = np.random.SeedSequence(seed).spawn(block + 1)[block]
+    child = np.random.SeedSequence(seed, spawn_key=(block,))  # == SeedSequence(seed).spawn(...)[block]
     deal_key, policy_key = child.generate_state(2, np.uint64)
     return deal_key, policy_key
 

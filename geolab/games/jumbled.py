@@ -26,6 +26,8 @@ TOP_DOG, BOTTOMS_UP = 0, 1
 CALLS = ("top-dog", "bottoms-up")
 SEAT_LETTERS = "ABCDEFGH"
 MAX_SLOTS = 16  # a set choice is a uint16 slot mask
+#: int64 copy of the rank table: kernels index it in their innermost loops.
+RANKS64 = np.ascontiguousarray(RANKS, dtype=np.int64)
 
 
 def call_index(name: str) -> int:
@@ -329,41 +331,50 @@ class Game:
         self.dealer = (self.dealer + 1) % self.rules.players
 
 
-def deal_reference(rules: Rules, rng: np.random.Generator) -> tuple[list[list[int]], list[int]]:
-    """A plain deal for the reference engine: shuffle both decks, hand out cards in turn."""
-    deck = [int(c) for c in rng.permutation(N_CARDS)]
-    hands = [deck[i * rules.cards_dealt:(i + 1) * rules.cards_dealt] for i in range(rules.players)]
-    power = [c for c, n in enumerate(rules.geopower_deck) for _ in range(n)]
-    return hands, [int(c) for c in rng.permutation(power)]
-
-
 # --------------------------------------------------------------------------------------------
 # Batch engine: G rounds at once, struct of arrays, compiled kernels
 # --------------------------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, nogil=True)
-def _deal_kernel(rng, G, P, H, power, hands, order):
-    deck = np.arange(N_CARDS).astype(np.int8)
+def _deal_kernel(u, P, H, n_turns, power, hands, order):
+    """Partial Fisher-Yates on both decks from uniforms ``u`` (one row per deal): only the
+    cards that can be seen (dealt, or turned this round) need to be placed at random."""
+    G = hands.shape[0]
     D = power.size
+    deck = np.arange(N_CARDS).astype(np.int8)
     for g in range(G):
-        for i in range(P * H):  # partial Fisher-Yates: the first P*H cards are dealt
-            j = i + int(rng.random() * (N_CARDS - i))
-            deck[i], deck[j] = deck[j], deck[i]
-            hands[g, i // H, i % H] = deck[i]
+        i = 0
+        for p in range(P):
+            for h in range(H):
+                j = i + np.int64(u[g, i] * (N_CARDS - i))
+                c = deck[j]
+                deck[j] = deck[i]
+                deck[i] = c
+                hands[g, p, h] = c
+                i += 1
         for i in range(D):
             order[g, i] = power[i]
-        for i in range(D - 1):
-            j = i + int(rng.random() * (D - i))
-            order[g, i], order[g, j] = order[g, j], order[g, i]
+        for i in range(n_turns):
+            j = i + np.int64(u[g, P * H + i] * (D - i))
+            c = order[g, j]
+            order[g, j] = order[g, i]
+            order[g, i] = c
 
 
 def deal(rules: Rules, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """n independent deals: hands (n, P, H) int8 and shuffled GeoPower decks (n, D) int8."""
-    hands = np.empty((n, rules.players, rules.cards_dealt), np.int8)
-    order = np.empty((n, rules.deck_size), np.int8)
+    """n independent deals: hands (n, P, H) int8 and shuffled GeoPower decks (n, D) int8.
+
+    The draws come from ``rng`` in one block (uniform doubles, so each index is exact to
+    2**-53); the deck beyond the cards a round can turn keeps its data order, unseen.
+    """
+    P, H, D = rules.players, rules.cards_dealt, rules.deck_size
+    n_turns = min(rules.sets_per_round, D - 1)
+    u = rng.random((n, P * H + n_turns))
+    hands = np.empty((n, P, H), np.int8)
+    order = np.empty((n, D), np.int8)
     power = np.array([c for c, k in enumerate(rules.geopower_deck) for _ in range(k)], np.int8)
-    _deal_kernel(rng, n, rules.players, rules.cards_dealt, power, hands, order)
+    _deal_kernel(u, P, H, n_turns, power, hands, order)
     return hands, order
 
 
@@ -374,7 +385,7 @@ def turned_categories(rules: Rules, order: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _popcount(x):
+def popcount(x):
     n = 0
     while x:
         x &= x - 1
@@ -387,24 +398,55 @@ def legal_choice(mask, used, H, s, S, C, lo, hi):
     """True when `mask` (slot bits) is a legal set choice for a hand with `used` slots played."""
     if mask <= 0 or mask >= (1 << H) or (mask & used) != 0:
         return False
-    k = _popcount(mask)
+    k = popcount(mask)
     after = S - s - 1
-    left = C - _popcount(used)
+    left = C - popcount(used)
     return max(lo, left - after * hi) <= k <= min(hi, left - after * lo)
+
+
+@numba.njit(cache=True, nogil=True)
+def set_winners(totals, call, all_tied, won):
+    """Mark in ``won`` the seats that win a set with these totals (compiled twin of `_winners`)."""
+    P = totals.size
+    best = totals[0]
+    for p in range(1, P):
+        if (totals[p] < best) if call == 0 else (totals[p] > best):
+            best = totals[p]
+    n = 0
+    for p in range(P):
+        n += totals[p] == best
+    for p in range(P):
+        won[p] = totals[p] == best and (n == 1 or all_tied)
+
+
+@numba.njit(cache=True, nogil=True)
+def next_category_probs(deck, draws, s, reuse, out):
+    """Compiled twin of `category_probs` for one game: ``draws[:s]`` are the cards turned."""
+    D = deck.sum()
+    if reuse and s >= D:
+        out[:] = 0.0
+        out[draws[s - D]] = 1.0
+        return
+    for c in range(3):
+        out[c] = deck[c]
+    for t in range(s):
+        out[draws[t]] -= 1.0
+    out /= out.sum()
 
 
 @numba.njit(cache=True, nogil=True)
 def _step_kernel(hands, used, actions, turned, call, s, S, C, lo, hi, all_tied, ranks,
                  cards, totals, won):
-    """Check, lay and score one set for every game; returns the first illegal (g, p) or -1."""
+    """Check, lay and score one set for every game; returns the first illegal g * P + p or -1."""
     G, P, H = hands.shape
     for g in range(G):
         for p in range(P):
             if not legal_choice(actions[g, p], used[g, p], H, s, S, C, lo, hi):
                 return g * P + p
+    tot = np.zeros(P, np.int64)
+    win = np.zeros(P, np.bool_)
     for g in range(G):
         cat = turned[g, s]
-        best = 0
         for p in range(P):
             a = actions[g, p]
             t = 0
@@ -415,15 +457,11 @@ def _step_kernel(hands, used, actions, turned, call, s, S, C, lo, hi, all_tied, 
                     t += ranks[c, cat]
                     cards[g, s, p, k] = c
                     k += 1
+            tot[p] = t
             totals[g, s, p] = t
             used[g, p] |= a
-            if p == 0 or (t < best if call[g] == 0 else t > best):
-                best = t
-        n_best = 0
-        for p in range(P):
-            n_best += totals[g, s, p] == best
-        for p in range(P):
-            won[g, s, p] = totals[g, s, p] == best and (n_best == 1 or all_tied)
+        set_winners(tot, call[g], all_tied, win)
+        won[g, s] = win
     return -1
 
 
@@ -457,7 +495,7 @@ class BatchRound:
         actions = np.ascontiguousarray(actions, np.int64)
         bad = _step_kernel(self.hands, self.used, actions, self._turns, self.calls, s,
                            r.sets_per_round, r.cards_to_play, r.min_cards_per_set,
-                           r.max_cards_per_set, r.set_tie == "all-tied", RANKS, self.cards,
+                           r.max_cards_per_set, r.set_tie == "all-tied", RANKS64, self.cards,
                            self.totals, self.won)
         if bad < 0:
             self.actions[:, s] = actions
@@ -579,31 +617,40 @@ def _seat_groups(seats) -> list[tuple[object, list[int]]]:
     return list(groups.values())
 
 
+def dealer_calls(rules: Rules, callers, dealer: np.ndarray, scores: np.ndarray, round_index: int,
+                 rng: np.random.Generator) -> np.ndarray:
+    """Ask each game's dealer (its seat's call policy) for Top Dog or Bottoms Up; checked."""
+    rows = np.arange(len(dealer))
+    calls = np.empty(len(dealer), np.int8)
+    allowed = [call_index(c) for c in rules.calls]
+    for caller, seats in _seat_groups(callers):
+        sel = rows[np.isin(dealer, seats)]
+        if not len(sel):
+            continue
+        obs = CallObservation(rules, round_index, sel, dealer[sel], _readonly(scores))
+        got = np.asarray(caller.call(obs, rng))
+        bad = ~np.isin(got, allowed) if got.shape == sel.shape else np.ones(len(sel), bool)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            shown = got.ravel()[i] if got.size > i else "nothing"
+            raise IllegalActionError(
+                f"{_name(caller)}: round {round_index + 1}, dealer call of game {sel[i]}: "
+                f"{shown} is not one of {list(rules.calls)}"
+            )
+        calls[sel] = got
+    return calls
+
+
 def play_round_batch(rules: Rules, players, callers, hands, order, scores, dealer, round_index,
-                     rng: np.random.Generator, calls: np.ndarray | None = None) -> BatchRound:
-    """Play G rounds: the dealer's call (unless given), then every set, asking each policy once.
+                     rng: np.random.Generator) -> BatchRound:
+    """Play G rounds: the dealer's call, then every set, asking each policy once a set.
 
     ``players[p]`` and ``callers[p]`` are the set policy and dealer-call policy at seat p.
     Policies see only observations; whatever they return is checked, never corrected.
     """
     G, P = hands.shape[0], rules.players
     rows = np.arange(G)
-    if calls is None:
-        calls = np.empty(G, np.int8)
-        for caller, seats in _seat_groups(callers):
-            sel = rows[np.isin(dealer, seats)]
-            if len(sel):
-                obs = CallObservation(rules, round_index, sel, dealer[sel], _readonly(scores))
-                got = np.asarray(caller.call(obs, rng))
-                allowed = [call_index(c) for c in rules.calls]
-                bad = ~np.isin(got, allowed) if got.shape == sel.shape else np.ones(len(sel), bool)
-                if bad.any():
-                    i = int(np.flatnonzero(bad)[0])
-                    raise IllegalActionError(
-                        f"{_name(caller)}: round {round_index + 1} dealer call of game {sel[i]}: "
-                        f"{got.ravel()[i] if got.size > i else 'missing'} is not one of {list(rules.calls)}"
-                    )
-                calls[sel] = got
+    calls = dealer_calls(rules, callers, dealer, scores, round_index, rng)
     rnd = BatchRound(rules, hands, order, calls)
     groups = _seat_groups(players)
     for s in range(rules.sets_per_round):

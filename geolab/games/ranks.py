@@ -289,20 +289,34 @@ class Deal:
         return 0 if RANKS[self.draw[0], STATEHOOD] < RANKS[self.draw[1], STATEHOOD] else 1
 
 
+def shuffled_prefix(u: np.ndarray, size: int) -> np.ndarray:
+    """The first k = u.shape[1] cards of a shuffle of 0..size-1 per row, by a partial
+    Fisher-Yates shuffle on the uniform floats u (n, k): for j = 0..k-1, swap position j
+    with position j + floor(u[:, j] * (size - j))."""
+    n, k = u.shape
+    deck = np.tile(np.arange(size, dtype=np.int8), (n, 1))
+    rows = np.arange(n)
+    for j in range(k):
+        pick = j + (u[:, j] * (size - j)).astype(np.int64)
+        deck[rows, j], deck[rows, pick] = deck[rows, pick], deck[rows, j]
+    return deck[:, :k]
+
+
 def deal_arrays(rules: Rules, n: int, rng: np.random.Generator):
     """Deal n games at once: hands (n, 2, hand_size) sorted, draw (n, 2), power bases (n, 2).
 
-    The canonical deal: shuffle the 50 cards by sorting uniform keys; side A takes the first
-    `hand_size`, side B the next, then two cards for the statehood draw. Power cards: two
-    distinct of the 15, by the same method. Every engine deals through this function.
+    The canonical deal: a partial shuffle of the 50 cards (`shuffled_prefix`) on
+    ``rng.random((n, 2 * hand_size + 2))``; side A takes the first `hand_size` cards, side B
+    the next, then two cards for the statehood draw. Power cards: two of the 15 by the same
+    shuffle on ``rng.random((n, 2))``, drawn after. Every engine deals as this function does.
     """
     h = rules.hand_size
-    order = np.argsort(rng.random((n, N_CARDS)), axis=1)
-    hands = np.sort(order[:, : 2 * h].reshape(n, 2, h), axis=2).astype(np.int8)
-    draw = order[:, 2 * h : 2 * h + 2].astype(np.int8)
+    order = shuffled_prefix(rng.random((n, 2 * h + 2)), N_CARDS)
+    hands = np.sort(order[:, : 2 * h].reshape(n, 2, h), axis=2)
+    draw = order[:, 2 * h :]
     power = None
     if rules.base_mode == "power":
-        picks = np.argsort(rng.random((n, len(POWER_DECK))), axis=1)[:, :2]
+        picks = shuffled_prefix(rng.random((n, 2)), len(POWER_DECK))
         power = np.array([c.base for c in POWER_DECK], dtype=np.int8)[picks]
     return hands, draw, power
 

@@ -51,3 +51,17 @@ def runner(rules: Rules) -> DuplicateRunner:
         return Duplicate(score, lead_score, tricks)
 
     return duplicate
+
+
+#: The heuristic bots, weakest first by design: the arena's default ladder starts here.
+HEURISTICS = ("random", "greedy", "planner", "counter")
+
+
+def default_ladder(search: bool = True) -> list[str]:
+    """The heuristics, plus the search bots (at a small sample size) when asked."""
+    from geolab.bots.ranks import POLICIES
+
+    bots = [b for b in HEURISTICS if b in POLICIES]
+    if search:
+        bots += [b for b in ("montecarlo", "ismcts") if b in POLICIES]
+    return bots

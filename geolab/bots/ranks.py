@@ -1,0 +1,723 @@
+"""Batched Play the Ranks policies: `act(obs, rng) -> actions` over an `Observation`.
+
+The contract (what each decision kind returns, how illegal actions are reported) is in
+`geolab.games.ranks_batch`. Built-in policies run numba kernels over the rows and take their
+randomness from ``obs.noise``, so results do not depend on how the games are chunked.
+`make_policy("name:key=value,...")` builds one by name for the CLI.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from geolab.cards import N_CARDS, RANKS
+from geolab.errors import GeolabError
+from geolab.games.ranks import Rules
+from geolab.bots.learned import LearnedPolicy
+from geolab.bots.ismcts import policy as ismcts_policy
+from geolab.bots.montecarlo import policy as montecarlo_policy
+from geolab.games.ranks_batch import (
+    DIST, Leads, Observation, future_bases, kernel_rules, lowest, mix, noise_of, noise_salt, over, popcount, settle,
+    statehood_first, uselessness,
+)  # fmt: skip
+
+_R = RANKS.astype(np.int64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@lru_cache(maxsize=64)
+def _rules(rules: Rules):
+    return kernel_rules(rules)
+
+
+def _power(obs: Observation) -> np.ndarray:
+    return np.zeros((len(obs), 2), np.int8) if obs.power_bases is None else obs.power_bases
+
+
+class Policy:
+    """Base class: `act` sends each decision kind to the method of that name."""
+
+    name = "policy"
+    thread_safe = True
+
+    def act(self, obs: Observation, rng: np.random.Generator):
+        return getattr(self, obs.kind)(obs, rng)
+
+    @property
+    def fused(self):
+        """(play_fused, code) when `play_fused` plays this policy, else None: only the
+        built-in policies in `FUSED`, not subclasses, which may decide otherwise."""
+        code = FUSED.get(type(self))
+        return None if code is None else (play_fused, code)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# ----- random ------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _next(x):
+    """A new well-spread word from x (a splitmix64 step)."""
+    return mix(x + _GOLDEN)
+
+
+@njit(cache=True, nogil=True)
+def _below(x, n):
+    """A number in 0..n-1 from the high 32 bits of x."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, nogil=True)
+def _nth(hand, j):
+    """The j-th card (0-based, card order) of a hand."""
+    for _ in range(j):
+        hand &= hand - 1
+    return lowest(hand)
+
+
+@njit(cache=True, nogil=True)
+def random_card(hand, noise):
+    """A card of the hand, uniformly at random from the word noise."""
+    return _nth(hand, _below(noise, popcount(hand)))
+
+
+@njit(cache=True, nogil=True)
+def random_cards(hand, noise, out):
+    """Distinct cards of the hand, uniformly at random from the word noise, into out."""
+    for j in range(out.shape[0]):
+        c = random_card(hand, noise)
+        out[j] = c
+        hand &= ~(1 << c)
+        noise = _next(noise)
+
+
+@njit(cache=True, nogil=True)
+def random_declare(noise):
+    """Declare on one bit of noise (a word or an array of them)."""
+    return (noise & np.uint64(1)) == 1
+
+
+@njit(cache=True, nogil=True)
+def random_lead(hand, noise, bases):
+    """(card, category, base): a random card, then fresh bits for the category and base."""
+    spin = noise * _GOLDEN
+    category = np.int64((spin >> np.uint64(40)) % np.uint64(3))
+    which = np.int64((spin >> np.uint64(20)) & np.uint64(0xFFFFF)) % bases.shape[0]
+    return random_card(hand, noise), category, np.int64(bases[which])
+
+
+@njit(cache=True, nogil=True)
+def _random_cards(hand, noise, out):
+    for i in range(hand.shape[0]):
+        random_cards(hand[i], noise[i], out[i])
+
+
+@njit(cache=True, nogil=True)
+def _random_lead(hand, noise, bases, card, category, base):
+    for i in range(hand.shape[0]):
+        card[i], category[i], base[i] = random_lead(hand[i], noise[i], bases[i])
+
+
+class RandomPolicy(Policy):
+    """Uniformly random among the legal choices: the floor every other bot must beat, and a
+    model of a player who ignores the ranks altogether.
+    """
+
+    name = "random"
+
+    def _cards(self, obs: Observation, k: int) -> np.ndarray:
+        out = np.empty((len(obs), k), np.int64)
+        _random_cards(obs.hand, obs.noise, out)
+        return out
+
+    def discard(self, obs, rng):
+        return self._cards(obs, obs.rules.discards)
+
+    def declare(self, obs, rng):
+        return random_declare(obs.noise)
+
+    def lead(self, obs, rng):
+        m = len(obs)
+        card, category, base = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.int64)
+        _random_lead(obs.hand, obs.noise, obs.bases, card, category, base)
+        return Leads(card, category, base)
+
+    def follow(self, obs, rng):
+        return self._cards(obs, 1)[:, 0]
+
+
+# ----- greedy ------------------------------------------------------------------------------
+# The greedy kernels rank candidates by one integer key (distance, then card, then category,
+# then base index, packed into bit fields) so each comparison is a branch-free min or max.
+#: NEAR_K[c, b]: the first category in which card c lies nearest base b.
+NEAR_K = np.abs(_R[:, :, None] - np.arange(N_CARDS + 1)).argmin(axis=1)
+
+
+@njit(cache=True, nogil=True)
+def _least_useful(hand, mask):
+    """Key of the least useful card (largest uselessness, then lowest card): card = 63 - key & 63."""
+    best, h = 0, hand
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        best = max(best, uselessness(c, mask) * 64 + 63 - c)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def greedy_discard(hand, mask, out):
+    """The least useful cards for the bases in `mask`, into out (as many as it holds)."""
+    for j in range(out.shape[0]):
+        c = 63 - (_least_useful(hand, mask) & 63)
+        out[j] = c
+        hand &= ~(1 << c)
+
+
+@njit(cache=True, nogil=True)
+def greedy_declare(hand, mask, win_tricks):
+    """Declare with `win_tricks` cards within 3 of a base in `mask`."""
+    near = 0
+    while hand:
+        c = lowest(hand)
+        hand &= hand - 1
+        near += uselessness(c, mask) <= 3
+    return near >= win_tricks
+
+
+@njit(cache=True, nogil=True)
+def greedy_lead(hand, bases):
+    """(card, category, base): the card, category and base (one of `bases`) nearest."""
+    best = 1 << 62
+    while hand:
+        c = lowest(hand)
+        hand &= hand - 1
+        for j in range(bases.shape[0]):
+            b = bases[j]
+            best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
+    return (best >> 8) & 63, (best >> 6) & 3, bases[best & 63]
+
+
+@njit(cache=True, nogil=True)
+def greedy_follow(hand, lead, k, b, hidden, later, follow_wins_ties):
+    """The answer to `lead` (unused when hidden) in category k at base b; `later`: the bases
+    of the tricks after this one."""
+    h = hand
+    if hidden:  # the card nearest the base in the named category
+        best = 1 << 62
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            best = min(best, abs(_R[c, k] - b) * 64 + c)
+        return best & 63
+    d_lead = abs(_R[lead, k] - b) + follow_wins_ties  # a card wins below this distance
+    best = 0  # the winning card farthest from the base: the cheapest win
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        d = abs(_R[c, k] - b)
+        best = max(best, (d < d_lead) * ((d + 1) * 64 + 63 - c))
+    if best == 0:  # no winner: throw the least useful card
+        best = _least_useful(hand, later)
+    return 63 - (best & 63)
+
+
+@njit(cache=True, nogil=True)
+def _greedy_discard(hand, power, mode, masks, split, out):
+    for i in range(hand.shape[0]):
+        greedy_discard(hand[i], future_bases(mode, masks, split, power[i, 0], power[i, 1], 0), out[i])
+
+
+@njit(cache=True, nogil=True)
+def _greedy_declare(hand, power, win_tricks, mode, masks, split, out):
+    for i in range(hand.shape[0]):
+        out[i] = greedy_declare(hand[i], future_bases(mode, masks, split, power[i, 0], power[i, 1], 0), win_tricks)
+
+
+@njit(cache=True, nogil=True)
+def _greedy_lead(hand, bases, card, category, base):
+    for i in range(hand.shape[0]):
+        card[i], category[i], base[i] = greedy_lead(hand[i], bases[i])
+
+
+@njit(cache=True, nogil=True)
+def _greedy_follow(hand, lead, cat, base, hidden, t, power, follow_wins_ties, mode, masks, split, out):  # fmt: skip
+    for i in range(hand.shape[0]):
+        later = future_bases(mode, masks, split, power[i, 0], power[i, 1], t + 1)
+        out[i] = greedy_follow(hand[i], lead[i], cat[i], base[i], hidden, later, follow_wins_ties)
+
+
+class GreedyPolicy(Policy):
+    """Take every trick you can as cheaply as you can, looking no further than this trick.
+
+    Lead the card, category (and base) whose rank lies nearest the base; follow with the
+    winning card farthest from the base, or, with no winner, throw the card least useful for
+    the tricks to come; against a face-down lead, play the card nearest the base in the named
+    category. Discard the least useful cards; declare with `win_tricks` cards within 3 of a
+    base. The batched twin of `geolab.bots.ranks_seats.GreedySeat`, which is its executable
+    specification (same choices, same tie-breaks: lowest card, then category, then base).
+    """
+
+    name = "greedy"
+
+    def discard(self, obs, rng):
+        kr = _rules(obs.rules)
+        out = np.empty((len(obs), obs.rules.discards), np.int64)
+        _greedy_discard(obs.hand, _power(obs), kr.mode, kr.base_masks, kr.split, out)
+        return out
+
+    def declare(self, obs, rng):
+        kr = _rules(obs.rules)
+        out = np.empty(len(obs), np.bool_)
+        _greedy_declare(obs.hand, _power(obs), kr.win_tricks, kr.mode, kr.base_masks, kr.split, out)
+        return out
+
+    def lead(self, obs, rng):
+        m = len(obs)
+        card, category, base = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.int64)
+        _greedy_lead(obs.hand, obs.bases, card, category, base)
+        return Leads(card, category, base)
+
+    def follow(self, obs, rng):
+        kr = _rules(obs.rules)
+        out = np.empty(len(obs), np.int64)
+        hidden = obs.lead_card is None
+        lead = obs.lead_category if hidden else obs.lead_card  # unused when hidden
+        _greedy_follow(obs.hand, lead, obs.lead_category, obs.lead_base, hidden, obs.trick, _power(obs),
+                       kr.follow_wins_ties, kr.mode, kr.base_masks, kr.split, out)  # fmt: skip
+        return out
+
+
+# ----- planner -----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _trick_base(mode, fixed, split, p0, p1, t):
+    """The base of trick t where the rules fix it (0 where the lead chooses)."""
+    if mode == 2:
+        return p0 if t < split else p1
+    return fixed[t] if mode == 0 else 0
+
+
+@njit(cache=True, nogil=True)
+def _plan(hand, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign):
+    """Give each card of the hand the base it will be played at: assign[c] (0 = spare).
+
+    Fixed bases: each base has as many places as tricks left at it; the places are filled
+    strongest pair first (card, base), so a card goes where it is worth most. When the lead
+    chooses the base, each card goes to its nearest base and nothing is spare.
+    """
+    h = hand
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        assign[c] = 0
+        if mode == 1:
+            best = 1 << 30
+            for b in lead_bases:
+                if DIST[c, b] < best:
+                    best, assign[c] = DIST[c, b], b
+    if mode == 1:
+        return
+    places = np.zeros(N_CARDS + 1, np.int64)
+    for u in range(t, tricks):
+        places[_trick_base(mode, fixed, split, p0, p1, u)] += 1
+    free = hand
+    while free:
+        best, pick, at = 1 << 30, -1, 0
+        h = free
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            for b in range(1, N_CARDS + 1):
+                if places[b] and DIST[c, b] < best:
+                    best, pick, at = DIST[c, b], c, b
+        if pick < 0:
+            return
+        assign[pick] = at
+        places[at] -= 1
+        free &= ~(1 << pick)
+
+
+@njit(cache=True, nogil=True)
+def _planner(kind, hand, t, power, lead, cat, base, hidden, bases, d, win_tricks, follow_wins_ties,
+             mode, fixed, lead_bases, masks, split, tricks, out, out_cat, out_base):  # fmt: skip
+    assign = np.zeros(N_CARDS, np.int64)
+    for i in range(hand.shape[0]):
+        h = hand[i]
+        _plan(h, t, mode, fixed, lead_bases, split, tricks, power[i, 0], power[i, 1], assign)
+        if kind == 0:  # discard the spare cards (or, with no spares, the farthest from any base)
+            j = 0
+            while h and j < d:
+                c = lowest(h)
+                h &= h - 1
+                if assign[c] == 0:
+                    out[i, j] = c
+                    j += 1
+            h = hand[i]
+            for c in out[i, :j]:
+                h &= ~(1 << c)
+            while j < d:
+                c = 63 - (_least_useful(h, future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)) & 63)
+                out[i, j] = c
+                h &= ~(1 << c)
+                j += 1
+            continue
+        if kind == 1:  # declare with win_tricks cards within 5 of the base they are kept for
+            near = 0
+            while h:
+                c = lowest(h)
+                h &= h - 1
+                near += assign[c] > 0 and DIST[c, assign[c]] <= 5
+            out[i, 0] = near >= win_tricks
+            continue
+        now = base[i] if kind == 3 else _trick_base(mode, fixed, split, power[i, 0], power[i, 1], t)
+        phase = 0  # the cards kept for this trick's base
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            if mode == 1 or assign[c] == now:
+                phase |= 1 << c
+        if kind == 2:  # lead the strongest card kept for this base (any card if none is)
+            pool = phase if phase else hand[i]
+            best = 1 << 62
+            while pool:
+                c = lowest(pool)
+                pool &= pool - 1
+                for j in range(bases.shape[1]):
+                    b = bases[i, j]
+                    if mode != 1 or assign[c] == b:
+                        best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
+            out[i, 0], out_cat[i], out_base[i] = (best >> 8) & 63, (best >> 6) & 3, bases[i, best & 63]
+            continue
+        k = cat[i]
+        if hidden:  # strongest card kept for this base in the named category
+            pool = phase if phase else hand[i]
+            best = 1 << 62
+            while pool:
+                c = lowest(pool)
+                pool &= pool - 1
+                best = min(best, abs(_R[c, k] - now) * 64 + c)
+            out[i, 0] = best & 63
+            continue
+        limit = abs(_R[lead[i], k] - now) + follow_wins_ties
+        pick = -1
+        for pool in (phase, hand[i] & ~phase if phase == 0 else 0):
+            best = 0  # the cheapest winner: farthest from the base
+            while pool:
+                c = lowest(pool)
+                pool &= pool - 1
+                dd = abs(_R[c, k] - now)
+                best = max(best, (dd < limit) * ((dd + 1) * 64 + 63 - c))
+            if best:
+                pick = 63 - (best & 63)
+                break
+        if pick < 0:  # no winner to spare: throw the weakest card kept for this base
+            pool = phase if phase else hand[i]
+            best = -1
+            while pool:
+                c = lowest(pool)
+                pool &= pool - 1
+                key = DIST[c, assign[c] if assign[c] else now] * 64 + 63 - c
+                if key > best:
+                    best, pick = key, c
+        out[i, 0] = pick
+
+
+class PlannerPolicy(Policy):
+    """Plan the whole hand: give every card the base where it is worth most, then stick to it.
+
+    With bases fixed in advance (1 for tricks 1-4, 50 for 5-8; or the Power cards), the
+    tricks still to play are places at their base; the cards are placed strongest pair first,
+    so low ranks are saved for the base-1 tricks and high ranks for the base-50 ones. The
+    cards with no place are discarded. It leads its strongest card kept for this trick's
+    base; it follows with the cheapest winner kept for this base (a card kept for later is
+    spent only when nothing is kept for now), or else throws the weakest card kept for now.
+    Where the lead names the base, each card belongs to its nearest base.
+    """
+
+    name = "planner"
+
+    def act(self, obs, rng):
+        rules, kr, m = obs.rules, _rules(obs.rules), len(obs)
+        kind = ("discard", "declare", "lead", "follow").index(obs.kind)
+        width = rules.discards if kind == 0 else 1
+        out, out_cat, out_base = np.zeros((m, width), np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
+        following, hidden = kind == 3, obs.lead_card is None
+        lead = obs.lead_card if following and not hidden else np.zeros(m, np.int8)
+        cat = obs.lead_category if following else np.zeros(m, np.int8)
+        base = obs.lead_base if following else np.zeros(m, np.int8)
+        bases = obs.bases if kind == 2 else np.zeros((m, 1), np.int8)
+        _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, rules.discards,
+                 kr.win_tricks, kr.follow_wins_ties, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split,
+                 kr.tricks, out, out_cat, out_base)  # fmt: skip
+        if kind == 0:
+            return out
+        if kind == 1:
+            return out[:, 0] == 1
+        if kind == 2:
+            return Leads(out[:, 0], out_cat, out_base)
+        return out[:, 0]
+
+
+# ----- counter -----------------------------------------------------------------------------
+def _closer_masks(strict: bool) -> np.ndarray:
+    """[k, b, c]: the cards other than c whose rank in category k is closer to base b
+    (strictly, or at most as far)."""
+    d = np.abs(_R.T[:, None, :] - np.arange(N_CARDS + 1)[None, :, None])  # (3, 51, 50)
+    near = d[:, :, None, :] < d[:, :, :, None] if strict else d[:, :, None, :] <= d[:, :, :, None]
+    near &= ~np.eye(N_CARDS, dtype=bool)
+    return (near * (1 << np.arange(N_CARDS, dtype=np.int64))).sum(axis=3)
+
+
+#: Cards that beat c when c leads in category k at base b (by the trick's tie rule); passed
+#: to the kernels as an argument, as numba will not cache a function using a large global.
+_BEATS_LEAD = np.stack([_closer_masks(True), _closer_masks(False)])  # [follow_wins_ties, k, b, c]
+_ALL = (1 << N_CARDS) - 1
+
+
+@njit(cache=True, nogil=True)
+def _threats(c, k, b, unseen, beats):
+    """How many unseen cards would beat card c led in category k at base b."""
+    return popcount(unseen & beats[k, b, c])
+
+
+@njit(cache=True, nogil=True)
+def _worth(c, base_mask, unseen, beats):
+    """A card's best prospect: the fewest unseen threats over categories and future bases."""
+    best = 1 << 30
+    while base_mask:
+        b = lowest(base_mask)
+        base_mask &= base_mask - 1
+        for k in range(3):
+            best = min(best, _threats(c, k, b, unseen, beats))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _weakest(hand, base_mask, unseen, beats):
+    """The card with the worst prospect (most threats; the lowest card on ties)."""
+    best, pick, h = -1, -1, hand
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        w = _worth(c, base_mask, unseen, beats)
+        if w > best:
+            best, pick = w, c
+    return pick
+
+
+@njit(cache=True, nogil=True)
+def _counter(kind, hand, seen, t, power, lead, cat, base, hidden, bases, d, win_tricks, by_statehood, concede,
+             ties, beats, mode, masks, split, out, out_cat, out_base):  # fmt: skip
+    for i in range(hand.shape[0]):
+        h = hand[i]
+        unseen = _ALL & ~(h | seen[i])
+        if kind == 0:  # discard the worst prospects; in battles, a low statehood among them
+            future = future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)
+            for j in range(d):
+                worst = _weakest(h, future, unseen, beats)
+                pick = worst
+                if by_statehood:
+                    floor = _worth(worst, future, unseen, beats) - 2
+                    rest = h
+                    while rest:
+                        c = lowest(rest)
+                        rest &= rest - 1
+                        if _worth(c, future, unseen, beats) >= floor and _R[c, 1] < _R[pick, 1]:
+                            pick = c
+                out[i, j] = pick
+                h &= ~(1 << pick)
+            continue
+        if kind == 1:  # declare with win_tricks cards that at most one unseen card can beat
+            future = future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)
+            sure = 0
+            while h:
+                c = lowest(h)
+                h &= h - 1
+                sure += _worth(c, future, unseen, beats) <= 1
+            out[i, 0] = sure >= win_tricks
+            continue
+        if kind == 2:  # lead a sure winner, the one nearest losing; else the fewest threats
+            best = 1 << 62
+            while h:
+                c = lowest(h)
+                h &= h - 1
+                for k in range(3):
+                    for j in range(bases.shape[1]):
+                        b = bases[i, j]
+                        n = _threats(c, k, b, unseen, beats)
+                        dist = abs(_R[c, k] - b)
+                        best = min(best, ((((n * 64 + (63 - dist if n == 0 else dist)) * 64 + c) * 4 + k) * 64 + j))
+            out[i, 0], out_cat[i], out_base[i] = (best >> 8) & 63, (best >> 6) & 3, bases[i, best & 63]
+            continue
+        k, b = cat[i], base[i]
+        later = future_bases(mode, masks, split, power[i, 0], power[i, 1], t + 1)
+        if hidden:  # the best card here, unless too many unseen cards beat it: then concede
+            best = 1 << 62
+            while h:
+                c = lowest(h)
+                h &= h - 1
+                best = min(best, abs(_R[c, k] - b) * 64 + c)
+            c = best & 63
+            out[i, 0] = c if popcount(unseen & beats[k, b, c]) < concede else _weakest(hand[i], later, unseen, beats)
+            continue
+        unseen &= ~(1 << lead[i])
+        limit = abs(_R[lead[i], k] - b) + ties
+        winners = 0
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            if abs(_R[c, k] - b) < limit:
+                winners |= 1 << c
+        # win with the card worth least later; with no winner, throw the card worth least later
+        out[i, 0] = _weakest(winners if winners else hand[i], later, unseen, beats)
+
+
+class CounterPolicy(Policy):
+    """Count the cards: only unseen cards can beat you, so play what they cannot beat.
+
+    It tracks the cards it has not seen (not in its hand or discards, not played, not a
+    public discard) and scores a card by how many of them could beat it. It leads a sure
+    winner when it has one — the one nearest to losing its sureness, keeping the stronger —
+    and otherwise the card with the fewest unseen threats. It wins a trick with the winning
+    card worth least for the tricks to come, throws its worst prospect when it cannot win,
+    and against a face-down lead concedes (throws) when `concede` or more unseen cards beat
+    its best answer. Its battle discard gives up a low-statehood card, to take the first
+    lead, when that card is nearly as poor a prospect as its worst.
+    """
+
+    name = "counter"
+
+    def __init__(self, concede: int = 3):
+        if not isinstance(concede, int) or concede < 1:
+            raise GeolabError(f"counter: concede must be a positive integer, got {concede!r}")
+        self.concede = concede
+
+    def act(self, obs, rng):
+        rules, kr, m = obs.rules, _rules(obs.rules), len(obs)
+        kind = ("discard", "declare", "lead", "follow").index(obs.kind)
+        seen = obs.discards | obs.played[:, 0] | obs.played[:, 1]
+        if obs.opponent_discards is not None:
+            seen = seen | obs.opponent_discards
+        out = np.zeros((m, rules.discards if kind == 0 else 1), np.int64)
+        out_cat, out_base = np.zeros(m, np.int64), np.zeros(m, np.int64)
+        following, hidden = kind == 3, obs.lead_card is None
+        _counter(kind, obs.hand, seen, obs.trick, _power(obs),
+                 obs.lead_card if following and not hidden else np.zeros(m, np.int8),
+                 obs.lead_category if following else np.zeros(m, np.int8),
+                 obs.lead_base if following else np.zeros(m, np.int8),
+                 hidden, obs.bases if kind == 2 else np.zeros((m, 1), np.int8), rules.discards, kr.win_tricks,
+                 rules.first_lead == "discard-statehood", self.concede, int(kr.follow_wins_ties),
+                 _BEATS_LEAD[int(kr.follow_wins_ties)], kr.mode,
+                 kr.base_masks, kr.split, out, out_cat, out_base)  # fmt: skip
+        if kind == 0:
+            return out
+        if kind == 1:
+            return out[:, 0] == 1
+        if kind == 2:
+            return Leads(out[:, 0], out_cat, out_base)
+        return out[:, 0]
+
+
+# ----- fused play ------------------------------------------------------------------------
+#: The policies `play_fused` plays, by their code in it.
+FUSED_RANDOM, FUSED_GREEDY = 0, 1
+
+
+@njit(cache=True, nogil=True)
+def _play_fused(codes, draw, power, keys, given, by_discards, declarations, win_tricks, hidden, mode, fixed,
+                lead_bases, masks, split, tricks, ties, end_at, hand, disc, discarded, played, won, first, decl,
+                n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner):  # fmt: skip
+    """Every game of a chunk, start to end, side s deciding by codes[s]: what `_Chunk.play`
+    does decision by decision, here a game at a time (no checks: these policies are legal)."""
+    fixed_base = np.empty(1, np.int64)
+    for g in range(hand.shape[0]):
+        p0, p1 = power[g, 0], power[g, 1]
+        start = future_bases(mode, masks, split, p0, p1, 0)
+        if given:
+            first[g] = statehood_first(draw, g)
+        for s in range(2):
+            if codes[s] == FUSED_GREEDY:
+                greedy_discard(hand[g, s], start, discarded[g, s])
+            else:
+                random_cards(hand[g, s], noise_of(keys[g], noise_salt(0, 0), s), discarded[g, s])
+        for s in range(2):
+            for c in discarded[g, s]:
+                hand[g, s] &= ~(1 << c)
+                disc[g, s] |= 1 << c
+        if by_discards:
+            first[g] = statehood_first(discarded, g)
+        leader = np.int64(first[g])
+        if declarations:
+            for s in (leader, 1 - leader):
+                if codes[s] == FUSED_GREEDY:
+                    decl[g, s] = greedy_declare(hand[g, s], start, win_tricks)
+                else:
+                    decl[g, s] = random_declare(noise_of(keys[g], noise_salt(1, 0), s))
+        for t in range(tricks):
+            bases = lead_bases
+            if mode != 1:
+                fixed_base[0] = _trick_base(mode, fixed, split, p0, p1, t)
+                bases = fixed_base
+            if codes[leader] == FUSED_GREEDY:
+                a, k, b = greedy_lead(hand[g, leader], bases)
+            else:
+                a, k, b = random_lead(hand[g, leader], noise_of(keys[g], noise_salt(2, t), leader), bases)
+            hand[g, leader] &= ~(1 << a)
+            other = 1 - leader
+            if codes[other] == FUSED_GREEDY:
+                later = future_bases(mode, masks, split, p0, p1, t + 1)
+                f = greedy_follow(hand[g, other], a, k, b, hidden, later, ties)
+            else:
+                f = random_card(hand[g, other], noise_of(keys[g], noise_salt(3, t), other))
+            hand[g, other] &= ~(1 << f)
+            leader = settle(g, t, leader, a, f, k, b, played, won, n_tricks,
+                            h_leader, h_lead, h_cat, h_base, h_follow, h_winner, ties)  # fmt: skip
+            if over(won, g, t, tricks, end_at):
+                break
+
+
+def play_fused(chunk, codes: tuple[int, int]) -> None:
+    """Play a `ranks_batch` chunk in one kernel call, side s by the policy of code codes[s]."""
+    rules, kr, deals = chunk.rules, chunk.kr, chunk.deals
+    power = np.zeros((chunk.n, 2), np.int8) if deals.power is None else deals.power
+    _play_fused(np.array(codes, np.int64), deals.draw[:, :, None], power, deals.keys, rules.first_lead == "given",
+                rules.first_lead == "discard-statehood", rules.declarations, kr.win_tricks, rules.hidden_lead,
+                kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks, kr.follow_wins_ties,
+                kr.end_at, chunk.hand, chunk.disc, chunk.discarded, chunk.played, chunk.won, chunk.first,
+                chunk.decl, chunk.n_tricks, *chunk.history.values())  # fmt: skip
+
+
+# ----- the registry ------------------------------------------------------------------------
+POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy,
+                                    "counter": CounterPolicy, "learned": LearnedPolicy}
+FUSED: dict[type[Policy], int] = {RandomPolicy: FUSED_RANDOM, GreedyPolicy: FUSED_GREEDY}
+POLICIES["montecarlo"] = montecarlo_policy  # one-game search seat, batched by SeatPolicy
+POLICIES["ismcts"] = ismcts_policy  # one-game search seat, batched by SeatPolicy
+
+
+def _value(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_policy(spec: str) -> Policy:
+    """A policy from ``"name"`` or ``"name:key=value,key=value"``."""
+    name, _, params = spec.partition(":")
+    if name not in POLICIES:
+        raise GeolabError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+    kwargs = {}
+    for item in filter(None, params.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise GeolabError(f"policy {spec!r}: expected key=value, got {item!r}")
+        kwargs[key.strip()] = _value(value.strip())
+    try:
+        return POLICIES[name](**kwargs)
+    except TypeError:
+        raise GeolabError(f"policy {name!r} takes no parameter(s) {', '.join(kwargs)}") from None

@@ -1,0 +1,184 @@
+"""`geolab solve RECORD` and `geolab bench solver`: the oracle (perfect-information solver).
+
+Everything printed here comes from an oracle that sees both hands; the output says so.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from geolab import records
+from geolab.cards import CATEGORIES, POSTAL
+from geolab.cli.output import print_json, print_table
+from geolab.games.ranks import SIDES, Lead
+from geolab.games.ranks_records import replay_game
+from geolab.solvers.analysis import decisions
+from geolab.solvers.double_dummy import OracleSolver, Position
+
+PEEK_NOTE = "oracle: perfect information, sees both hands"
+
+
+def register(commands) -> None:
+    p = commands["top"].add_parser(
+        "solve",
+        help="value every decision of a Play the Ranks record with the oracle (sees both hands)",
+        description=__doc__,
+    )
+    p.add_argument("file", help="a geolab-record/1 JSON file of a Play the Ranks game")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_solve)
+
+    b = commands["bench"].add_parser("solver", help="time the oracle on full Combo 1 deals")
+    b.add_argument("--deals", type=int, default=2000, help="deals timed one by one (default 2000)")
+    b.add_argument("--batch", type=int, default=100_000, help="deals in the one-call batch (default 100000)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--out", help="also write the JSON report to this file")
+    b.set_defaults(run=run_bench)
+
+
+def _side(side) -> str | None:
+    return None if side is None else SIDES[side]
+
+
+def _move(move) -> dict:
+    if isinstance(move, Lead):
+        return {"card": POSTAL[move.card], "category": CATEGORIES[move.category], "base": move.base}
+    return {"card": POSTAL[move]}
+
+
+def _move_text(move: dict) -> str:
+    return f"{move['card']} {move['category']}@{move['base']}" if "category" in move else move["card"]
+
+
+def solve_record(record: dict) -> dict:
+    """The JSON report of `geolab solve` for one record."""
+    if record.get("game", "play-the-ranks") != "play-the-ranks":
+        from geolab.errors import RecordError
+
+        raise RecordError(f"game: the solver handles play-the-ranks records, not {record.get('game')!r}")
+    game = replay_game(record)
+    solver = OracleSolver()
+    held = [tuple(c for c in game.hands[s] if c not in game.discards[s]) for s in (0, 1)]
+    start = Position(game.rules, (held[0], held[1]), game.first_lead, power_bases=game.power_bases)
+    items = []
+    lost = {"A": 0, "B": 0}
+    for d in decisions(game, solver):
+        chosen = d.played_value
+        if not d.optimal:
+            lost[SIDES[d.side]] += 1
+        items.append(
+            {
+                "trick": d.trick + 1,
+                "side": SIDES[d.side],
+                "kind": d.kind,
+                "played": _move(d.played),
+                "optimal": d.optimal,
+                "winner_after": _side(chosen.winner),
+                "best_winner": _side(d.solution.winner),
+                "moves": [
+                    {**_move(m.move), "winner": _side(m.winner), "tricks": {"A": m.tricks[0], "B": m.tricks[1]}}
+                    for m in d.solution.moves
+                ],
+            }
+        )
+    tricks = solver.tricks(start)
+    return {
+        "solver": PEEK_NOTE,
+        "rules": game.rules.name,
+        "winner": _side(solver.winner(start)),
+        "tricks": {"A": tricks[0], "B": tricks[1]},
+        "played_winner": _side(game.winner),
+        "decisions_lost": lost,
+        "decisions": items,
+    }
+
+
+def run_solve(args) -> None:
+    report = solve_record(records.load(args.file))
+    if args.json:
+        print_json(report)
+        return
+    print(f"# {report['solver']}")
+    print(
+        f"best play from trick 1: winner {report['winner'] or 'tie'}, "
+        f"forced tricks A {report['tricks']['A']} B {report['tricks']['B']}; "
+        f"played: winner {report['played_winner'] or 'tie'}"
+    )
+    for item in report["decisions"]:
+        mark = "ok" if item["optimal"] else "LOST"
+        text = _move_text(item["played"])
+        print(f"\ntrick {item['trick']} {item['side']} {item['kind']}s {text}: {mark} (best: {item['best_winner'] or 'tie'})")
+        rows = [
+            {
+                "move": _move_text(m),
+                "winner": m["winner"] or "tie",
+                "tricks A": m["tricks"]["A"],
+                "tricks B": m["tricks"]["B"],
+            }
+            for m in item["moves"]
+        ]
+        print_table(rows)
+    print(f"\ndecisions lost: A {report['decisions_lost']['A']}, B {report['decisions_lost']['B']}")
+
+
+def run_bench(args) -> None:
+    """Time the oracle on full 8 v 8 Combo 1 deals from trick 1 (one core)."""
+    from geolab.games.ranks import Rules, deal_arrays
+
+    rules = Rules.combo1()
+    solver = OracleSolver()
+    rng = np.random.default_rng(args.seed)
+    t0 = time.perf_counter()
+    warm_h, _, _ = deal_arrays(rules, 2, rng)
+    solver.winners(rules, warm_h[:, 0, :8], warm_h[:, 1, :8], np.zeros(2, np.int64))
+    solver.lead_outcomes(rules, warm_h[:, 0, :8], warm_h[:, 1, :8], np.zeros(2, np.int64))
+    jit_s = time.perf_counter() - t0
+
+    hands, draw, _ = deal_arrays(rules, args.deals, rng)
+    a, b = hands[:, 0, :8], hands[:, 1, :8]  # the first 8 of the 9 dealt: a full 8 v 8 deal
+    leaders = rng.integers(0, 2, args.deals)
+    per_deal, per_score = [], []
+    for i in range(args.deals):
+        t = time.perf_counter()
+        solver.winners(rules, a[i : i + 1], b[i : i + 1], leaders[i : i + 1])
+        per_deal.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        solver.lead_outcomes(rules, a[i : i + 1], b[i : i + 1], leaders[i : i + 1])
+        per_score.append(time.perf_counter() - t)
+    ms = np.array(per_deal) * 1000
+    ms_all = np.array(per_score) * 1000
+
+    hands, _, _ = deal_arrays(rules, args.batch, rng)
+    t = time.perf_counter()
+    solver.winners(rules, hands[:, 0, :8], hands[:, 1, :8], rng.integers(0, 2, args.batch))
+    batch_s = time.perf_counter() - t
+    report = {
+        "solver": PEEK_NOTE,
+        "rules": "combo1",
+        "deals": args.deals,
+        "seed": args.seed,
+        "ms_per_deal": float(ms.mean()),
+        "median_ms": float(np.median(ms)),
+        "p99_ms": float(np.percentile(ms, 99)),
+        "max_ms": float(ms.max()),
+        "score_all_moves_ms_mean": float(ms_all.mean()),
+        "score_all_moves_p99_ms": float(np.percentile(ms_all, 99)),
+        "batch_deals": args.batch,
+        "batch_seconds": batch_s,
+        "batch_ms_per_deal": batch_s / max(args.batch, 1) * 1000,
+        "jit_load_seconds": jit_s,
+        "note": "wall-clock, one core, Python call per deal included; first 8 of 9 dealt cards a side",
+    }
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    if args.json:
+        print_json(report)
+        return
+    for key, value in report.items():
+        print(f"{key:>24}: {value:.4g}" if isinstance(value, float) else f"{key:>24}: {value}")

@@ -1,0 +1,283 @@
+"""The equilibrium discard of Class GeoPower Double Choice, and how it is checked.
+
+Each round is a symmetric one-shot game: every student of a group of k + 1 holds 3 cards,
+hears the call, keeps 2, and the winner is decided by the sum in a random category. The
+independence model treats the k opponents' hands as independent uniform 3-card hands; then
+one histogram per category gives the chance that a kept pair is not beaten, and a best
+response over all 19,600 hands x 3 discards is a few array lookups. Iterating best responses
+finds a pure policy that is its own best response (exploitability exactly 0 under the model)
+for every group size and call but one (see `solve`).
+Real deals (no card shared within a group) are checked by simulation with the batch engine's
+random streams, with cross-fitting so that simulation noise cannot pass for a gain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from geolab.bots.classroom import AverageRank, tabulate
+from geolab.cards import N_CARDS
+from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
+from geolab.games.classroom_batch import (
+    MAX_OPPONENTS, TABLE_SHAPE, below, block_keys, draw_category, hand_row, shuffle_top, stream,
+)
+
+KEPT = kept_sums().astype(np.int64)  # (hand, discard, category) -> score
+MAX_SCORE = 100
+
+
+def onehot(policy: np.ndarray) -> np.ndarray:
+    probs = np.zeros((N_HANDS, 3))
+    probs[np.arange(N_HANDS), policy] = 1.0
+    return probs
+
+
+def not_beaten(probs: np.ndarray, call: int) -> np.ndarray:
+    """(3, MAX_SCORE): P(one opponent playing `probs` does not beat score s) per category.
+    Ties do not beat (every tied student wins)."""
+    out = np.empty((3, MAX_SCORE))
+    for c in range(3):
+        hist = np.bincount(KEPT[:, :, c].ravel(), weights=probs.ravel(), minlength=MAX_SCORE) / N_HANDS
+        # Top Dog: an opponent does not beat s when his score >= s; Bottoms Up, when <= s
+        out[c] = hist[::-1].cumsum()[::-1] if call == TOP_DOG else hist.cumsum()
+    return out
+
+
+def values(probs: np.ndarray, k: int, call: int, p_cat) -> np.ndarray:
+    """(19600, 3): P(win the round) for each hand and discard against k opponents."""
+    tail = not_beaten(probs, call) ** k
+    return sum(p_cat[c] * tail[c][KEPT[:, :, c]] for c in range(3))
+
+
+def best_response(v: np.ndarray) -> np.ndarray:
+    """The best discard per hand (the first on an exact tie, so the answer is unique)."""
+    return v.argmax(axis=1).astype(np.int8)
+
+
+@dataclass
+class Equilibrium:
+    opponents: int
+    call: int
+    policy: np.ndarray  # (19600,) int8 discard position in the sorted hand
+    iterations: int
+    exploitability: float  # model: mean over hands of (best value - policy value)
+    win: float  # model: P(win the round) for a student when everyone plays `policy`
+
+
+def solve(k: int, call: int, p_cat, start: np.ndarray | None = None, max_iter: int = 200) -> Equilibrium:
+    """Iterate best responses from `start` (default: keep the two best average ranks) until
+    the policy is a best response to itself: exploitability exactly 0 under the model.
+
+    Where no pure symmetric equilibrium exists the iteration cycles through a few policies
+    that differ in one or two nearly indifferent hands; then the member of the cycle with the
+    smallest exploitability is returned, and its exploitability (about 1e-10) is reported.
+    """
+    policy = tabulate(AverageRank())[call, k] if start is None else np.asarray(start, np.int8)
+    rows = np.arange(N_HANDS)
+    seen: dict[bytes, int] = {}
+    visited: list[tuple[float, np.ndarray, float]] = []
+    for it in range(1, max_iter + 1):
+        v = values(onehot(policy), k, call, p_cat)
+        chosen = v[rows, policy]
+        gain = float((v.max(axis=1) - chosen).mean())
+        if np.all(chosen == v.max(axis=1)):
+            return Equilibrium(k, call, policy, it, 0.0, float(chosen.mean()))
+        key = policy.tobytes()
+        if key in seen:
+            cycle = visited[seen[key]:]
+            gain, policy, win = min(cycle, key=lambda c: c[0])
+            return Equilibrium(k, call, policy, it, gain, win)
+        seen[key] = len(visited)
+        visited.append((gain, policy, float(chosen.mean())))
+        policy = best_response(v)
+    raise RuntimeError(f"best responses did not settle in {max_iter} steps (k={k}, call={call})")
+
+
+def model_exploitability(policy: np.ndarray, k: int, call: int, p_cat) -> float:
+    """How much a best-responding student gains, under the model, against `policy`."""
+    v = values(onehot(policy), k, call, p_cat)
+    return float((v.max(axis=1) - v[np.arange(N_HANDS), policy]).mean())
+
+
+def equilibrium_table(p_cat, opponents=range(1, 16)) -> tuple[np.ndarray, list[Equilibrium]]:
+    """The equilibrium as a lookup table for the batch engine, and the solution per entry.
+    Opponent counts not solved copy the nearest solved one: by default groups of 2 to 16
+    are solved, and the rare championship of more than 16 finalists (only through ties)
+    plays the 16-student solution."""
+    opponents = sorted(opponents)
+    table = np.zeros(TABLE_SHAPE, np.int8)
+    solved = []
+    for call in (TOP_DOG, BOTTOMS_UP):
+        for k in opponents:
+            eq = solve(k, call, p_cat)
+            solved.append(eq)
+            table[call, k] = eq.policy
+        for k in range(MAX_OPPONENTS + 1):
+            if k not in opponents:
+                table[call, k] = table[call, min(opponents, key=lambda j: (abs(j - k), j))]
+    return table, solved
+
+
+# --- real deals ---------------------------------------------------------------------------
+
+@njit(parallel=True, cache=True)
+def _real_values(hands, kept, opp_policy, k, call, p_cat, n_samples, key, out):
+    """out[h, d, half]: P(win) of hand h discarding d, against k opponents dealt from the 47
+    other cards and playing `opp_policy`; categories weighted exactly; samples split in two
+    halves for cross-fitting."""
+    for h in prange(hands.shape[0]):
+        deck = np.empty(N_CARDS - 3, np.int64)
+        best = np.empty(3, np.int64)
+        state = stream(key, h)
+        j = 0
+        for card in range(N_CARDS):
+            if card != hands[h, 0] and card != hands[h, 1] and card != hands[h, 2]:
+                deck[j] = card
+                j += 1
+        for t in range(n_samples):
+            # Fisher-Yates from whatever order the last sample left: still uniform, and
+            # still reproducible, since one hand's samples run in order on one thread
+            state = shuffle_top(deck, N_CARDS - 3, 3 * k, state)
+            for o in range(k):
+                a, b, c, row = hand_row(deck[3 * o], deck[3 * o + 1], deck[3 * o + 2])
+                for cat in range(3):
+                    v = kept[row, opp_policy[row], cat]
+                    if o == 0 or (call == 0 and v < best[cat]) or (call == 1 and v > best[cat]):
+                        best[cat] = v
+            for d in range(3):
+                for cat in range(3):
+                    mine = kept[h, d, cat]
+                    if (call == 0 and mine <= best[cat]) or (call == 1 and mine >= best[cat]):
+                        out[h, d, t % 2] += p_cat[cat]
+    out /= n_samples / 2
+
+
+def real_values(opp_policy: np.ndarray, k: int, call: int, p_cat, n_samples: int, seed: int = 0) -> np.ndarray:
+    """(19600, 3, 2) simulated win chances on real deals; see `_real_values`."""
+    if n_samples < 2 or n_samples % 2:
+        raise ValueError("n_samples must be even and at least 2")
+    out = np.zeros((N_HANDS, 3, 2))
+    key, _ = block_keys(seed, 1000 * k + call)
+    _real_values(HANDS.astype(np.int64), KEPT, np.asarray(opp_policy, np.int64), k, call,
+                 np.asarray(p_cat, np.float64), n_samples, key, out)
+    return out
+
+
+@dataclass
+class RealCheck:
+    win: float  # P(win the round) on real deals when everyone plays the policy
+    exploitability: float  # cross-fitted gain of the simulated best response, mean over hands
+    exploitability_ci: tuple[float, float]
+    changed: float  # share of hands whose simulated best response differs from the policy
+    samples: int
+
+
+def real_check(policy: np.ndarray, k: int, call: int, p_cat, n_samples: int, seed: int = 0) -> RealCheck:
+    """Best response on real deals, chosen on one half of the samples, valued on the other."""
+    from geolab.lab.stats import mean_ci
+
+    v = real_values(policy, k, call, p_cat, n_samples, seed)
+    rows = np.arange(N_HANDS)
+    gains = []
+    for pick, value in ((0, 1), (1, 0)):
+        br = v[:, :, pick].argmax(axis=1)
+        gains.append(v[rows, br, value] - v[rows, policy, value])
+    gain = (gains[0] + gains[1]) / 2
+    mean, lo, hi = mean_ci(gain)
+    changed = float((v.mean(axis=2).argmax(axis=1) != policy).mean())
+    return RealCheck(float(v[rows, policy].mean()), mean, (lo, hi), changed, n_samples)
+
+
+# --- groups on real deals: one seat tries other policies -----------------------------------
+
+@njit(parallel=True, cache=True)
+def _groups(cand, others, m, call_mode, counts, n, key, pkey, kept, wins, ties):
+    """n groups of m dealt from one deck. Seat 0 plays each candidate table (paired: same
+    deal, call and category); seats 1.. play `others`. wins[i, j]: did candidate j win;
+    ties[i]: did the round under candidate 0 have more than one winner."""
+    n_chunks = min(n, 256)
+    for chunk in prange(n_chunks):
+        deck = np.empty(N_CARDS, np.int64)
+        for i in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
+            dstate, pstate = stream(key, i), stream(pkey, i)
+            if call_mode == 0:
+                dstate, call = below(dstate, 2)
+            else:
+                call = call_mode - 1
+            dstate, cat = draw_category(dstate, counts)
+            for c in range(N_CARDS):
+                deck[c] = c
+            dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
+            best, n_best = 0, 0
+            for o in range(1, m):
+                a, b, c, row = hand_row(deck[3 * o], deck[3 * o + 1], deck[3 * o + 2])
+                d = others[call, row]
+                if d < 0:
+                    pstate, d = below(pstate, 3)
+                v = kept[row, d, cat]
+                if o == 1 or (call == 0 and v < best) or (call == 1 and v > best):
+                    best, n_best = v, 1
+                elif v == best:
+                    n_best += 1
+            a, b, c, row = hand_row(deck[0], deck[1], deck[2])
+            for j in range(cand.shape[0]):
+                d = cand[j, call, row]
+                if d < 0:
+                    pstate, d = below(pstate, 3)
+                v = kept[row, d, cat]
+                wins[i, j] = v <= best if call == 0 else v >= best
+                if j == 0:
+                    ties[i] = (v == best) or (n_best > 1 and not wins[i, 0])
+
+
+def group_play(candidates: np.ndarray, others: np.ndarray, group_size: int, call_mode: int,
+               counts, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Simulate n real groups; see `_groups`. candidates (C, 2, 19600), others (2, 19600);
+    call_mode 0 random, 1 Top Dog, 2 Bottoms Up."""
+    wins = np.zeros((n, len(candidates)), np.bool_)
+    ties = np.zeros(n, np.bool_)
+    key, pkey = block_keys(seed, 100 * group_size + call_mode)
+    _groups(np.asarray(candidates, np.int64), np.asarray(others, np.int64), group_size, call_mode,
+            np.asarray(counts, np.int64), n, key, pkey, KEPT, wins, ties)
+    return wins, ties
+
+
+def shortfalls(eq: Equilibrium, p_cat, rules: dict[str, np.ndarray]) -> dict[str, float]:
+    """Under the model, how much less often a student wins the round playing each rule
+    (discard tables for this call and opponent count) while the others play `eq`."""
+    v = values(onehot(eq.policy), eq.opponents, eq.call, p_cat)
+    rows = np.arange(N_HANDS)
+    out = {}
+    for name, table in rules.items():
+        mine = v.mean(axis=1) if (table < 0).all() else v[rows, table]
+        out[name] = float(eq.win - mine.mean())
+    return out
+
+
+def equilibrium_summary(p_cat, sizes, check: int = 0, seed: int = 0) -> list[dict]:
+    """One row per group size and call: the solution, simple rules' shortfalls (model) and,
+    with `check` simulated groups per hand, the real-deal win rate and exploitability."""
+    from geolab.bots.classroom import OneCategory, RandomDiscard, WorstCategory
+
+    simple = {"random": tabulate(RandomDiscard()), "average": tabulate(AverageRank()),
+              "worst-category": tabulate(WorstCategory()), "one-category": tabulate(OneCategory())}
+    rows = []
+    for size in sizes:
+        for call in (TOP_DOG, BOTTOMS_UP):
+            eq = solve(size - 1, call, p_cat)
+            short = shortfalls(eq, p_cat, {n: t[call, min(size - 1, MAX_OPPONENTS)] for n, t in simple.items()})
+            row = {
+                "group_size": size, "call": ("top-dog", "bottoms-up")[call], "iterations": eq.iterations,
+                "win_model": round(eq.win, 5), "exploitability_model": eq.exploitability,
+                **{f"shortfall_{n}": round(v, 5) for n, v in short.items()},
+            }
+            if check:
+                rc = real_check(eq.policy, size - 1, call, p_cat, check, seed)
+                row |= {"win_real": round(rc.win, 5), "exploitability_real": round(rc.exploitability, 7),
+                        "exploitability_real_ci": [round(float(x), 7) for x in rc.exploitability_ci],
+                        "hands_changed_real": round(rc.changed, 4), "samples_per_hand": check}
+            rows.append(row)
+    return rows

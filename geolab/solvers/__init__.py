@@ -1,0 +1,1 @@
+"""Exact solvers. Everything here sees hidden cards: oracles for analysis, never fair players."""

@@ -1,0 +1,78 @@
+"""Analysis built on the oracle: what a deal is worth, and which decisions of a game lost value.
+
+All of it looks at both hands (it is the oracle's view), so it judges play after the fact; a
+move the oracle calls a mistake may have been the best a player could do without peeking.
+A decision "loses" when its best-play outcome for the mover (win > tie > loss) is worse than
+that of the mover's best move. Discards and declarations are not judged: they are chosen
+before the cards are visible to the solver's question (who wins from the first trick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from geolab.games.ranks import Game, Lead, Rules
+from geolab.solvers.double_dummy import OracleSolver, Position, Solution, _rank_for
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One trick decision of a game, with the oracle's value of every alternative."""
+
+    trick: int  # 0-based
+    side: int
+    kind: str  # "lead" or "follow"
+    played: Lead | int
+    solution: Solution
+
+    @property
+    def played_value(self):
+        return next(m for m in self.solution.moves if m.move == self.played)
+
+    @property
+    def optimal(self) -> bool:
+        best = max(_rank_for(self.side, m.winner) for m in self.solution.moves)
+        return _rank_for(self.side, self.played_value.winner) == best
+
+
+def positions(game: Game) -> Iterator[tuple[Position, Lead | int]]:
+    """Every trick decision of a played game: the position (all cards visible), the move made."""
+    held = [set(game.hands[s]) - set(game.discards[s]) for s in (0, 1)]
+    won = [0, 0]
+    for trick in game.tricks:
+        hands = (tuple(sorted(held[0])), tuple(sorted(held[1])))
+        lead = Lead(trick.lead, trick.category, trick.base)
+        yield Position(game.rules, hands, trick.leader, (won[0], won[1]), game.power_bases), lead
+        held[trick.leader].discard(trick.lead)
+        hands = (tuple(sorted(held[0])), tuple(sorted(held[1])))
+        yield Position(game.rules, hands, trick.leader, (won[0], won[1]), game.power_bases, lead), trick.follow
+        held[1 - trick.leader].discard(trick.follow)
+        won[trick.winner] += 1
+
+
+def decisions(game: Game, solver: OracleSolver | None = None) -> list[Decision]:
+    """Every trick decision of the game, valued by the oracle."""
+    solver = solver or OracleSolver()
+    out = []
+    for pos, played in positions(game):
+        kind = "lead" if pos.lead is None else "follow"
+        out.append(Decision(pos.trick, pos.mover, kind, played, solver.solve(pos)))
+    return out
+
+
+def decisions_lost(game: Game, solver: OracleSolver | None = None) -> tuple[int, int]:
+    """How many of A's and of B's decisions were worse than their best move (oracle's view)."""
+    lost = [0, 0]
+    for d in decisions(game, solver):
+        lost[d.side] += not d.optimal
+    return lost[0], lost[1]
+
+
+def deal_value(
+    rules: Rules, hands, first_lead: int, power_bases=None, solver: OracleSolver | None = None
+) -> tuple[int | None, tuple[int, int]]:
+    """Double-dummy value of a deal after the discards: (winner at best play, forced tricks)."""
+    solver = solver or OracleSolver()
+    pos = Position(rules, (tuple(hands[0]), tuple(hands[1])), first_lead, power_bases=power_bases)
+    return solver.winner(pos), solver.tricks(pos)

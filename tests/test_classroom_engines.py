@@ -1,0 +1,126 @@
+"""The batch engine agrees exactly with the reference engine on the same deals and decisions."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from geolab.bots.classroom import AverageRank, RandomDiscard, TablePolicy, WorstCategory, tabulate
+from geolab.cards import card
+from geolab.errors import RulesError
+from geolab.games.classroom import RandomSource, RecordSource, Rules, play, policy_chooser, replay_record
+from geolab.games.classroom_batch import TABLE_SHAPE, simulate
+
+POLICIES = [AverageRank(), WorstCategory(), RandomDiscard()]
+TABLES = np.stack([tabulate(p) for p in POLICIES])
+
+VARIANTS = [
+    Rules(students=10, groups=2),
+    Rules(students=16, groups=3, call="top-dog"),
+    Rules(students=17, groups=2),
+    Rules(students=25, groups=3, call="bottoms-up"),
+    Rules(students=32, groups=8, two_decks=True),
+    Rules(students=32, groups=2, championship_ties="share"),
+    Rules(students=12, groups=6, starting_rounds=2, geopower=(1, 0, 4)),
+]
+
+
+def _check_batch_against_reference(rules, seats, n, seed):
+    batch = simulate(rules, TABLES, seats, n, seed, trace=True)
+    for i in range(n):
+        record = batch.record(i)
+        report = replay_record(record)  # the reference engine; raises if the result disagrees
+        assert report["champions"] == record["result"]["champions"]
+        # the reference engine, asking the deterministic policies itself, makes the same discards
+        seated = [POLICIES[p] for p in seats]
+        source = RecordSource(rules, record["rounds"])
+        deterministic = [s for s in range(rules.students) if not getattr(seated[s], "random", False)]
+        log = play(rules, source, _mixed_chooser(seated, source))
+        for rnd, logged in zip(record["rounds"], log.rounds):
+            for s in deterministic:
+                if s in logged.discards:
+                    assert card(rnd["discards"][f"S{s + 1}"]) == logged.discards[s]
+    return batch
+
+
+def _mixed_chooser(seated, source):
+    """Deterministic seats decide for themselves; random seats take the recorded discard."""
+    own = policy_chooser(seated, np.random.default_rng(0))
+
+    def choose(index, student, hand, call, opponents):
+        if getattr(seated[student], "random", False):
+            return source.discard(index, student, hand, call, opponents)
+        return own(index, student, hand, call, opponents)
+
+    return choose
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.students}s{r.groups}g")
+def test_batch_equals_reference_on_traced_games(rules):
+    seats = np.arange(rules.students) % len(POLICIES)
+    batch = _check_batch_against_reference(rules, seats, 150, seed=rules.students)
+    assert batch.group_win.any(axis=1).all() and (batch.champion.sum(axis=1) >= 1).all()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(students=st.integers(10, 32), groups=st.integers(2, 8), two_decks=st.booleans(),
+       seed=st.integers(0, 2**32), ties=st.sampled_from(["replay", "share"]))
+def test_batch_equals_reference_for_any_valid_rules(students, groups, two_decks, seed, ties):
+    rules = Rules(students=students, groups=groups, two_decks=two_decks, championship_ties=ties)
+    try:
+        rules.validate()
+    except RulesError:
+        return
+    seats = np.random.default_rng(seed).integers(0, len(POLICIES), students)
+    _check_batch_against_reference(rules, seats, 20, seed)
+
+
+def test_results_do_not_depend_on_chunking():
+    rules = Rules(students=20, groups=4)
+    seats = np.arange(20) % 3
+    whole = simulate(rules, TABLES, seats, 3000, seed=7)
+    pieces = simulate(rules, TABLES, seats, 3000, seed=7, chunk=97)
+    tail = simulate(rules, TABLES, seats, 1000, seed=7, first_game=2000)
+    assert (whole.group_win == pieces.group_win).all() and (whole.champion == pieces.champion).all()
+    assert (whole.group_win[2000:] == tail.group_win).all()
+
+
+def test_duplicate_runs_share_the_starting_deals():
+    rules = Rules(students=20, groups=4)
+    a = simulate(rules, TABLES, np.arange(20) % 3, 200, seed=3, trace=True)
+    b = simulate(rules, TABLES, (np.arange(20) + 1) % 3, 200, seed=3, trace=True)
+    rounds = rules.rounds
+    assert (a.trace["hand"][:, :rounds] == b.trace["hand"][:, :rounds]).all()
+    assert (a.trace["call"][:, :rounds] == b.trace["call"][:, :rounds]).all()
+    assert (a.trace["discard"][:, :rounds] != b.trace["discard"][:, :rounds]).any()
+
+
+def test_batch_rejects_bad_tables_and_seats():
+    rules = Rules()
+    with pytest.raises(RulesError, match="shape"):
+        simulate(rules, np.zeros((1, 2, 3), np.int8), np.zeros(20, int), 10)
+    with pytest.raises(RulesError, match="seats"):
+        simulate(rules, TABLES, np.full(20, 5), 10)
+
+
+def test_reference_engine_plays_whole_games_with_numpy_streams():
+    rules = Rules(students=17, groups=3)
+    rng = np.random.default_rng(11)
+    log = play(rules, RandomSource(rules, rng), policy_chooser([AverageRank()] * 17, rng))
+    assert len(log.group_winners) == 3 and all(log.group_winners)
+    assert [r.stage for r in log.rounds][:2] == ["starting", "starting"]
+    assert set(log.champions) <= set(log.finalists)
+
+
+def test_symmetric_field_wins_one_in_students_on_average():
+    rules = Rules(students=20, groups=4)
+    batch = simulate(rules, TABLES[:1], np.zeros(20, int), 20_000, seed=5)
+    assert abs(batch.champion.sum(axis=1).mean() - 1) < 1e-12  # replays leave one champion
+    assert np.abs(batch.champion.mean(axis=0) - 1 / 20).max() < 0.006  # every seat alike
+    assert 0.2 < batch.group_win.mean() < 0.22  # 1 in 5, plus ties
+
+
+def test_table_shape_is_what_bots_fill():
+    assert tabulate(AverageRank()).shape == TABLE_SHAPE
+    assert TablePolicy(tabulate(AverageRank())).act(
+        {"hand": np.array([[0, 1, 2]]), "call": np.array([0]), "opponents": np.array([3])}) in (0, 1, 2)

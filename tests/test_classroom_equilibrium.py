@@ -1,0 +1,88 @@
+"""The equilibrium discard: a best response to itself under the model, checked on real deals."""
+
+import numpy as np
+import pytest
+
+from geolab.bots.classroom import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
+from geolab.games.classroom import BOTTOMS_UP, N_HANDS, TOP_DOG, kept_sums
+from geolab.lab.classroom_equilibrium import (
+    best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check, solve,
+    values,
+)
+
+P = np.ones(3) / 3
+
+
+@pytest.mark.parametrize("k", [1, 3, 9])
+@pytest.mark.parametrize("call", [TOP_DOG, BOTTOMS_UP])
+def test_solution_is_its_own_best_response(k, call):
+    eq = solve(k, call, P)
+    assert eq.exploitability == 0.0 and model_exploitability(eq.policy, k, call, P) == 0.0
+    probs = np.eye(3)[eq.policy]
+    v = values(probs, k, call, P)
+    assert (v[np.arange(N_HANDS), eq.policy] == v.max(axis=1)).all()
+    assert (best_response(v) == eq.policy).all()
+    # a symmetric field wins 1 in k + 1, a little more because ties all win
+    assert 1 / (k + 1) <= eq.win < 1 / (k + 1) + 0.02
+
+
+def test_where_no_pure_equilibrium_exists_the_best_cycle_member_is_nearly_exact():
+    eq = solve(8, BOTTOMS_UP, P)  # groups of 9 under Bottoms Up: best responses cycle
+    assert 0 < eq.exploitability < 1e-9
+    assert eq.exploitability == pytest.approx(model_exploitability(eq.policy, 8, BOTTOMS_UP, P), rel=1e-9)
+
+
+def test_model_values_match_a_direct_count_against_one_opponent():
+    kept = kept_sums().astype(int)
+    policy = tabulate(AverageRank())[TOP_DOG, 1]
+    opp = kept[np.arange(N_HANDS), policy]  # (hand, category): each opponent hand's score
+    v = values(np.eye(3)[policy], 1, TOP_DOG, P)
+    for h in (0, 777, 12345, N_HANDS - 1):
+        for d in range(3):
+            direct = np.mean([(kept[h, d, c] <= opp[:, c]).mean() for c in range(3)])
+            assert v[h, d] == pytest.approx(direct, abs=1e-12)
+
+
+def test_simple_rules_fall_short_and_the_shortfall_grows_with_the_group():
+    rows = {(r["group_size"], r["call"]): r for r in equilibrium_summary(P, [2, 4, 8])}
+    for call in ("top-dog", "bottoms-up"):
+        assert rows[(8, call)]["shortfall_average"] > rows[(2, call)]["shortfall_average"] > 0
+        assert all(rows[(s, call)]["shortfall_random"] > 0.05 for s in (2, 4, 8))
+
+
+def test_equilibrium_table_covers_every_opponent_count():
+    table, solved = equilibrium_table(P, opponents=[1, 3])
+    assert len(solved) == 4 and all(e.exploitability == 0 for e in solved)
+    assert (table[TOP_DOG, 2] == table[TOP_DOG, 1]).all() and (table[TOP_DOG, 31] == table[TOP_DOG, 3]).all()
+
+
+def test_real_deals_agree_with_the_model_and_barely_exploit_it():
+    eq = solve(3, TOP_DOG, P)
+    check = real_check(eq.policy, 3, TOP_DOG, P, n_samples=40, seed=1)
+    assert abs(check.win - eq.win) < 0.005
+    assert check.exploitability_ci[0] < 0.001  # no real-deal best response gains a tenth of a point
+    assert 0 <= check.changed < 0.2
+
+
+def test_groups_on_real_deals_pair_the_candidates():
+    eq = solve(3, TOP_DOG, P)
+    eq_table = np.stack([eq.policy, eq.policy])
+    avg = tabulate(AverageRank())[:, 3]
+    rnd = tabulate(RandomDiscard())[:, 3]
+    wins, ties = group_play(np.stack([eq_table, avg, rnd]), eq_table, 4, 1, (5, 5, 5), 60_000, seed=2)
+    rates = wins.mean(axis=0)
+    assert abs(rates[0] - eq.win) < 0.01
+    assert rates[0] > rates[1] > rates[2]
+    assert 0 < ties.mean() < 0.1
+
+
+def test_learned_policy_beats_random_and_keeps_sklearn_conventions():
+    learned = LearnedDiscard(n_rounds=4000, max_iter=30, random_state=3).fit()
+    assert hasattr(learned, "model_") and learned.random_state == 3
+    table = tabulate(learned)
+    field = tabulate(AverageRank())[:, 3]
+    cand = np.stack([table[:, 3], tabulate(RandomDiscard())[:, 3]])
+    wins, _ = group_play(cand, field, 4, 0, (5, 5, 5), 40_000, seed=4)
+    assert wins[:, 0].mean() > wins[:, 1].mean() + 0.03
+    assert (TablePolicy(table).act({"hand": np.array([[0, 1, 2]]), "call": np.array([0]),
+                                    "opponents": np.array([3])}) == table[0, 3, 0]).all()

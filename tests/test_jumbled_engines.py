@@ -1,0 +1,234 @@
+"""The batch engine, the fused loop and the reference engine agree exactly; observations hide
+what they must; results do not depend on how the work is split."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from geolab.bots.jumbled import HEURISTICS, Heuristic, MonteCarlo, RandomBot, RandomCall, heuristic_rounds
+from geolab.cards import N_CARDS
+from geolab.errors import IllegalActionError
+from geolab.games.jumbled import (
+    BatchRound, Game, Rules, batch_to_records, category_probs, deal, dealer_calls, observe,
+    play_game_batch, play_round_batch, replay_record, turned_categories,
+)
+from geolab.lab.jumbled import simulate_games, simulate_rounds
+
+VARIANTS = [
+    Rules(),
+    Rules(players=2),
+    Rules(players=8),
+    Rules(players=4, teams=(0, 1, 0, 1)),
+    Rules(players=3, teams=(0, 0, 1)),
+    Rules(players=5, set_tie="all-tied", geopower_deck=(1, 1, 0)),
+    Rules(players=3, cards_dealt=8, cards_to_play=7, sets_per_round=4, max_cards_per_set=3,
+          bonus=(0, 0, 5, 10, 20), geopower_deck=(2, 1, 1), used_to_bottom=False),
+]
+
+
+def mask_cards(hand, mask):
+    return tuple(int(hand[i]) for i in range(len(hand)) if mask >> i & 1)
+
+
+def reference_round(rules, rnd, g):
+    """Replay game g of a finished BatchRound through the reference engine."""
+    hands = [list(map(int, h)) for h in rnd.hands[g]]
+    ref = Game(rules).start_round(int(rnd.calls[g]), hands, [int(c) for c in rnd_order(rules, rnd, g)])
+    for s in range(rules.sets_per_round):
+        ref.play_set([mask_cards(rnd.hands[g, p], int(rnd.actions[g, s, p])) for p in range(rules.players)])
+    return ref
+
+
+def rnd_order(rules, rnd, g):
+    """A deck order that turns the cards the batch round turned."""
+    turned = [int(c) for c in rnd._turns[g, : min(rules.sets_per_round, rules.deck_size)]]
+    left = list(rules.geopower_deck)
+    for c in turned:
+        left[c] -= 1
+    return turned + [c for c in range(3) for _ in range(left[c])]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.players}p-{r.sets_per_round}s")
+def test_deals_are_valid(rules):
+    hands, order = deal(rules.validate(), np.random.default_rng(1), 300)
+    flat = hands.reshape(300, -1)
+    assert flat.min() >= 0 and flat.max() < N_CARDS
+    assert all(len(set(row)) == len(row) for row in flat.tolist())
+    assert (np.sort(order, axis=1) == np.sort(order[:1], axis=1)).all()
+    assert np.bincount(order[0], minlength=3).tolist() == list(rules.geopower_deck)
+
+
+def test_deals_are_uniform_enough():
+    hands, order = deal(Rules(), np.random.default_rng(2), 20000)
+    counts = np.bincount(hands.ravel(), minlength=N_CARDS)
+    expected = 20000 * 24 / N_CARDS
+    assert np.abs(counts - expected).max() < 5 * np.sqrt(expected)
+    first = np.bincount(order[:, 0], minlength=3) / 20000
+    assert np.abs(first - 1 / 3).max() < 0.02
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.players}p-{r.sets_per_round}s")
+def test_batch_and_reference_agree_set_by_set(rules):
+    rules = rules.validate()
+    rng = np.random.default_rng(3)
+    hands, order = deal(rules, rng, 150)
+    bots = [RandomBot(), HEURISTICS["heuristic"], HEURISTICS["reserve"]]
+    seats = [bots[p % 3] for p in range(rules.players)]
+    rnd = play_round_batch(rules, seats, [RandomCall()] * rules.players, hands, order,
+                           np.zeros((150, rules.players), np.int64), np.zeros(150, np.int64), 0, rng)
+    points = rnd.points()
+    for g in range(150):
+        ref = reference_round(rules, rnd, g)
+        for s, result in enumerate(ref.sets):
+            assert result.category == rnd._turns[g, s]
+            assert result.totals == rnd.totals[g, s].tolist()
+            assert result.winners == np.flatnonzero(rnd.won[g, s]).tolist()
+        assert ref.points() == points[g].tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))
+def test_random_play_agrees_with_the_reference_for_any_seed(seed, players):
+    rules = Rules(players=players).validate()
+    rng = np.random.default_rng(seed)
+    hands, order = deal(rules, rng, 8)
+    rnd = play_round_batch(rules, [RandomBot()] * players, [RandomCall()] * players, hands, order,
+                           np.zeros((8, players), np.int64), np.zeros(8, np.int64), 0, rng)
+    for g in range(8):
+        assert reference_round(rules, rnd, g).points() == rnd.points()[g].tolist()
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, teams=(0, 1, 1)), Rules(players=2, target=30)],
+                         ids=["4p", "teams", "2p"])
+def test_whole_games_written_as_records_replay_to_the_same_result(rules):
+    rules = rules.validate()
+    bots = [RandomBot(), HEURISTICS["heuristic"], HEURISTICS["first"]]
+    seats = [bots[p % 3] for p in range(rules.players)]
+    batch = play_game_batch(rules, seats, [RandomCall()] * rules.players, 40,
+                            np.random.default_rng(4), np.random.default_rng(5), trace=True)
+    for record, g in zip(batch_to_records(rules, batch, list(range(40))), range(40)):
+        report = replay_record(record)
+        assert report["finished"]
+        assert report["rounds_played"] == batch.rounds[g]
+        assert report["scores"] == record["result"]["scores"]
+        assert report["winner"] == record["result"]["winner"]
+
+
+def test_fused_loop_equals_the_step_by_step_engine():
+    for rules in (Rules(), Rules(players=8), Rules(players=5, geopower_deck=(1, 1, 1))):
+        rules = rules.validate()
+        for bot in (HEURISTICS["heuristic"], HEURISTICS["last"]):
+            P = rules.players
+            hands, order = deal(rules, np.random.default_rng(6), 500)
+            rng_a, rng_b = np.random.default_rng(7), np.random.default_rng(7)
+            zeros, dealer = np.zeros((500, P), np.int64), np.arange(500) % P
+            step = play_round_batch(rules, [bot] * P, [RandomCall()] * P, hands, order, zeros, dealer, 0, rng_a)
+            calls = dealer_calls(rules, [RandomCall()] * P, dealer, zeros, 0, rng_b)
+            actions, points = heuristic_rounds(rules, bot, hands, order, calls, rng_b)
+            assert (actions == step.actions).all() and (points == step.points()).all()
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    rules = Rules().validate()
+    bots = [HEURISTICS["heuristic"], RandomBot(), HEURISTICS["first"], HEURISTICS["heuristic"]]
+    one = simulate_games(rules, bots, n_games=300, seed=9, block=64, workers=1)
+    two = simulate_games(rules, bots, n_games=300, seed=9, block=64, workers=2)
+    assert (one.winner == two.winner).all() and (one.scores == two.scores).all()
+    a = simulate_rounds(rules, [bots[0]] * 4, n_rounds=3000, seed=1, block=512, workers=1)
+    b = simulate_rounds(rules, [bots[0]] * 4, n_rounds=3000, seed=1, block=512, workers=2)
+    assert (a == b).all()
+
+
+def test_an_observation_shows_only_own_hand_and_public_facts():
+    rules = Rules().validate()
+    rng = np.random.default_rng(10)
+    hands, order = deal(rules, rng, 1)
+    rnd = BatchRound(rules, hands, order, np.array([0], np.int8))
+    rnd.step(np.array([[0b11, 0b1, 0b11, 0b10]]))
+    obs = observe(rnd, np.array([0]), np.array([2]), np.zeros((1, 4), np.int64), np.zeros(1, np.int64), 0)
+    played = {int(c) for c in rnd.cards[0, 0].ravel() if c >= 0}
+    visible = {int(c) for c in obs.hand.ravel()} | {int(c) for c in obs.cards.ravel() if c >= 0}
+    assert visible == set(map(int, hands[0, 2])) | played
+    assert obs.turned[0].tolist() == [int(order[0, 0]), -1, -1]  # the next card stays hidden
+    assert not obs.cards.flags.writeable and not obs.scores.flags.writeable
+    hidden_fields = {"hands", "_turns", "order"}
+    assert not hidden_fields & set(vars(obs))
+
+
+def test_reference_legal_choices_match_the_batch_legal_mask():
+    rules = Rules(players=3).validate()
+    rng = np.random.default_rng(14)
+    hands, order = deal(rules, rng, 30)
+    rnd = BatchRound(rules, hands, order, np.zeros(30, np.int8))
+    refs = [Game(rules).start_round(0, [list(map(int, h)) for h in hands[g]], [int(c) for c in order[g]])
+            for g in range(30)]
+    for s in range(rules.sets_per_round):
+        obs = observe(rnd, np.arange(30), np.zeros(30, np.int64), np.zeros((30, 3), np.int64), np.zeros(30, np.int64), 0)
+        mask = obs.legal_mask()
+        for g in range(30):
+            legal = {sum(1 << list(hands[g, 0]).index(c) for c in choice) for choice in refs[g].legal(0)}
+            assert legal == set(np.flatnonzero(mask[g]).tolist())
+        actions = np.stack([RandomBot().act(observe(rnd, np.arange(30), np.full(30, p), np.zeros((30, 3), np.int64),
+                                                    np.zeros(30, np.int64), 0), rng) for p in range(3)], axis=1)
+        rnd.step(actions)
+        for g in range(30):
+            refs[g].play_set([mask_cards(hands[g, p], int(actions[g, p])) for p in range(3)])
+
+
+def test_category_chances_follow_the_public_deck():
+    rules = Rules(geopower_deck=(2, 1, 1)).validate()
+    turned = np.array([[0, 0, -1], [2, 1, -1]])
+    assert np.allclose(category_probs(rules, turned, 0), 0.25 * np.array([2, 1, 1]))
+    assert np.allclose(category_probs(rules, turned, 2), [[0, 0.5, 0.5], [1, 0, 0]])
+    reuse = Rules(geopower_deck=(1, 1, 0)).validate()  # third set turns the first card again
+    assert np.allclose(category_probs(reuse, np.array([[1, 0, -1]]), 2), [[0, 1, 0]])
+    assert turned_categories(reuse, np.array([[1, 0]])).tolist() == [[1, 0, 1]]
+
+
+def test_monte_carlo_decisions_do_not_use_hidden_cards():
+    """Swap the other seats' unplayed cards: MC's choice with the same rng cannot change."""
+    rules = Rules().validate()
+    hands, order = deal(rules, np.random.default_rng(11), 20)
+    other = hands.copy()
+    other[:, 1:] = hands[::-1, 1:]  # other games' hands for seats B-D
+    clash = [g for g in range(20) if set(other[g, 1:].ravel()) & set(hands[g, 0])]
+    other[clash] = hands[clash]
+    order2 = order[::-1].copy()  # the unturned GeoPower cards differ too
+    bot = MonteCarlo(samples=16)
+    acts = []
+    for h, o in ((hands, order), (other, order2)):
+        rnd = BatchRound(rules, h, o, np.zeros(20, np.int8))
+        obs = observe(rnd, np.arange(20), np.zeros(20, np.int64), np.zeros((20, 4), np.int64), np.zeros(20, np.int64), 0)
+        acts.append(bot.act(obs, np.random.default_rng(12)))
+    assert (acts[0] == acts[1]).all()
+
+
+class Cheater:
+    name = "cheater"
+
+    def act(self, obs, rng):
+        return np.full(len(obs), 0b111)  # three cards: never legal with 1-2 per set
+
+
+def test_an_illegal_policy_choice_raises_naming_the_policy_and_the_decision():
+    rules = Rules().validate()
+    hands, order = deal(rules, np.random.default_rng(13), 5)
+    with pytest.raises(IllegalActionError, match=r"cheater: set 1 of round 1, game 0, seat B: .* 3 cards; 1-2"):
+        play_round_batch(rules, [Heuristic(), Cheater(), Heuristic(), Heuristic()], [RandomCall()] * 4,
+                         hands, order, np.zeros((5, 4), np.int64), np.zeros(5, np.int64), 0,
+                         np.random.default_rng(0))
+
+
+class BadCaller:
+    name = "bad-caller"
+
+    def call(self, obs, rng):
+        return np.full(len(obs), 7)
+
+
+def test_an_illegal_call_raises_naming_the_policy():
+    rules = Rules().validate()
+    hands, order = deal(rules, np.random.default_rng(13), 5)
+    with pytest.raises(IllegalActionError, match="bad-caller: round 1, dealer call of game 0: 7"):
+        play_round_batch(rules, [Heuristic()] * 4, [BadCaller()] * 4, hands, order,
+                         np.zeros((5, 4), np.int64), np.zeros(5, np.int64), 0, np.random.default_rng(0))

@@ -1,0 +1,88 @@
+"""The Monte Carlo seat: legal moves in every preset, and it never reads hidden cards."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from geolab.bots.montecarlo import MonteCarloSeat, play_log_likelihood, undominated_leads, unseen_cards
+from geolab.bots.oracle import play_with_oracle
+from geolab.bots.ranks_seats import GreedySeat, RandomSeat
+from geolab.games.ranks import Rules, Trick, View, deal_one, play
+
+
+def small_seat(**kw):
+    return MonteCarloSeat(k=4, budget_ms=None, **kw)
+
+
+@pytest.mark.parametrize("preset", ["combo1", "battle1", "battle2", "battle3", "geodouble"])
+def test_plays_only_legal_moves(preset):
+    """The reference engine raises on any illegal discard, declaration, lead or answer."""
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(4)
+    for g in range(2):
+        deal = deal_one(rules, rng)
+        lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
+        seats = [small_seat(), RandomSeat(rng)] if g == 0 else [GreedySeat(), small_seat(infer=0)]
+        game = play(rules, deal.hands, seats, lead, deal.power_bases)
+        assert game.winner in (0, 1, None)
+
+
+@pytest.mark.parametrize("preset", ["combo1", "battle2"])
+def test_decisions_do_not_depend_on_hidden_cards(preset):
+    """Same visible state, different opponent cards: the same decisions, move for move."""
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(9)
+    deal = deal_one(rules, rng)
+    mine = deal.hands[0]
+    others = sorted(set(range(50)) - set(mine))
+    seat = small_seat()
+    views = []
+    for trial in range(2):
+        theirs = tuple(sorted(rng.choice(others, rules.hand_size, replace=False).tolist()))
+        view = View(rules, 0, mine, (), None, 0 if rules.first_lead == "given" else None, (None, None),
+                    deal.power_bases, ())
+        views.append((seat.discard(view), theirs))
+    assert views[0][0] == views[1][0] and views[0][1] != views[1][1]
+    # mid-deal: a lead to answer (face-down under battle2) with a trick of history
+    hand = mine[:7]
+    history = (Trick(1, others[0], 0, 1, mine[8], 1),)
+    lead_card = None if rules.hidden_lead else others[1]
+    view = View(rules, 0, hand, (mine[7],), (others[2],) if rules.discards_public else None, 1,
+                (False, False) if rules.declarations else (None, None), deal.power_bases, history,
+                lead_category=2, lead_base=1, lead_card=lead_card)
+    assert all(c not in unseen_cards(view) for c in hand + (mine[7], mine[8], others[0]))
+    assert small_seat().follow(view) == seat.follow(replace(view))  # a fresh seat, same seed: same move
+
+
+def test_inference_weights_read_only_public_play():
+    rules = Rules.combo1()
+    # B led New York's population at base 1 (rank 3): a hand holding CA (1) or TX (2) is less likely
+    from geolab.cards import card
+
+    history = (Trick(1, card("NY"), 2, 1, card("VT"), 1),)
+    view = View(rules, 0, tuple(card(p) for p in ("WY", "ND", "SD", "MT", "AK", "NM", "NV")),
+                (card("RI"),), None, 1, (None, None), None, history)
+    with_ca = np.array([[card(p) for p in ("CA", "ME", "NH", "OR", "UT", "ID", "KS")]])
+    without = np.array([[card(p) for p in ("MS", "ME", "NH", "OR", "UT", "ID", "KS")]])
+    assert play_log_likelihood(view, with_ca, 1.0)[0] < play_log_likelihood(view, without, 1.0)[0]
+
+
+def test_dominated_leads_keep_one_per_card():
+    rules = Rules.battle(2)
+    rng = np.random.default_rng(2)
+    deal = deal_one(rules, rng)
+    view = View(rules, 0, deal.hands[0][:8], deal.hands[0][8:], None, 0, (False, False), None, ())
+    keep = undominated_leads(view, unseen_cards(view))
+    assert keep.shape == (8, 3, 2) and keep.any(axis=(1, 2)).all()
+
+
+def test_oracle_is_flagged_and_legal():
+    rules = Rules.battle(3)
+    rng = np.random.default_rng(5)
+    deal = deal_one(rules, rng)
+    game = play_with_oracle(rules, deal.hands, 1, GreedySeat(), None, deal.power_bases)
+    assert game.winner in (0, 1, None)
+    from geolab.bots.oracle import PeekingOracleSeat
+
+    assert "peeking" in PeekingOracleSeat.name

@@ -1,0 +1,220 @@
+"""The batch engine against the reference engine: same deals, same decisions, same games."""
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from geolab.bots.ranks import POLICIES, Policy, make_policy
+from geolab.bots.ranks_seats import GreedySeat
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.games import ranks
+from geolab.games import ranks_batch as rb
+from geolab.games.ranks import PRESETS, Rules
+from geolab.games.ranks_records import replay_record, to_record
+
+SMALL = {"block": 16, "chunk": 32}
+#: The heuristic bots; the learned bot needs a trained model and is tested with it.
+HEURISTICS = ("random", "greedy", "planner", "counter")
+
+
+def sides(played: rb.Played, i: int) -> list[str]:
+    return ["AB"[int(w)] for w in played.history["winner"][i, : played.n_tricks[i]]]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_fast_dealer_is_deal_arrays(preset):
+    rules = Rules.preset(preset)
+    d = rb.deal(rules, 7, 3, 2, block=500)
+    for b in (3, 4):
+        rng = rb.block_rng(7, b)
+        hands, draw, power = ranks.deal_arrays(rules, 500, rng)
+        part = slice((b - 3) * 500, (b - 2) * 500)
+        assert (d.keys[part] == rng.integers(0, 2**63, size=500, dtype=np.int64)).all()  # then the keys
+        assert (d.hands[part] == hands).all() and (d.draw[part] == draw).all()
+        assert (power is None and d.power is None) or (d.power[part] == power).all()
+    assert (np.bitwise_or.reduce(np.left_shift(1, d.hands.astype(np.int64)), axis=2) == d.masks).all()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_bot_pairing_replays_through_the_reference_engine(preset):
+    rules = Rules.preset(preset)
+    for a in HEURISTICS:
+        for b in HEURISTICS:
+            played = rb.play(rules, (make_policy(a), make_policy(b)), 24, seed=len(a) * 31 + len(b), **SMALL)
+            for i in range(len(played)):
+                record = json.loads(json.dumps(to_record(played.game(i), result=False)))
+                result = replay_record(record)
+                assert result["trick_winners"] == sides(played, i)
+                assert result["winner"] == (None if played.winner[i] < 0 else "AB"[played.winner[i]])
+                assert result["points"] == {"A": int(played.points[i, 0]), "B": int(played.points[i, 1])}
+                assert result["tricks_won"] == {"A": int(played.tricks_won[i, 0]), "B": int(played.tricks_won[i, 1])}
+                assert result["first_lead"] == "AB"[played.first_lead[i]]
+
+
+def _reference_games(rules: Rules, played: rb.Played, seats) -> list[ranks.Game]:
+    games = []
+    for i in range(len(played)):
+        draw = ranks.Deal((tuple(played.hands[i, 0]), tuple(played.hands[i, 1])), tuple(played.draw[i]))
+        first = draw.drawn_first_lead() if rules.first_lead == "given" else None
+        power = None if played.power is None else played.power[i].tolist()
+        games.append(ranks.play(rules, played.hands[i].tolist(), seats, first, power))
+    return games
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_batched_greedy_decides_as_greedy_seat(preset):
+    rules = Rules.preset(preset)
+    greedy = make_policy("greedy")
+    played = rb.play(rules, (greedy, greedy), 64, seed=5, **SMALL)
+    reference = _reference_games(rules, played, [GreedySeat(), GreedySeat()])
+    assert [played.game(i) for i in range(len(played))] == reference
+    # the Seat bridge gives the seat the reference engine's views: same games again
+    bridged = rb.play(rules, (rb.SeatPolicy(GreedySeat()), greedy), 64, seed=5, **SMALL)
+    assert [bridged.game(i) for i in range(len(played))] == reference
+
+
+class _Spy:
+    """A greedy seat that writes down every View it is shown."""
+
+    def __init__(self, log: set):
+        self.log, self.inner = log, GreedySeat()
+
+    def _note(self, kind, view):
+        self.log.add((kind, replace(view, discards=tuple(sorted(view.discards)))))
+        return getattr(self.inner, kind)(view)
+
+    def discard(self, view):
+        return self._note("discard", view)
+
+    def declare(self, view):
+        return self._note("declare", view)
+
+    def lead(self, view):
+        return self._note("lead", view)
+
+    def follow(self, view):
+        return self._note("follow", view)
+
+
+@pytest.mark.parametrize("preset", ["battle1", "battle2", "battle3", "geodouble"])
+def test_views_are_the_reference_engines(preset):
+    rules = Rules.preset(preset)
+    batch_log, reference_log = set(), set()
+    played = rb.play(rules, (rb.SeatPolicy(_Spy(batch_log)), rb.SeatPolicy(_Spy(batch_log))), 16, seed=2, **SMALL)
+    _reference_games(rules, played, [_Spy(reference_log), _Spy(reference_log)])
+    assert batch_log == reference_log and len(batch_log) > 16 * 6
+
+
+def test_same_seed_same_games_whatever_the_chunks():
+    rules = Rules.preset("battle2")
+    bots = (make_policy("random"), make_policy("greedy"))
+    runs = [
+        rb.play(rules, bots, 150, seed=9, block=16, chunk=16, threads=1),
+        rb.play(rules, bots, 150, seed=9, block=16, chunk=48, threads=2),
+        rb.play(rules, bots, 150, seed=9, block=16, chunk=1000, threads=1),
+    ]
+    for other in runs[1:]:
+        for name in ("hands", "discards", "first_lead", "declarations", "n_tricks", "winner", "points"):
+            assert (getattr(other, name) == getattr(runs[0], name)).all(), name
+        for k, v in runs[0].history.items():
+            assert (other.history[k] == v).all(), k
+    swapped = rb.play(rules, bots, 150, seed=9, block=16, chunk=48, swap=True)
+    assert (swapped.hands == runs[0].hands).all()
+
+
+class _Cheat(Policy):
+    """Greedy, except for one bad decision of the given kind."""
+
+    name = "cheat"
+
+    def __init__(self, kind, bad):
+        self.kind, self.bad, self.greedy = kind, bad, make_policy("greedy")
+
+    def act(self, obs, rng):
+        action = self.greedy.act(obs, rng)
+        return self.bad(obs, action) if obs.kind == self.kind else action
+
+
+def _not_in_hand(obs):
+    legal = obs.legal_cards()
+    return np.array([np.flatnonzero(~row)[0] for row in legal])
+
+
+@pytest.mark.parametrize(
+    "preset, kind, bad, message",
+    [
+        ("combo1", "follow", lambda obs, a: _not_in_hand(obs), "policy 'cheat', trick 1 follow, game "),
+        ("combo1", "lead", lambda obs, a: a._replace(card=_not_in_hand(obs)), "which is not in its hand"),
+        ("combo1", "lead", lambda obs, a: a._replace(category=a.category + 3), "named category"),
+        ("combo1", "lead", lambda obs, a: a._replace(base=a.base * 0 + 50), "chose base 50; allowed: 1"),
+        ("battle2", "lead", lambda obs, a: a._replace(base=None), "no base given"),
+        ("geodouble", "discard", lambda obs, a: a[:, [0, 0]], "discarded"),
+        ("geodouble", "declare", lambda obs, a: a.astype(int), "must be a bool array"),
+        ("combo1", "follow", lambda obs, a: a.astype(float), "must be an integer array"),
+    ],
+)
+def test_an_illegal_action_is_reported_not_corrected(preset, kind, bad, message):
+    cheat = _Cheat(kind, bad)
+    with pytest.raises(IllegalActionError, match="cheat") as error:
+        rb.play(Rules.preset(preset), (make_policy("greedy"), cheat), 32, seed=1, **SMALL)
+    assert message in str(error.value)
+
+
+def test_observations_hide_what_the_seat_may_not_see():
+    seen = {}
+
+    class Peek(Policy):
+        name = "peek"
+
+        def act(self, obs, rng):
+            for name in ("discards", "opponent_discards", "played", "first_lead", "declarations"):
+                getattr(obs, name)  # read now, as a policy does
+            seen.setdefault((obs.rules.name, obs.kind), obs)
+            return make_policy("greedy").act(obs, rng)
+
+    for preset in ("combo1", "battle1", "battle2"):
+        rules = Rules.preset(preset)
+        rb.play(rules, (Peek(), Peek()), 16, seed=3, **SMALL)
+    follow = seen[("battle2", "follow")]
+    assert follow.lead_card is None and follow.view(0).lead_card is None and follow.lead_category is not None
+    assert seen[("battle1", "follow")].lead_card is not None
+    assert seen[("combo1", "lead")].opponent_discards is None and seen[("combo1", "lead")].view(0).opponent_discards is None
+    assert seen[("battle1", "discard")].opponent_discards is None  # made at the same time
+    opp = seen[("battle1", "lead")]
+    assert opp.opponent_discards is not None and (opp.opponent_discards != 0).all()
+    lead = seen[("combo1", "lead")]
+    assert (lead.hand & lead.played[:, 0] == 0).all() and (lead.hand & lead.discards == 0).all()
+
+
+def test_make_policy():
+    assert set(HEURISTICS) <= set(POLICIES)
+    assert make_policy("greedy").name == "greedy" and make_policy("counter:concede=2").concede == 2
+    with pytest.raises(GeolabError, match="unknown policy"):
+        make_policy("nobody")
+    with pytest.raises(GeolabError, match="takes no parameter"):
+        make_policy("greedy:depth=3")
+
+
+VARIANTS = [
+    {"preset": "battle3", "equal_distance": "follow", "bonus": "none", "end_at": None},
+    {"preset": "battle2", "lead_bases": [1, 25, 50], "win_points": [2, 3, 4]},
+    {"preset": "combo1", "bonus": "shutout", "win_points": [1, 2, 1], "last_trick_breaks_tie": False, "end_at": None},
+    {"preset": "battle3", "hand_size": 12, "tricks": 10, "discards": 2, "power_split": 3, "win_tricks": 6, "end_at": 6},
+    {"preset": "geodouble", "bases": [1, 50, 25, 1, 50, 10], "discards_public": True, "first_lead": "discard-statehood"},
+]
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+def test_rule_variants_replay_through_the_reference_engine(spec):
+    rules = Rules.from_spec(spec)
+    for a, b in [("greedy", "random"), ("counter", "planner")]:
+        played = rb.play(rules, (make_policy(a), make_policy(b)), 32, seed=4, **SMALL)
+        for i in range(len(played)):
+            result = replay_record(json.loads(json.dumps(to_record(played.game(i), result=False))))
+            assert result["trick_winners"] == sides(played, i)
+            assert result["points"] == {"A": int(played.points[i, 0]), "B": int(played.points[i, 1])}
+    greedy = make_policy("greedy")
+    played = rb.play(rules, (greedy, greedy), 32, seed=4, **SMALL)
+    assert [played.game(i) for i in range(len(played))] == _reference_games(rules, played, [GreedySeat(), GreedySeat()])
