@@ -1,12 +1,12 @@
 """The batch engine against the reference engine: same deals, same decisions, same games."""
 
 import json
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 import pytest
 
-from geolab.bots.ranks import POLICIES, Policy, make_policy
+from geolab.bots.ranks import FUSED, POLICIES, GreedyPolicy, Policy, make_policy
 from geolab.bots.ranks_seats import GreedySeat
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.games import ranks
@@ -218,3 +218,41 @@ def test_rule_variants_replay_through_the_reference_engine(spec):
     greedy = make_policy("greedy")
     played = rb.play(rules, (greedy, greedy), 32, seed=4, **SMALL)
     assert [played.game(i) for i in range(len(played))] == _reference_games(rules, played, [GreedySeat(), GreedySeat()])
+
+
+class _Walked:
+    """A policy behind a plain `act`, so the engine walks its decisions one by one."""
+
+    def __init__(self, policy):
+        self.policy, self.name = policy, policy.name
+
+    def act(self, obs, rng):
+        return self.policy.act(obs, rng)
+
+
+@pytest.mark.parametrize("spec", list(PRESETS) + VARIANTS)
+def test_the_fused_kernel_plays_the_games_of_the_decision_loop(spec):
+    rules = Rules.from_spec(spec)
+    names = [p.name for p in FUSED]
+    for a in names:
+        for b in names:
+            bots = (make_policy(a), make_policy(b))
+            assert rb._fused(bots) is not None and rb._fused((_Walked(bots[0]), bots[1])) is None
+            for seed in (0, 1, 2):
+                fused = rb.play(rules, bots, 80, seed, **SMALL)
+                walked = rb.play(rules, tuple(_Walked(p) for p in bots), 80, seed, **SMALL)
+                for f in fields(rb.Played):
+                    x, y = getattr(fused, f.name), getattr(walked, f.name)
+                    if f.name == "history":
+                        assert x.keys() == y.keys() and all((x[k] == y[k]).all() for k in x), (a, b, seed, f.name)
+                    elif isinstance(x, np.ndarray):
+                        assert x.dtype == y.dtype and (x == y).all(), (a, b, seed, f.name)
+                    else:
+                        assert x == y, (a, b, seed, f.name)
+
+
+def test_a_subclass_of_a_fused_policy_is_walked():
+    class Sulky(GreedyPolicy):
+        name = "sulky"
+
+    assert Sulky().fused is None and make_policy("greedy").fused is not None

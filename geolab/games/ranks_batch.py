@@ -5,7 +5,8 @@ same games for a batch of deals, with the state as arrays whose first axis is th
 must agree with it trick for trick (``tests/test_ranks_batch.py`` replays its games through
 the reference engine). Card sets are int64 bitmasks (bit c = card c): a hand is one word, so
 removing a card, testing membership and copying a hand into an observation are single
-operations. Inner loops are numba kernels; Python only walks the decisions of one chunk.
+operations. Inner loops are numba kernels; Python only walks the decisions of one chunk (or
+not at all: see fused play).
 
 **Seeds and chunks.** Games are dealt in blocks of `block` games (default `BLOCK`); block b is
 dealt by ``ranks.deal_arrays(rules, block, default_rng(SeedSequence(seed).spawn(b + 1)[b]))``
@@ -29,6 +30,15 @@ side; nothing is ever corrected. `rng` is a per-chunk generator for policies tha
 chunk-independent results. A policy with ``thread_safe = False`` makes the engine run its
 chunks one after another.
 
+**Fused play.** A policy may offer ``fused = (kernel, code)``: a kernel that plays whole
+chunks for the policies it knows, and its code there (the built-in random and greedy offer
+`geolab.bots.ranks.play_fused`; see ``FUSED`` there). When both seats offer the same kernel,
+`_Chunk.play` calls ``kernel(chunk, (code_A, code_B))`` instead of walking the decisions: one
+numba call plays every game from the discards to the last trick, each decision by the same
+per-row function the policy's `act` uses. It must leave exactly the `Played` the decision loop
+would (``tests/test_ranks_batch.py`` compares them field by field, every preset); it skips the
+legality checks, as these policies only choose legal actions. Subclasses are walked.
+
 **One-game seats.** `SeatPolicy(seat)` plays any reference-engine `Seat` (Monte Carlo
 search, a human) in the batch engine: for each row it builds ``obs.view(i)`` — the very
 `View` the reference engine would give that seat (discards in card order) — and asks the
@@ -47,6 +57,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
 from geolab.errors import GeolabError, IllegalActionError
@@ -118,16 +129,12 @@ def future_bases(mode, base_masks, split, p0, p1, start):
 
 #: DIST[c, b]: how far card c's best rank lies from base b (b = 0..50; column 0 unused).
 DIST = np.abs(_R[:, :, None] - np.arange(N_CARDS + 1)).min(axis=1)
-_DEBRUIJN = 0x03F79D71B4CA8B09
-_CTZ = np.zeros(64, np.int64)
-for _i in range(64):
-    _CTZ[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
 @njit(cache=True, nogil=True)
 def lowest(mask):
-    """The lowest set bit of a non-empty card or base mask (a de Bruijn lookup)."""
-    return _CTZ[(((mask & -mask) * _DEBRUIJN) >> 58) & 63]
+    """The lowest set bit of a non-empty card or base mask (the CPU's count of trailing zeros)."""
+    return np.int64(trailing_zeros(mask))
 
 
 @njit(cache=True, nogil=True)
