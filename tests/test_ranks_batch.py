@@ -233,7 +233,7 @@ class _Walked:
 @pytest.mark.parametrize("spec", list(PRESETS) + VARIANTS)
 def test_the_fused_kernel_plays_the_games_of_the_decision_loop(spec):
     rules = Rules.from_spec(spec)
-    names = [p.name for p in FUSED]
+    names = [p.name for p in FUSED] + ["counter:concede=2"]
     for a in names:
         for b in names:
             bots = (make_policy(a), make_policy(b))

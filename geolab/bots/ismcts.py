@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from geolab.bots.montecarlo import MonteCarloSeat, unseen_cards
+from geolab.bots.montecarlo import MonteCarloSeat, undominated_leads, unseen_cards
 from geolab.cards import RANKS
 from geolab.errors import GeolabError
 from geolab.games.ranks import Lead, Rules, View, is_over, outcome, trick_winner
@@ -153,7 +153,13 @@ class ISMCTSSeat:
         layouts = self._layouts(view, rng)
         start = time.thread_time()
         winners = [t.winner for t in view.history]
-        for it in range(self.iterations):
+        root_moves = None  # at the root, leads dominated on every layout are left out
+        if view.lead_category is None:
+            keep = undominated_leads(view, unseen_cards(view))
+            bases = view.allowed_bases()
+            root_moves = [Lead(c, k, b) for i, c in enumerate(view.hand) for k in range(3)
+                          for j, b in enumerate(bases) if keep[i, k, j]]
+        for _ in range(self.iterations):
             opp, lead = next(layouts)
             hands = [None, None]
             hands[me], hands[1 - me] = list(view.hand), opp
@@ -161,7 +167,7 @@ class ISMCTSSeat:
             deal = _Deal(view.rules, hands, leader, winners, view.power_bases, lead)
             path, node = [], root
             while not deal.over():  # selection among the moves legal in this layout
-                legal = deal.moves()
+                legal = root_moves if node is root and root_moves is not None else deal.moves()
                 for m in legal:
                     child = node.children.get(m)
                     if child is not None:

@@ -48,10 +48,10 @@ class Policy:
 
     @property
     def fused(self):
-        """(play_fused, code) when `play_fused` plays this policy, else None: only the
-        built-in policies in `FUSED`, not subclasses, which may decide otherwise."""
+        """(play_fused, (code, concede)) when `play_fused` plays this policy, else None: only
+        the built-in policies in `FUSED`, not subclasses, which may decide otherwise."""
         code = FUSED.get(type(self))
-        return None if code is None else (play_fused, code)
+        return None if code is None else (play_fused, (code, getattr(self, "concede", 0)))
 
     def __repr__(self) -> str:
         return self.name
@@ -340,88 +340,101 @@ def _plan(hand, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign):
 
 
 @njit(cache=True, nogil=True)
-def _planner(kind, hand, t, power, lead, cat, base, hidden, bases, d, win_tricks, follow_wins_ties,
-             mode, fixed, lead_bases, masks, split, tricks, out, out_cat, out_base):  # fmt: skip
-    assign = np.zeros(N_CARDS, np.int64)
-    for i in range(hand.shape[0]):
-        h = hand[i]
-        _plan(h, t, mode, fixed, lead_bases, split, tricks, power[i, 0], power[i, 1], assign)
-        if kind == 0:  # discard the spare cards (or, with no spares, the farthest from any base)
-            j = 0
-            while h and j < d:
-                c = lowest(h)
-                h &= h - 1
-                if assign[c] == 0:
-                    out[i, j] = c
-                    j += 1
-            h = hand[i]
-            for c in out[i, :j]:
-                h &= ~(1 << c)
-            while j < d:
-                c = 63 - (_least_useful(h, future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)) & 63)
-                out[i, j] = c
-                h &= ~(1 << c)
+def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, win_tricks, follow_wins_ties,
+                   mode, fixed, lead_bases, masks, split, tricks, assign, out):  # fmt: skip
+    """One decision (kind: the index in `KINDS`) for one hand: the discards, the declaration
+    (1 or 0) or the card go to out; returns the lead's (category, base), else (0, 0).
+    `now`: the base of the trick followed; `assign`: scratch of 50."""
+    h = hand
+    _plan(h, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign)
+    if kind == 0:  # discard the spare cards (or, with no spares, the farthest from any base)
+        d = out.shape[0]
+        j = 0
+        while h and j < d:
+            c = lowest(h)
+            h &= h - 1
+            if assign[c] == 0:
+                out[j] = c
                 j += 1
-            continue
-        if kind == 1:  # declare with win_tricks cards within 5 of the base they are kept for
-            near = 0
-            while h:
-                c = lowest(h)
-                h &= h - 1
-                near += assign[c] > 0 and DIST[c, assign[c]] <= 5
-            out[i, 0] = near >= win_tricks
-            continue
-        now = base[i] if kind == 3 else _trick_base(mode, fixed, split, power[i, 0], power[i, 1], t)
-        phase = 0  # the cards kept for this trick's base
+        h = hand
+        for c in out[:j]:
+            h &= ~(1 << c)
+        while j < d:
+            c = 63 - (_least_useful(h, future_bases(mode, masks, split, p0, p1, 0)) & 63)
+            out[j] = c
+            h &= ~(1 << c)
+            j += 1
+        return 0, 0
+    if kind == 1:  # declare with win_tricks cards within 5 of the base they are kept for
+        near = 0
         while h:
             c = lowest(h)
             h &= h - 1
-            if mode == 1 or assign[c] == now:
-                phase |= 1 << c
-        if kind == 2:  # lead the strongest card kept for this base (any card if none is)
-            pool = phase if phase else hand[i]
-            best = 1 << 62
-            while pool:
-                c = lowest(pool)
-                pool &= pool - 1
-                for j in range(bases.shape[1]):
-                    b = bases[i, j]
-                    if mode != 1 or assign[c] == b:
-                        best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
-            out[i, 0], out_cat[i], out_base[i] = (best >> 8) & 63, (best >> 6) & 3, bases[i, best & 63]
-            continue
-        k = cat[i]
-        if hidden:  # strongest card kept for this base in the named category
-            pool = phase if phase else hand[i]
-            best = 1 << 62
-            while pool:
-                c = lowest(pool)
-                pool &= pool - 1
-                best = min(best, abs(_R[c, k] - now) * 64 + c)
-            out[i, 0] = best & 63
-            continue
-        limit = abs(_R[lead[i], k] - now) + follow_wins_ties
-        pick = -1
-        for pool in (phase, hand[i] & ~phase if phase == 0 else 0):
-            best = 0  # the cheapest winner: farthest from the base
-            while pool:
-                c = lowest(pool)
-                pool &= pool - 1
-                dd = abs(_R[c, k] - now)
-                best = max(best, (dd < limit) * ((dd + 1) * 64 + 63 - c))
-            if best:
-                pick = 63 - (best & 63)
-                break
-        if pick < 0:  # no winner to spare: throw the weakest card kept for this base
-            pool = phase if phase else hand[i]
-            best = -1
-            while pool:
-                c = lowest(pool)
-                pool &= pool - 1
-                key = DIST[c, assign[c] if assign[c] else now] * 64 + 63 - c
-                if key > best:
-                    best, pick = key, c
-        out[i, 0] = pick
+            near += assign[c] > 0 and DIST[c, assign[c]] <= 5
+        out[0] = near >= win_tricks
+        return 0, 0
+    if kind == 2:
+        now = _trick_base(mode, fixed, split, p0, p1, t)
+    phase = 0  # the cards kept for this trick's base
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        if mode == 1 or assign[c] == now:
+            phase |= 1 << c
+    if kind == 2:  # lead the strongest card kept for this base (any card if none is)
+        pool = phase if phase else hand
+        best = 1 << 62
+        while pool:
+            c = lowest(pool)
+            pool &= pool - 1
+            for j in range(bases.shape[0]):
+                b = bases[j]
+                if mode != 1 or assign[c] == b:
+                    best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
+        out[0] = (best >> 8) & 63
+        return (best >> 6) & 3, np.int64(bases[best & 63])
+    if hidden:  # strongest card kept for this base in the named category
+        pool = phase if phase else hand
+        best = 1 << 62
+        while pool:
+            c = lowest(pool)
+            pool &= pool - 1
+            best = min(best, abs(_R[c, k] - now) * 64 + c)
+        out[0] = best & 63
+        return 0, 0
+    limit = abs(_R[lead, k] - now) + follow_wins_ties
+    pick = -1
+    for pool in (phase, hand & ~phase if phase == 0 else 0):
+        best = 0  # the cheapest winner: farthest from the base
+        while pool:
+            c = lowest(pool)
+            pool &= pool - 1
+            dd = abs(_R[c, k] - now)
+            best = max(best, (dd < limit) * ((dd + 1) * 64 + 63 - c))
+        if best:
+            pick = 63 - (best & 63)
+            break
+    if pick < 0:  # no winner to spare: throw the weakest card kept for this base
+        pool = phase if phase else hand
+        best = -1
+        while pool:
+            c = lowest(pool)
+            pool &= pool - 1
+            key = DIST[c, assign[c] if assign[c] else now] * 64 + 63 - c
+            if key > best:
+                best, pick = key, c
+    out[0] = pick
+    return 0, 0
+
+
+@njit(cache=True, nogil=True)
+def _planner(kind, hand, t, power, lead, cat, base, hidden, bases, win_tricks, follow_wins_ties,
+             mode, fixed, lead_bases, masks, split, tricks, out, out_cat, out_base):  # fmt: skip
+    assign = np.zeros(N_CARDS, np.int64)
+    for i in range(hand.shape[0]):
+        out_cat[i], out_base[i] = planner_decide(kind, hand[i], t, power[i, 0], power[i, 1], lead[i], cat[i], base[i],
+                                                 hidden, bases[i], win_tricks, follow_wins_ties, mode, fixed,
+                                                 lead_bases, masks, split, tricks, assign, out[i])  # fmt: skip
 
 
 class PlannerPolicy(Policy):
@@ -448,9 +461,9 @@ class PlannerPolicy(Policy):
         cat = obs.lead_category if following else np.zeros(m, np.int8)
         base = obs.lead_base if following else np.zeros(m, np.int8)
         bases = obs.bases if kind == 2 else np.zeros((m, 1), np.int8)
-        _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, rules.discards,
-                 kr.win_tricks, kr.follow_wins_ties, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split,
-                 kr.tricks, out, out_cat, out_base)  # fmt: skip
+        _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, kr.win_tricks,
+                 kr.follow_wins_ties, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks, out,
+                 out_cat, out_base)  # fmt: skip
         if kind == 0:
             return out
         if kind == 1:
@@ -508,70 +521,81 @@ def _weakest(hand, base_mask, unseen, beats):
 
 
 @njit(cache=True, nogil=True)
-def _counter(kind, hand, seen, t, power, lead, cat, base, hidden, bases, d, win_tricks, by_statehood, concede,
-             ties, beats, mode, masks, split, out, out_cat, out_base):  # fmt: skip
-    for i in range(hand.shape[0]):
-        h = hand[i]
-        unseen = _ALL & ~(h | seen[i])
-        if kind == 0:  # discard the worst prospects; in battles, a low statehood among them
-            future = future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)
-            for j in range(d):
-                worst = _weakest(h, future, unseen, beats)
-                pick = worst
-                if by_statehood:
-                    floor = _worth(worst, future, unseen, beats) - 2
-                    rest = h
-                    while rest:
-                        c = lowest(rest)
-                        rest &= rest - 1
-                        if _worth(c, future, unseen, beats) >= floor and _R[c, 1] < _R[pick, 1]:
-                            pick = c
-                out[i, j] = pick
-                h &= ~(1 << pick)
-            continue
-        if kind == 1:  # declare with win_tricks cards that at most one unseen card can beat
-            future = future_bases(mode, masks, split, power[i, 0], power[i, 1], 0)
-            sure = 0
-            while h:
-                c = lowest(h)
-                h &= h - 1
-                sure += _worth(c, future, unseen, beats) <= 1
-            out[i, 0] = sure >= win_tricks
-            continue
-        if kind == 2:  # lead a sure winner, the one nearest losing; else the fewest threats
-            best = 1 << 62
-            while h:
-                c = lowest(h)
-                h &= h - 1
-                for k in range(3):
-                    for j in range(bases.shape[1]):
-                        b = bases[i, j]
-                        n = _threats(c, k, b, unseen, beats)
-                        dist = abs(_R[c, k] - b)
-                        best = min(best, ((((n * 64 + (63 - dist if n == 0 else dist)) * 64 + c) * 4 + k) * 64 + j))
-            out[i, 0], out_cat[i], out_base[i] = (best >> 8) & 63, (best >> 6) & 3, bases[i, best & 63]
-            continue
-        k, b = cat[i], base[i]
-        later = future_bases(mode, masks, split, power[i, 0], power[i, 1], t + 1)
-        if hidden:  # the best card here, unless too many unseen cards beat it: then concede
-            best = 1 << 62
-            while h:
-                c = lowest(h)
-                h &= h - 1
-                best = min(best, abs(_R[c, k] - b) * 64 + c)
-            c = best & 63
-            out[i, 0] = c if popcount(unseen & beats[k, b, c]) < concede else _weakest(hand[i], later, unseen, beats)
-            continue
-        unseen &= ~(1 << lead[i])
-        limit = abs(_R[lead[i], k] - b) + ties
-        winners = 0
+def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_tricks, by_statehood, concede,
+                   ties, beats, mode, masks, split, out):  # fmt: skip
+    """One decision (kind: the index in `KINDS`) for one hand that has seen `seen`: the
+    discards, the declaration (1 or 0) or the card go to out; returns the lead's (category,
+    base), else (0, 0)."""
+    h = hand
+    unseen = _ALL & ~(h | seen)
+    if kind == 0:  # discard the worst prospects; in battles, a low statehood among them
+        future = future_bases(mode, masks, split, p0, p1, 0)
+        for j in range(out.shape[0]):
+            worst = _weakest(h, future, unseen, beats)
+            pick = worst
+            if by_statehood:
+                floor = _worth(worst, future, unseen, beats) - 2
+                rest = h
+                while rest:
+                    c = lowest(rest)
+                    rest &= rest - 1
+                    if _worth(c, future, unseen, beats) >= floor and _R[c, 1] < _R[pick, 1]:
+                        pick = c
+            out[j] = pick
+            h &= ~(1 << pick)
+        return 0, 0
+    if kind == 1:  # declare with win_tricks cards that at most one unseen card can beat
+        future = future_bases(mode, masks, split, p0, p1, 0)
+        sure = 0
         while h:
             c = lowest(h)
             h &= h - 1
-            if abs(_R[c, k] - b) < limit:
-                winners |= 1 << c
-        # win with the card worth least later; with no winner, throw the card worth least later
-        out[i, 0] = _weakest(winners if winners else hand[i], later, unseen, beats)
+            sure += _worth(c, future, unseen, beats) <= 1
+        out[0] = sure >= win_tricks
+        return 0, 0
+    if kind == 2:  # lead a sure winner, the one nearest losing; else the fewest threats
+        best = 1 << 62
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            for k in range(3):
+                for j in range(bases.shape[0]):
+                    b = bases[j]
+                    n = _threats(c, k, b, unseen, beats)
+                    dist = abs(_R[c, k] - b)
+                    best = min(best, ((((n * 64 + (63 - dist if n == 0 else dist)) * 64 + c) * 4 + k) * 64 + j))
+        out[0] = (best >> 8) & 63
+        return (best >> 6) & 3, np.int64(bases[best & 63])
+    later = future_bases(mode, masks, split, p0, p1, t + 1)
+    if hidden:  # the best card here, unless too many unseen cards beat it: then concede
+        best = 1 << 62
+        while h:
+            c = lowest(h)
+            h &= h - 1
+            best = min(best, abs(_R[c, k] - b) * 64 + c)
+        c = best & 63
+        out[0] = c if popcount(unseen & beats[k, b, c]) < concede else _weakest(hand, later, unseen, beats)
+        return 0, 0
+    unseen &= ~(1 << lead)
+    limit = abs(_R[lead, k] - b) + ties
+    winners = 0
+    while h:
+        c = lowest(h)
+        h &= h - 1
+        if abs(_R[c, k] - b) < limit:
+            winners |= 1 << c
+    # win with the card worth least later; with no winner, throw the card worth least later
+    out[0] = _weakest(winners if winners else hand, later, unseen, beats)
+    return 0, 0
+
+
+@njit(cache=True, nogil=True)
+def _counter(kind, hand, seen, t, power, lead, cat, base, hidden, bases, win_tricks, by_statehood, concede,
+             ties, beats, mode, masks, split, out, out_cat, out_base):  # fmt: skip
+    for i in range(hand.shape[0]):
+        out_cat[i], out_base[i] = counter_decide(kind, hand[i], seen[i], t, power[i, 0], power[i, 1], lead[i], cat[i],
+                                                 base[i], hidden, bases[i], win_tricks, by_statehood, concede, ties,
+                                                 beats, mode, masks, split, out[i])  # fmt: skip
 
 
 class CounterPolicy(Policy):
@@ -607,7 +631,7 @@ class CounterPolicy(Policy):
                  obs.lead_card if following and not hidden else np.zeros(m, np.int8),
                  obs.lead_category if following else np.zeros(m, np.int8),
                  obs.lead_base if following else np.zeros(m, np.int8),
-                 hidden, obs.bases if kind == 2 else np.zeros((m, 1), np.int8), rules.discards, kr.win_tricks,
+                 hidden, obs.bases if kind == 2 else np.zeros((m, 1), np.int8), kr.win_tricks,
                  rules.first_lead == "discard-statehood", self.concede, int(kr.follow_wins_ties),
                  _BEATS_LEAD[int(kr.follow_wins_ties)], kr.mode,
                  kr.base_masks, kr.split, out, out_cat, out_base)  # fmt: skip
@@ -621,56 +645,98 @@ class CounterPolicy(Policy):
 
 
 # ----- fused play ------------------------------------------------------------------------
-#: The policies `play_fused` plays, by their code in it.
-FUSED_RANDOM, FUSED_GREEDY = 0, 1
+#: The policies `play_fused` plays, by their code in it (see `FUSED`).
+FUSED_RANDOM, FUSED_GREEDY, FUSED_PLANNER, FUSED_COUNTER = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def _play_fused(codes, draw, power, keys, given, by_discards, declarations, win_tricks, hidden, mode, fixed,
-                lead_bases, masks, split, tricks, ties, end_at, hand, disc, discarded, played, won, first, decl,
-                n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner):  # fmt: skip
+def _decide(kind, code, concede, hand, seen, key, side, t, p0, p1, lead, k, b, hidden, bases, win_tricks, ties,
+            by_statehood, beats, mode, fixed, lead_bases, masks, split, tricks, assign, out):  # fmt: skip
+    """One decision of the policy of `code` (not greedy: `_play_fused` calls it directly) for
+    one hand, by the per-row function its `act` uses: the discards, the declaration (1 or 0)
+    or the card go to out; returns the lead's (category, base), else (0, 0)."""
+    if code == FUSED_PLANNER:
+        return planner_decide(kind, hand, t, p0, p1, lead, k, b, hidden, bases, win_tricks, ties, mode, fixed,
+                              lead_bases, masks, split, tricks, assign, out)  # fmt: skip
+    if code == FUSED_COUNTER:
+        return counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_tricks, by_statehood,
+                              concede, ties, beats, mode, masks, split, out)  # fmt: skip
+    noise = noise_of(key, noise_salt(kind, t), side)
+    if kind == 0:
+        random_cards(hand, noise, out)
+    elif kind == 1:
+        out[0] = random_declare(noise)
+    elif kind == 2:
+        out[0], k, b = random_lead(hand, noise, bases)
+        return k, b
+    else:
+        out[0] = random_card(hand, noise)
+    return 0, 0
+
+
+@njit(cache=True, nogil=True)
+def _play_fused(codes, concede, draw, power, keys, given, by_discards, declarations, public, win_tricks, hidden,
+                mode, fixed, lead_bases, masks, split, tricks, ties, end_at, beats, hand, disc, discarded, played,
+                won, first, decl, n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner):  # fmt: skip
     """Every game of a chunk, start to end, side s deciding by codes[s]: what `_Chunk.play`
-    does decision by decision, here a game at a time (no checks: these policies are legal)."""
-    fixed_base = np.empty(1, np.int64)
+    does decision by decision, here a game at a time (no checks: these policies are legal).
+    Greedy's decisions are called directly: `_decide`'s many arguments cost more than they do."""
+    fixed_base, out = np.empty(1, np.int64), np.empty(1, np.int64)
+    assign = np.zeros(N_CARDS, np.int64)
     for g in range(hand.shape[0]):
-        p0, p1 = power[g, 0], power[g, 1]
+        p0, p1, key = power[g, 0], power[g, 1], keys[g]
         start = future_bases(mode, masks, split, p0, p1, 0)
         if given:
             first[g] = statehood_first(draw, g)
-        for s in range(2):
-            if codes[s] == FUSED_GREEDY:
-                greedy_discard(hand[g, s], start, discarded[g, s])
-            else:
-                random_cards(hand[g, s], noise_of(keys[g], noise_salt(0, 0), s), discarded[g, s])
-        for s in range(2):
-            for c in discarded[g, s]:
-                hand[g, s] &= ~(1 << c)
-                disc[g, s] |= 1 << c
+        if discarded.shape[2]:
+            for s in range(2):
+                if codes[s] == FUSED_GREEDY:
+                    greedy_discard(hand[g, s], start, discarded[g, s])
+                else:
+                    _decide(0, codes[s], concede[s], hand[g, s], 0, key, s, 0, p0, p1, 0, 0, 0, hidden, fixed_base,
+                            win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split, tricks,
+                            assign, discarded[g, s])  # fmt: skip
+            for s in range(2):
+                for c in discarded[g, s]:
+                    hand[g, s] &= ~(1 << c)
+                    disc[g, s] |= 1 << c
         if by_discards:
             first[g] = statehood_first(discarded, g)
         leader = np.int64(first[g])
         if declarations:
             for s in (leader, 1 - leader):
                 if codes[s] == FUSED_GREEDY:
-                    decl[g, s] = greedy_declare(hand[g, s], start, win_tricks)
+                    out[0] = greedy_declare(hand[g, s], start, win_tricks)
                 else:
-                    decl[g, s] = random_declare(noise_of(keys[g], noise_salt(1, 0), s))
+                    seen = disc[g, s] | (disc[g, 1 - s] if public else 0)
+                    _decide(1, codes[s], concede[s], hand[g, s], seen, key, s, 0, p0, p1, 0, 0, 0, hidden,
+                            fixed_base, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
+                            tricks, assign, out)  # fmt: skip
+                decl[g, s] = out[0]
         for t in range(tricks):
             bases = lead_bases
             if mode != 1:
                 fixed_base[0] = _trick_base(mode, fixed, split, p0, p1, t)
                 bases = fixed_base
+            other, shown = 1 - leader, played[g, 0] | played[g, 1]
             if codes[leader] == FUSED_GREEDY:
                 a, k, b = greedy_lead(hand[g, leader], bases)
             else:
-                a, k, b = random_lead(hand[g, leader], noise_of(keys[g], noise_salt(2, t), leader), bases)
+                seen = disc[g, leader] | shown | (disc[g, other] if public else 0)
+                k, b = _decide(2, codes[leader], concede[leader], hand[g, leader], seen, key, leader, t, p0, p1, 0,
+                               0, 0, hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases,
+                               masks, split, tricks, assign, out)  # fmt: skip
+                a = out[0]
             hand[g, leader] &= ~(1 << a)
-            other = 1 - leader
             if codes[other] == FUSED_GREEDY:
                 later = future_bases(mode, masks, split, p0, p1, t + 1)
                 f = greedy_follow(hand[g, other], a, k, b, hidden, later, ties)
             else:
-                f = random_card(hand[g, other], noise_of(keys[g], noise_salt(3, t), other))
+                seen = disc[g, other] | shown | (disc[g, leader] if public else 0)
+                _decide(3, codes[other], concede[other], hand[g, other], seen, key, other, t, p0, p1, a, k, b,
+                        hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
+                        tricks, assign, out)  # fmt: skip
+                f = out[0]
             hand[g, other] &= ~(1 << f)
             leader = settle(g, t, leader, a, f, k, b, played, won, n_tricks,
                             h_leader, h_lead, h_cat, h_base, h_follow, h_winner, ties)  # fmt: skip
@@ -678,21 +744,24 @@ def _play_fused(codes, draw, power, keys, given, by_discards, declarations, win_
                 break
 
 
-def play_fused(chunk, codes: tuple[int, int]) -> None:
-    """Play a `ranks_batch` chunk in one kernel call, side s by the policy of code codes[s]."""
+def play_fused(chunk, seats) -> None:
+    """Play a `ranks_batch` chunk in one kernel call; seats[s] = (code, concede) of side s."""
     rules, kr, deals = chunk.rules, chunk.kr, chunk.deals
     power = np.zeros((chunk.n, 2), np.int8) if deals.power is None else deals.power
-    _play_fused(np.array(codes, np.int64), deals.draw[:, :, None], power, deals.keys, rules.first_lead == "given",
-                rules.first_lead == "discard-statehood", rules.declarations, kr.win_tricks, rules.hidden_lead,
-                kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks, kr.follow_wins_ties,
-                kr.end_at, chunk.hand, chunk.disc, chunk.discarded, chunk.played, chunk.won, chunk.first,
-                chunk.decl, chunk.n_tricks, *chunk.history.values())  # fmt: skip
+    codes, concede = (np.array(x, np.int64) for x in zip(*seats))
+    _play_fused(codes, concede, deals.draw[:, :, None], power, deals.keys, rules.first_lead == "given",
+                rules.first_lead == "discard-statehood", rules.declarations, rules.discards_public, kr.win_tricks,
+                rules.hidden_lead, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks,
+                int(kr.follow_wins_ties), kr.end_at, _BEATS_LEAD[int(kr.follow_wins_ties)], chunk.hand, chunk.disc,
+                chunk.discarded, chunk.played, chunk.won, chunk.first, chunk.decl, chunk.n_tricks,
+                *chunk.history.values())  # fmt: skip
 
 
 # ----- the registry ------------------------------------------------------------------------
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy,
                                     "counter": CounterPolicy, "learned": LearnedPolicy}
-FUSED: dict[type[Policy], int] = {RandomPolicy: FUSED_RANDOM, GreedyPolicy: FUSED_GREEDY}
+FUSED: dict[type[Policy], int] = {RandomPolicy: FUSED_RANDOM, GreedyPolicy: FUSED_GREEDY,
+                                  PlannerPolicy: FUSED_PLANNER, CounterPolicy: FUSED_COUNTER}
 POLICIES["montecarlo"] = montecarlo_policy  # one-game search seat, batched by SeatPolicy
 POLICIES["ismcts"] = ismcts_policy  # one-game search seat, batched by SeatPolicy
 

@@ -30,10 +30,11 @@ side; nothing is ever corrected. `rng` is a per-chunk generator for policies tha
 chunk-independent results. A policy with ``thread_safe = False`` makes the engine run its
 chunks one after another.
 
-**Fused play.** A policy may offer ``fused = (kernel, code)``: a kernel that plays whole
-chunks for the policies it knows, and its code there (the built-in random and greedy offer
-`geolab.bots.ranks.play_fused`; see ``FUSED`` there). When both seats offer the same kernel,
-`_Chunk.play` calls ``kernel(chunk, (code_A, code_B))`` instead of walking the decisions: one
+**Fused play.** A policy may offer ``fused = (kernel, seat)``: a kernel that plays whole
+chunks for the policies it knows, and what it needs to know of this one (the built-in
+heuristics offer `geolab.bots.ranks.play_fused`; see ``FUSED`` there). When both seats offer
+the same kernel, `_Chunk.play` calls ``kernel(chunk, (seat_A, seat_B))`` instead of walking
+the decisions: one
 numba call plays every game from the discards to the last trick, each decision by the same
 per-row function the policy's `act` uses. It must leave exactly the `Played` the decision loop
 would (``tests/test_ranks_batch.py`` compares them field by field, every preset); it skips the
@@ -504,7 +505,7 @@ def _name(policy) -> str:
 
 
 def _fused(policies):
-    """The fused kernel that plays both policies, bound to their codes, or None."""
+    """The fused kernel that plays both policies, bound to their seats, or None."""
     offers = [getattr(p, "fused", None) for p in policies]
     if offers[0] is None or offers[1] is None or offers[0][0] is not offers[1][0]:
         return None
