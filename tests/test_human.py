@@ -4,11 +4,13 @@ import io
 import json
 
 import numpy as np
+import pytest
 
 from geolab.bots.human import HumanSeat
 from geolab.bots.ranks_seats import GreedySeat
 from geolab.cards import POSTAL
 from geolab.cli import main
+from geolab.games import ranks_batch as rb
 from geolab.games.ranks import Rules, deal_one, play
 from geolab.records import replay
 
@@ -36,15 +38,14 @@ def test_mistakes_are_refused_and_the_game_goes_on():
     assert not any(f" {POSTAL[c]} (" in text for c in unplayed_b)
 
 
-def test_play_cli_writes_a_record_that_replays(tmp_path, monkeypatch, capsys):
-    rules = Rules.combo1()
-    deal = deal_one(rules, np.random.default_rng(11))
-    hand = [POSTAL[c] for c in deal.hands[0]]
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_play_cli_writes_a_record_that_replays(side, tmp_path, monkeypatch, capsys):
+    hand = [POSTAL[c] for c in rb.deal(Rules.combo1(), 11, 0, 1).hands[0, "AB".index(side)]]
     # Whatever is asked, offer each card in turn (as a lead "CARD p", as an answer "CARD").
     answers = iter([hand[0]] + [x for c in hand[1:] for x in (f"{c} p", c)])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     path = tmp_path / "game.json"
-    assert main(["play", "ranks", "--seed", "11", "--record", str(path)]) == 0
+    assert main(["play", "ranks", "--seed", "11", "--side", side, "--bot", "counter", "--record", str(path)]) == 0
     assert "winner:" in capsys.readouterr().out
     record = json.loads(path.read_text())
     assert replay(record) == record["result"]

@@ -96,13 +96,3 @@ class GreedySeat:
         bases = remaining_bases(view.rules, view, view.trick + 1)
         return min(view.hand, key=lambda c: (-uselessness(c, bases), c))
 
-
-SEATS = {"random": RandomSeat, "greedy": GreedySeat}
-
-
-def make_seat(name: str, rng: np.random.Generator):
-    from geolab.errors import GeolabError
-
-    if name not in SEATS:
-        raise GeolabError(f"unknown seat policy {name!r} (known: {', '.join(SEATS)})")
-    return RandomSeat(rng) if name == "random" else GreedySeat()

@@ -32,13 +32,13 @@ chunks one after another.
 
 **Fused play.** A policy may offer ``fused = (kernel, seat)``: a kernel that plays whole
 chunks for the policies it knows, and what it needs to know of this one (the built-in
-heuristics offer `geolab.bots.ranks.play_fused`; see ``FUSED`` there). When both seats offer
-the same kernel, `_Chunk.play` calls ``kernel(chunk, (seat_A, seat_B))`` instead of walking
-the decisions: one
+heuristics random, greedy, planner and counter offer `geolab.bots.ranks.play_fused`; see
+``FUSED`` there; their subclasses do not). When both seats offer the same kernel,
+`_Chunk.play` calls ``kernel(chunk, (seat_A, seat_B))`` instead of walking the decisions: one
 numba call plays every game from the discards to the last trick, each decision by the same
-per-row function the policy's `act` uses. It must leave exactly the `Played` the decision loop
-would (``tests/test_ranks_batch.py`` compares them field by field, every preset); it skips the
-legality checks, as these policies only choose legal actions. Subclasses are walked.
+per-row function the policy's `act` uses. It must leave exactly the `Played` the decision
+loop would (``tests/test_ranks_batch.py`` compares them field by field, every preset and
+pair); it skips the legality checks, as these policies only choose legal actions.
 
 **One-game seats.** `SeatPolicy(seat)` plays any reference-engine `Seat` (Monte Carlo
 search, a human) in the batch engine: for each row it builds ``obs.view(i)`` — the very

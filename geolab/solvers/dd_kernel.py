@@ -154,9 +154,8 @@ def build(ca, cb, T, w, tb, nb, follow_ties, ranks):
     leads = np.zeros((D, M, 5), np.int64)  # card, category, base slot, beaters mask, order key
     follows = np.zeros((D, n), np.int64)
     ints = np.array([n, T, V], np.int64)
-    stats = np.zeros(4, np.int64)  # frames pushed, quick checks: search effort, for benchmarks
     keys = np.zeros(n, np.int64)  # scratch for `representatives`
-    return (ints, w, nb, bidx, winmask, anywin, dview, viewfrom, remw, power, lb, ub, fr, leads, follows, stats, keys)
+    return (ints, w, nb, bidx, winmask, anywin, dview, viewfrom, remw, power, lb, ub, fr, leads, follows, keys)
 
 
 # frame scalar slots
@@ -410,7 +409,7 @@ def test(ctx, sA, sB, leader, g):
     """True iff A can make the remaining tricks worth at least `g` to it (both sides best)."""
     ints, w, nb, bidx, winmask, anywin = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
     dview, viewfrom, remw, power, lb, ub = ctx[6], ctx[7], ctx[8], ctx[9], ctx[10], ctx[11]
-    fr, leads, follows, stats, keys = ctx[12], ctx[13], ctx[14], ctx[15], ctx[16]
+    fr, leads, follows, keys = ctx[12], ctx[13], ctx[14], ctx[15]
     n, T, V = ints[0], ints[1], ints[2]
     r = quick(n, T, w, nb, bidx, winmask, anywin, remw, lb, ub, sA, sB, leader, g)
     if r >= 0:
@@ -419,7 +418,6 @@ def test(ctx, sA, sB, leader, g):
     nA, nB, winner, g2 = sA, sB, leader, g
     while True:
         # open a frame for the lead node (nA, nB, winner) that needs g2
-        stats[0] += 1
         fr[d, F_SA] = nA
         fr[d, F_SB] = nB
         fr[d, F_LEADER] = winner
@@ -442,7 +440,6 @@ def test(ctx, sA, sB, leader, g):
             winner = s if leader_wins else 1 - s
             t = T - popcount(fr[d, F_SA])
             g2 = fr[d, F_G] - (w[t] if winner == 0 else 0)
-            stats[1] += 1
             r = quick(n, T, w, nb, bidx, winmask, anywin, remw, lb, ub, nA, nB, winner, g2)
             if r < 0:
                 d += 1
