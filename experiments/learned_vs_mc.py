@@ -24,24 +24,10 @@ from geolab.games import ranks_batch as rb
 from geolab.games.ranks import Rules
 from geolab.lab.results import meta, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
+from geolab.lab.timing import TimedPolicy
 
 
-class Timed:
-    """Adds up the wall time spent in `act` and the rows decided."""
-
-    def __init__(self, policy, name: str):
-        self.policy, self.name, self.seconds, self.decisions = policy, name, 0.0, 0
-        self.thread_safe = getattr(policy, "thread_safe", True)
-
-    def act(self, obs, rng):
-        start = time.perf_counter()
-        action = self.policy.act(obs, rng)
-        self.seconds += time.perf_counter() - start
-        self.decisions += len(obs)
-        return action
-
-
-def match(rules: Rules, bot: Timed, opponent, deals: int, seed: int) -> np.ndarray:
+def match(rules: Rules, bot: TimedPolicy, opponent, deals: int, seed: int) -> np.ndarray:
     scores = []
     for swap in (False, True):
         played = rb.play(rules, (bot, opponent), deals, seed, swap=swap, threads=1)
@@ -60,8 +46,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     rules, start = Rules.preset(args.rules), time.perf_counter()
     opponent = make_policy(args.opponent)
-    bots = {"learned": Timed(make_policy("learned"), "learned"),
-            "montecarlo": Timed(rb.SeatPolicy(MonteCarloSeat(seed=0)), "montecarlo")}  # fmt: skip
+    bots = {"learned": TimedPolicy(make_policy("learned"), "learned"),
+            "montecarlo": TimedPolicy(rb.SeatPolicy(MonteCarloSeat(seed=0)), "montecarlo")}  # fmt: skip
     rb.play(rules, (bots["learned"].policy, opponent), 64, args.seed + 1)  # compile outside the timing
     scores, rows = {}, []
     for name, bot in bots.items():

@@ -27,6 +27,7 @@ from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
 from geolab.learn import model, training
+from geolab.lab.timing import TimedPolicy
 
 
 def duplicate(rules: Rules, bot, opponent, deals: int, seed: int) -> tuple[float, float, float]:
@@ -39,27 +40,13 @@ def duplicate(rules: Rules, bot, opponent, deals: int, seed: int) -> tuple[float
     return mean_ci(paired_scores(*scores))
 
 
-class Timed:
-    """Wraps a policy and adds up the time spent in `act` and the rows decided."""
-
-    def __init__(self, policy):
-        self.policy, self.name, self.seconds, self.decisions = policy, policy.name, 0.0, 0
-
-    def act(self, obs, rng):
-        start = time.perf_counter()
-        action = self.policy.act(obs, rng)
-        self.seconds += time.perf_counter() - start
-        self.decisions += len(obs)
-        return action
-
-
 def speed(rules: Rules, bots: list[str], games: int, seed: int) -> pd.DataFrame:
     """Decisions per second of each bot in self-play, one thread, compile time excluded."""
     rows = []
     for spec in bots:
         bot = make_policy(spec)
         rb.play(rules, (bot, bot), 512, seed, threads=1)  # compile and load first
-        timed = Timed(bot)
+        timed = TimedPolicy(bot)
         rb.play(rules, (timed, timed), games, seed, threads=1)
         rows.append({"bot": spec, "rules": rules.name, "games": games, "decisions": timed.decisions,
                      "policy_seconds": timed.seconds, "decisions_per_s": timed.decisions / timed.seconds,

@@ -32,7 +32,7 @@ def coin_runner(calls=None, interrupt_at=None):
 def test_split_bots_keeps_parameters_together():
     assert arena.split_bots("random,greedy,mc:k=64,budget=10,planner") == ["random", "greedy", "mc:k=64,budget=10", "planner"]
     with pytest.raises(GeolabError, match="named twice"):
-        arena.split_bots("greedy,greedy")
+        arena.run(coin_runner(), ["weak", "weak"], deals=1, seed=0, progress=False)
     with pytest.raises(GeolabError, match="empty name"):
         arena.split_bots("greedy,,random")
 

@@ -107,3 +107,24 @@ def test_registered_as_batched_policies():
 
     assert make_policy("montecarlo:k=4").name == "montecarlo"
     assert make_policy("ismcts:iterations=10").name == "ismcts"
+
+
+def test_sampling_seed_is_the_same_in_every_process():
+    """`hash()` of a string is salted per process; the seat's seed must not be."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from geolab.games.ranks import Rules, deal_one, play; "
+            "from geolab.bots.ranks_seats import GreedySeat; from geolab.bots.montecarlo import visible_key; "
+            "keys = []\n"
+            "class Spy(GreedySeat):\n"
+            "    def follow(self, view):\n"
+            "        keys.append(visible_key(view)); return super().follow(view)\n"
+            "r = Rules.preset('battle2'); d = deal_one(r, np.random.default_rng(4)); "
+            "play(r, d.hands, [GreedySeat(), Spy()], None, None); print(keys)")
+    outputs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       env={**__import__("os").environ, "PYTHONHASHSEED": salt}).stdout
+        for salt in ("1", "2", "3")
+    }
+    assert len(outputs) == 1 and outputs.pop().startswith("[")

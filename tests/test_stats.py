@@ -50,3 +50,18 @@ def test_bradley_terry_recovers_known_strengths():
 def test_bradley_terry_clean_sweep_stays_finite():
     theta, half = bradley_terry(np.array([[0, 0], [50, 0]]), np.array([[0, 50], [50, 0]]))
     assert np.isfinite(theta).all() and theta[1] > 3
+
+
+def test_duplicate_interval():
+    from geolab.lab.stats import duplicate_interval
+
+    # A clean sweep over 100 deals: the interval is Wilson's on the 200 games, not a point.
+    mean, low, high = duplicate_interval(np.zeros(100))
+    assert mean == 0 and low == 0 and high == pytest.approx(wilson(0, 200)[1]) and high > 0.01
+    # Independent-looking games (scores 0, ½, 1 at 1:2:1): n_eff = n p q / s² = 100 * .25 / (.125 * 100/99) ≈ 198.
+    scores = np.array([0.0] * 25 + [0.5] * 50 + [1.0] * 25)
+    mean, low, high = duplicate_interval(scores)
+    n_eff = 100 * 0.25 / scores.var(ddof=1)
+    assert (low, high) == pytest.approx(wilson(0.5 * n_eff, n_eff))
+    # Pairing that removes the deal's luck (every deal split ½): capped at the 2n games.
+    assert duplicate_interval(np.full(100, 0.5))[1:] == pytest.approx(wilson(100, 200))

@@ -26,6 +26,7 @@ nor on which other games share a batch.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from itertools import combinations
 
@@ -49,11 +50,14 @@ def unseen_cards(view: View) -> np.ndarray:
 
 
 def visible_key(view: View) -> int:
-    """A hash of what the seat can see (never of hidden cards), to seed its sampling."""
+    """A hash of what the seat can see (never of hidden cards), to seed its sampling.
+
+    A digest of the parts' text rather than `hash()`, which Python salts per process for
+    strings: the same decision must get the same seed in every run."""
     history = tuple((t.leader, t.lead, t.category, t.base, t.follow) for t in view.history)
     parts = (view.rules.name, view.side, view.hand, view.discards, view.opponent_discards, view.first_lead,
              view.declarations, view.power_bases, history, view.lead_category, view.lead_base, view.lead_card)
-    return hash(parts) & 0xFFFF_FFFF_FFFF_FFFF
+    return int.from_bytes(hashlib.blake2b(repr(parts).encode(), digest_size=8).digest(), "little")
 
 
 def undominated_leads(view: View, unseen: np.ndarray) -> np.ndarray:

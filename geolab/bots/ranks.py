@@ -37,6 +37,18 @@ def _power(obs: Observation) -> np.ndarray:
     return np.zeros((len(obs), 2), np.int8) if obs.power_bases is None else obs.power_bases
 
 
+def _as_action(kind: int, out, out_cat, out_base):
+    """A per-row kernel's outputs as the action of decision kind 0..3 (discard, declare,
+    lead, follow): `out` holds the cards (or the declaration as 0/1) column by column."""
+    if kind == 0:
+        return out
+    if kind == 1:
+        return out[:, 0] == 1
+    if kind == 2:
+        return Leads(out[:, 0], out_cat, out_base)
+    return out[:, 0]
+
+
 class Policy:
     """Base class: `act` sends each decision kind to the method of that name."""
 
@@ -464,13 +476,7 @@ class PlannerPolicy(Policy):
         _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, kr.win_tricks,
                  kr.follow_wins_ties, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks, out,
                  out_cat, out_base)  # fmt: skip
-        if kind == 0:
-            return out
-        if kind == 1:
-            return out[:, 0] == 1
-        if kind == 2:
-            return Leads(out[:, 0], out_cat, out_base)
-        return out[:, 0]
+        return _as_action(kind, out, out_cat, out_base)
 
 
 # ----- counter -----------------------------------------------------------------------------
@@ -635,13 +641,7 @@ class CounterPolicy(Policy):
                  rules.first_lead == "discard-statehood", self.concede, int(kr.follow_wins_ties),
                  _BEATS_LEAD[int(kr.follow_wins_ties)], kr.mode,
                  kr.base_masks, kr.split, out, out_cat, out_base)  # fmt: skip
-        if kind == 0:
-            return out
-        if kind == 1:
-            return out[:, 0] == 1
-        if kind == 2:
-            return Leads(out[:, 0], out_cat, out_base)
-        return out[:, 0]
+        return _as_action(kind, out, out_cat, out_base)
 
 
 # ----- fused play ------------------------------------------------------------------------
@@ -767,6 +767,8 @@ POLICIES["ismcts"] = ismcts_policy  # one-game search seat, batched by SeatPolic
 
 
 def _value(text: str):
+    if text.lower() == "none":
+        return None
     for cast in (int, float):
         try:
             return cast(text)

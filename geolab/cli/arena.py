@@ -43,7 +43,7 @@ def run(args, game: str, rules_spec, runner, title: str) -> None:
     info = meta(game=game, rules=rules_spec, bots=bots, deals_per_pair=args.games, seed=args.seed,
                 block=arena.BLOCK, games=result.games, wall_seconds=round(result.seconds, 3),
                 interrupted=result.interrupted, first_lead=lead,
-                statistics="win rates: mean of per-deal duplicate scores, normal 95% CI over deals; "
+                statistics="win rates: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample size (Kish); "
                            "ratings: Bradley-Terry on all games, Elo points, 95% CI from the observed information")
     write_json(info, out / "meta.json")
     games_per_s = result.games / result.seconds if result.seconds else float("nan")

@@ -9,6 +9,7 @@ from geolab.errors import GeolabError
 from geolab.games.ranks import PRESETS, Rules
 from geolab.games.ranks_batch import BLOCK, CHUNK
 from geolab.lab import ranks_matches
+from geolab.lab.arena import split_bots
 from geolab.lab.ranks_simulate import bench, simulate
 
 
@@ -31,7 +32,7 @@ def register(commands) -> None:
 
     p = commands["arena"].add_parser("ranks", help="duplicate matches between Play the Ranks bots")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset")
-    arena_cli.add_arguments(p, default_bots="random,greedy", default_games=2000)
+    arena_cli.add_arguments(p, default_bots=",".join(ranks_matches.default_ladder()), default_games=100)
     p.set_defaults(run=run_arena)
 
 
@@ -41,8 +42,8 @@ def run_arena(args) -> None:
 
 
 def _bots(text: str) -> list[str]:
-    names = [b.strip() for b in text.split(",")]
-    if len(names) != 2 or not all(names):
+    names = split_bots(text)
+    if len(names) != 2:
         raise GeolabError(f"--bots needs two policies separated by a comma, got {text!r}")
     return names
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from geolab.errors import GeolabError
 from geolab.lab.progress import Progress
-from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, mean_ci, paired_scores, wilson
+from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, duplicate_interval, paired_scores, wilson
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,6 @@ def split_bots(text: str) -> list[str]:
             bots[-1] += "," + token
         else:
             bots.append(token)
-    if len(set(bots)) != len(bots):
-        raise GeolabError(f"--bots: a bot is named twice in {text!r}")
     return bots
 
 
@@ -72,11 +70,11 @@ class ArenaResult:
         rows = []
         for (a, b), d in self.deals.items():
             per_deal = paired_scores(d.score[:, 0], d.score[:, 1])
-            mean, low, high = mean_ci(per_deal)
+            mean, low, high = duplicate_interval(per_deal)
             rows.append({
                 "a": a, "b": b, "deals": len(per_deal), "games": 2 * len(per_deal),
                 "wins_a": int((d.score == 1).sum()), "ties": int((d.score == 0.5).sum()),
-                "win_rate_a": mean, "ci_low": max(0.0, low), "ci_high": min(1.0, high),
+                "win_rate_a": mean, "ci_low": low, "ci_high": high,
                 "avg_tricks": float(d.tricks.mean()),
             })
         return pd.DataFrame(rows)
@@ -119,6 +117,8 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, blo
     """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished blocks."""
     if len(bots) < 2:
         raise GeolabError("the arena needs at least two bots")
+    if len(set(bots)) != len(bots):
+        raise GeolabError(f"--bots: a bot is named twice in {', '.join(bots)}")
     if deals < 1:
         raise GeolabError("--games must be at least 1")
     pairs = list(itertools.combinations(bots, 2))

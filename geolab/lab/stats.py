@@ -49,6 +49,26 @@ def paired_scores(score_seat_a: np.ndarray, score_seat_b: np.ndarray) -> np.ndar
     return (np.asarray(score_seat_a, float) + np.asarray(score_seat_b, float)) / 2
 
 
+def duplicate_interval(per_deal: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean per-deal score on duplicate deals and a Wilson interval on its effective sample size.
+
+    Each deal gives a score in {0, ½, 1} (two games). Pairing makes the deal's two games
+    informative together, so the interval uses Kish's effective number of trials,
+    n·p(1-p)/s², capped at the number of games (2n): where the scores vary, it follows their
+    real spread; where every deal scored the same (s² = 0), it falls back to the games, so a
+    clean sweep still gets an honest, non-zero interval.
+    """
+    per_deal = np.asarray(per_deal, float)
+    n = len(per_deal)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    p = float(per_deal.mean())
+    var = float(per_deal.var(ddof=1)) if n > 1 else 0.0
+    n_eff = 2 * n if var == 0 else min(2 * n, n * p * (1 - p) / var)
+    low, high = wilson(p * n_eff, n_eff, confidence) if n_eff > 0 else wilson(p * 2 * n, 2 * n, confidence)
+    return p, low, high
+
+
 def sample_size(p1: float, p0: float = 0.5, alpha: float = 0.05, power: float = 0.8, sd: float | None = None) -> int:
     """Games (or duplicate deals, given their per-deal `sd`) to tell win rate p1 from p0.
 

@@ -1,0 +1,30 @@
+"""Time per decision of any batched policy."""
+
+from __future__ import annotations
+
+import time
+
+
+class TimedPolicy:
+    """Wraps a policy and adds up the wall time spent in `act` and the rows it decided.
+
+    Not thread-safe on purpose: the engine then runs its chunks one after another, so the
+    time measured is the policy's own and the counters are never raced.
+    """
+
+    thread_safe = False
+
+    def __init__(self, policy, name: str | None = None):
+        self.policy, self.name = policy, name or getattr(policy, "name", type(policy).__name__)
+        self.seconds, self.decisions = 0.0, 0
+
+    def act(self, obs, rng):
+        start = time.perf_counter()
+        action = self.policy.act(obs, rng)
+        self.seconds += time.perf_counter() - start
+        self.decisions += len(obs)
+        return action
+
+    @property
+    def seconds_per_decision(self) -> float:
+        return self.seconds / self.decisions if self.decisions else float("nan")
