@@ -95,7 +95,7 @@ def play_log_likelihood(view: View, held_now: np.ndarray, beta: float) -> np.nda
     lead nearer the base; a win it declined; a cheaper winning card). Only public play is
     read: the opponent's cards then = the sampled cards now + the cards it played since.
     """
-    me, opp = view.side, 1 - view.side
+    opp = 1 - view.side
     rules = view.rules
     follow_ties = rules.equal_distance == "follow"
     logw = np.zeros(len(held_now))
