@@ -8,6 +8,15 @@ at random". Randomness: each game has its own splitmix64 streams, keyed by the g
 (a child of `SeedSequence(seed).spawn`) and its index in the block, so results never depend
 on how the games are chunked or threaded, and duplicate runs with swapped policies get the
 same deals. Deal streams and policy streams are separate for the same reason.
+
+Speed (issue 8; measured on the shared 2-core machine): the games of a chunk run in a plain
+serial function (`_games`) that the parallel loop calls once per chunk, because numba
+compiled the same loop about 25% slower as the body of a `prange`; and each simulation
+first turns the discard tables into score tables (`score_tables`: policy, call, category,
+opponents, hand -> the round score), so a student-hand costs one load instead of a discard
+lookup and three rank lookups. The discard itself is worked out only for traced games and
+for random discards. The random streams are unchanged: the same seed gives the same games,
+draw for draw, as before these changes.
 """
 
 from __future__ import annotations
@@ -84,26 +93,56 @@ def shuffle_top(deck, size, count, state):
     return state
 
 
+@njit(cache=True)
+def score_tables(tables, ranks):
+    """(P, 2, 3 categories, 32, 19600) int8: each policy's round score for every call,
+    category, number of opponents and hand; -1 where the policy discards at random.
+    One load replaces the discard lookup and three rank lookups per student-hand."""
+    n_hands = tables.shape[3]
+    out = np.empty((tables.shape[0], 2, 3, tables.shape[2], n_hands), np.int8)
+    kept = np.empty((n_hands, 3, 3), np.int8)
+    for c in range(2, N_CARDS):
+        for b in range(1, c):
+            for a in range(b):
+                row = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+                for cat in range(3):
+                    total = ranks[a, cat] + ranks[b, cat] + ranks[c, cat]
+                    kept[row, 0, cat] = total - ranks[a, cat]
+                    kept[row, 1, cat] = total - ranks[b, cat]
+                    kept[row, 2, cat] = total - ranks[c, cat]
+    for p in range(tables.shape[0]):
+        for call in range(2):
+            for opp in range(tables.shape[2]):
+                for row in range(n_hands):
+                    d = tables[p, call, opp, row]
+                    for cat in range(3):
+                        out[p, call, cat, opp, row] = -1 if d < 0 else kept[row, d, cat]
+    return out
+
+
 @njit(cache=True, inline="always")
-def _deal_and_score(deck, members, which, first, m, call, cat, opp_of, seat, tables, ranks, dstate, pstate,
+def _deal_and_score(deck, members, which, first, m, call, cat, opp_of, seat, tables, scores, ranks, dstate, pstate,
                     score, trace, hands, discards):
     """Deal a fresh deck to the m students members[which, first:first + m], discard by table,
-    score. (Rows, not views: a view of a shared array is an atomic reference count that the
-    threads would fight over.)"""
+    score. The score table gives the score in one load; the discard is worked out only for
+    a traced game or a random discard (which draws from the policy stream, as before)."""
     for i in range(N_CARDS):
         deck[i] = i
     dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
     for i in range(m):
         s = members[which, first + i]
         a, b, c, row = hand_row(deck[3 * i], deck[3 * i + 1], deck[3 * i + 2])
-        d = np.int64(tables[seat[s], call, opp_of[s], row])
-        if d < 0:
-            pstate, d = below(pstate, 3)
-        drop = a + (b - a) * (d >= 1) + (c - b) * (d >= 2)
-        score[s] = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[drop, cat]
-        if trace:
-            hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
-            discards[s] = d
+        v = np.int64(scores[seat[s], call, cat, opp_of[s], row])
+        if v < 0 or trace:
+            d = np.int64(tables[seat[s], call, opp_of[s], row])
+            if d < 0:
+                pstate, d = below(pstate, 3)
+            drop = a + (b - a) * (d >= 1) + (c - b) * (d >= 2)
+            v = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[drop, cat]
+            if trace:
+                hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
+                discards[s] = d
+        score[s] = v
     return dstate, pstate
 
 
@@ -132,81 +171,98 @@ def _call(dstate, call_mode):
     return dstate, call_mode - 1
 
 
-@njit(parallel=True, cache=True)
-def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_members,
-            group_size, seat, tables, ranks, counts, call_mode, per_deck, share_ties,
-            group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+@njit(cache=True)
+def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_round, group_members,
+           group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
+           group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+    """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (inside a parallel
+    loop's body numba optimised it about 25% worse)."""
     students, n_groups = seat.shape[0], group_size.shape[0]
     n_rounds = group_round.max() + 1
-    n_chunks = min(n, 256)
-    for chunk in prange(n_chunks):
-        deck = np.empty(N_CARDS, np.int64)
-        score = np.zeros(students, np.int64)
-        hands = np.zeros((students, 3), np.int64)
-        discards = np.zeros(students, np.int64)
-        group_opp = np.zeros(students, np.int64)
-        final_opp = np.zeros(students, np.int64)
-        alive = np.zeros((1, students), np.int64)
-        won = np.zeros(students, np.int64)
-        for grp in range(n_groups):
-            for i in range(group_size[grp]):
-                group_opp[group_members[grp, i]] = group_size[grp] - 1
-        for g in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
-            dstate = stream(key, start + g)
-            pstate = stream(pkey, start + g)
-            for r in range(n_rounds):
-                dstate, call = _call(dstate, call_mode)
-                dstate, cat = draw_category(dstate, counts)
+    deck = np.empty(N_CARDS, np.int64)
+    score = np.zeros(students, np.int64)
+    hands = np.zeros((students, 3), np.int64)
+    discards = np.zeros(students, np.int64)
+    group_opp = np.zeros(students, np.int64)
+    final_opp = np.zeros(students, np.int64)
+    alive = np.zeros((1, students), np.int64)
+    won = np.zeros(students, np.int64)
+    for grp in range(n_groups):
+        for i in range(group_size[grp]):
+            group_opp[group_members[grp, i]] = group_size[grp] - 1
+    for g in range(lo, hi):
+        dstate = stream(key, start + g)
+        pstate = stream(pkey, start + g)
+        for r in range(n_rounds):
+            dstate, call = _call(dstate, call_mode)
+            dstate, cat = draw_category(dstate, counts)
+            for d in range(deck_round.shape[0]):
+                if deck_round[d] == r:
+                    dstate, pstate = _deal_and_score(deck, deck_members, d, 0, deck_size[d], call, cat, group_opp,
+                                                     seat, tables, scores, ranks, dstate, pstate, score, trace,
+                                                     hands, discards)
+            for grp in range(n_groups):
+                if group_round[grp] == r:
+                    first = group_members[grp, 0]  # a group is consecutive seats
+                    best = score[first]
+                    if call == 0:
+                        for t in range(first + 1, first + group_size[grp]):
+                            best = min(best, score[t])
+                    else:
+                        for t in range(first + 1, first + group_size[grp]):
+                            best = max(best, score[t])
+                    for t in range(first, first + group_size[grp]):
+                        group_win[g, t] = score[t] == best
+            if trace:
+                t_call[g, r], t_cat[g, r] = call, cat
                 for d in range(deck_round.shape[0]):
                     if deck_round[d] == r:
-                        dstate, pstate = _deal_and_score(deck, deck_members, d, 0, deck_size[d], call, cat, group_opp,
-                                                         seat, tables, ranks, dstate, pstate, score, trace, hands, discards)
-                for grp in range(n_groups):
-                    if group_round[grp] == r:
-                        lo = group_members[grp, 0]  # a group is consecutive seats
-                        best = score[lo]
-                        for t in range(lo + 1, lo + group_size[grp]):
-                            best = min(best, score[t]) if call == 0 else max(best, score[t])
-                        for t in range(lo, lo + group_size[grp]):
-                            group_win[g, t] = score[t] == best
-                if trace:
-                    t_call[g, r], t_cat[g, r] = call, cat
-                    for d in range(deck_round.shape[0]):
-                        if deck_round[d] == r:
-                            for i in range(deck_size[d]):
-                                s = deck_members[d, i]
-                                t_hand[g, r, s] = hands[s]
-                                t_disc[g, r, s] = discards[s]
-            f = 0
-            for s in range(students):
-                if group_win[g, s]:
-                    alive[0, f] = s
-                    f += 1
-            attempt = 0
-            while True:
-                dstate, call = _call(dstate, call_mode)
-                dstate, cat = draw_category(dstate, counts)
+                        for i in range(deck_size[d]):
+                            s = deck_members[d, i]
+                            t_hand[g, r, s] = hands[s]
+                            t_disc[g, r, s] = discards[s]
+        f = 0
+        for s in range(students):
+            if group_win[g, s]:
+                alive[0, f] = s
+                f += 1
+        attempt = 0
+        while True:
+            dstate, call = _call(dstate, call_mode)
+            dstate, cat = draw_category(dstate, counts)
+            for i in range(f):
+                final_opp[alive[0, i]] = f - 1
+            for first in range(0, f, per_deck):
+                dstate, pstate = _deal_and_score(deck, alive, 0, first, min(per_deck, f - first), call, cat, final_opp,
+                                                 seat, tables, scores, ranks, dstate, pstate, score, trace, hands,
+                                                 discards)
+            t = n_rounds + attempt
+            if trace and t < t_call.shape[1]:
+                t_call[g, t], t_cat[g, t] = call, cat
                 for i in range(f):
-                    final_opp[alive[0, i]] = f - 1
-                for lo in range(0, f, per_deck):
-                    dstate, pstate = _deal_and_score(deck, alive, 0, lo, min(per_deck, f - lo), call, cat, final_opp,
-                                                     seat, tables, ranks, dstate, pstate, score, trace, hands, discards)
-                t = n_rounds + attempt
-                if trace and t < t_call.shape[1]:
-                    t_call[g, t], t_cat[g, t] = call, cat
-                    for i in range(f):
-                        t_hand[g, t, alive[0, i]] = hands[alive[0, i]]
-                        t_disc[g, t, alive[0, i]] = discards[alive[0, i]]
-                attempt += 1
-                w = _winners(score, alive, 0, f, call, won)
-                if w == 1 or share_ties:
-                    for i in range(w):
-                        champion[g, won[i]] = True
-                    break
+                    t_hand[g, t, alive[0, i]] = hands[alive[0, i]]
+                    t_disc[g, t, alive[0, i]] = discards[alive[0, i]]
+            attempt += 1
+            w = _winners(score, alive, 0, f, call, won)
+            if w == 1 or share_ties:
                 for i in range(w):
-                    alive[0, i] = won[i]
-                f = w
-            champ_rounds[g] = attempt
+                    champion[g, won[i]] = True
+                break
+            for i in range(w):
+                alive[0, i] = won[i]
+            f = w
+        champ_rounds[g] = attempt
+
+
+@njit(parallel=True, cache=True)
+def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_members,
+            group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
+            group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+    n_chunks = min(n, 256)
+    for chunk in prange(n_chunks):
+        _games(chunk * n // n_chunks, (chunk + 1) * n // n_chunks, key, pkey, start, deck_round, deck_members,
+               deck_size, group_round, group_members, group_size, seat, tables, scores, ranks, counts, call_mode,
+               per_deck, share_ties, group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc)
 
 
 def _plan_arrays(rules: Rules) -> dict:
@@ -317,6 +373,7 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     t_hand, t_disc = np.full((m, t, s, 3), -1, np.int8), np.full((m, t, s), -1, np.int8)
     counts = np.array(rules.geopower, np.int64)
     ranks = RANKS.astype(np.int64)
+    scores = score_tables(tables, ranks)
     lo = 0
     while lo < n:
         g = first_game + lo
@@ -324,7 +381,7 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
         hi = lo + min(chunk, BLOCK - local, n - lo)
         key, pkey = block_keys(seed, block)
         _kernel(key, pkey, local, hi - lo, plan["deck_round"], plan["deck_members"], plan["deck_size"],
-                plan["group_round"], plan["group_members"], plan["group_size"], seats, tables, ranks, counts,
+                plan["group_round"], plan["group_members"], plan["group_size"], seats, tables, scores, ranks, counts,
                 CALL_MODES.index(rules.call), rules.max_per_round, rules.championship_ties == "share",
                 group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], trace,
                 t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
