@@ -128,6 +128,30 @@ def test_fused_loop_equals_the_step_by_step_engine():
             assert (actions == step.actions).all() and (points == step.points()).all()
 
 
+@pytest.mark.parametrize("rules", [
+    Rules(players=2), Rules(players=3, geopower_deck=(1, 1, 0)), Rules(players=4, geopower_deck=(2, 0, 1)),
+    Rules(players=6, geopower_deck=(0, 4, 0)), Rules(players=4, bonus=(0, 0, 5, 10), set_tie="all-tied"),
+    Rules(players=3, cards_dealt=9, cards_to_play=8, sets_per_round=5, bonus=(0, 1, 2, 3, 4, 5),
+          geopower_deck=(2, 1, 1)),
+    Rules(players=4, cards_dealt=7, cards_to_play=6, sets_per_round=2, min_cards_per_set=1,
+          max_cards_per_set=3, bonus=(0, 0, 5)),
+], ids=["2p", "reused-2-card-deck", "2-0-1", "one-category", "all-tied", "5-sets", "3-card-sets"])
+def test_fused_tables_make_every_heuristic_choice_the_decision_path_makes(rules):
+    """The fused loop looks card keys up in per-batch tables; every named heuristic, under
+    odd decks (reused, one-category), more sets and wider sets, must choose exactly as the
+    per-decision kernel does through observations."""
+    rules = rules.validate()
+    P = rules.players
+    hands, order = deal(rules, np.random.default_rng(16), 400)
+    zeros, dealer = np.zeros((400, P), np.int64), np.arange(400) % P
+    for bot in HEURISTICS.values():
+        rng_a, rng_b = np.random.default_rng(17), np.random.default_rng(17)
+        step = play_round_batch(rules, [bot] * P, [RandomCall()] * P, hands, order, zeros, dealer, 0, rng_a)
+        calls = dealer_calls(rules, [RandomCall()] * P, dealer, zeros, 0, rng_b)
+        actions, points = heuristic_rounds(rules, bot, hands, order, calls, rng_b)
+        assert (actions == step.actions).all() and (points == step.points()).all()
+
+
 def test_results_do_not_depend_on_the_number_of_workers():
     rules = Rules().validate()
     bots = [HEURISTICS["heuristic"], RandomBot(), HEURISTICS["first"], HEURISTICS["heuristic"]]
@@ -232,3 +256,26 @@ def test_an_illegal_call_raises_naming_the_policy():
     with pytest.raises(IllegalActionError, match="bad-caller: round 1, dealer call of game 0: 7"):
         play_round_batch(rules, [Heuristic()] * 4, [BadCaller()] * 4, hands, order,
                          np.zeros((5, 4), np.int64), np.zeros(5, np.int64), 0, np.random.default_rng(0))
+
+
+def test_dealing_in_slices_draws_the_same_deals_as_one_draw(monkeypatch):
+    import geolab.games.jumbled as jumbled
+
+    rules = Rules(players=8).validate()
+    one = jumbled.deal(rules, np.random.default_rng(21), 2500)
+    monkeypatch.setattr(jumbled, "_DEAL_SLICE", 7)
+    sliced = jumbled.deal(rules, np.random.default_rng(21), 2500)
+    monkeypatch.setattr(jumbled, "_DEAL_SLICE", 1 << 20)
+    whole = jumbled.deal(rules, np.random.default_rng(21), 2500)
+    for a, b, c in zip(one, sliced, whole):
+        assert (a == b).all() and (a == c).all()
+
+
+def test_points_alone_equal_the_points_with_actions():
+    rules = Rules().validate()
+    hands, order = deal(rules, np.random.default_rng(22), 700)
+    calls = np.random.default_rng(23).integers(0, 2, 700).astype(np.int8)
+    acts, full = heuristic_rounds(rules, HEURISTICS["heuristic"], hands, order, calls, np.random.default_rng(24))
+    none, alone = heuristic_rounds(rules, HEURISTICS["heuristic"], hands, order, calls, np.random.default_rng(24),
+                                   keep_actions=False)
+    assert none is None and acts.shape == (700, 3, 4) and (full == alone).all()

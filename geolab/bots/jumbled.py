@@ -9,6 +9,7 @@ from uniforms taken from the ``rng`` they are handed.
 from __future__ import annotations
 
 import pickle
+import threading
 from dataclasses import dataclass, field
 
 import numba
@@ -55,6 +56,16 @@ class FixedCall:
 # --------------------------------------------------------------------------------------------
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _card_keys(a, b, d, p0, p1, p2, s0, s1, s2):
+    """A card's two heuristic keys from its (mirrored) ranks a, b, d and the category chances:
+    the expected rank, and the worst rank over the possible categories then the expected one.
+    The one place these float expressions are written: the per-decision path and the fused
+    loop's tables both call it, so they make bit-identical keys (hence identical choices)."""
+    ev = p0 * a + p1 * b + p2 * d
+    return ev, max(max(a * s0, b * s1), d * s2) + 1e-3 * ev
+
+
 @numba.njit(cache=True, nogil=True)
 def _heuristic_choice(hands, r, used, call, s, S, C, lo, hi, p0, p1, p2, single_at, reserve, u,
                       ranks, e, m):
@@ -86,9 +97,9 @@ def _heuristic_choice(hands, r, used, call, s, S, C, lo, hi, p0, p1, p2, single_
         a = 51 - a if flip else a
         b = 51 - b if flip else b
         d = 51 - d if flip else d
-        ev = p0 * a + p1 * b + p2 * d
+        ev, mk = _card_keys(a, b, d, p0, p1, p2, s0, s1, s2)
         e[i] = ev
-        m[i] = max(max(a * s0, b * s1), d * s2) + 1e-3 * ev  # worst rank, then expected
+        m[i] = mk
         lower = ev < best_e
         best = i if lower else best
         best_e = ev if lower else best_e
@@ -194,60 +205,201 @@ HEURISTICS = {
 
 
 @numba.njit(cache=True, nogil=True)
+def _dense_ranks(values, out):
+    """``out[i]`` = how many distinct values are below ``values[i]`` (equal values, equal rank)."""
+    order = np.argsort(values, kind="mergesort")
+    r = 0
+    for j in range(values.size):
+        if j > 0 and values[order[j]] != values[order[j - 1]]:
+            r += 1
+        out[order[j]] = r
+
+
+@numba.njit(cache=True, nogil=True)
+def _key_tables(deck, S, reuse, ranks):
+    """The heuristic's card keys for every category-chance state a round can reach, call and
+    card, computed once per batch as (states, call, kind, N_CARDS) integers: kind 0 the
+    worst-rank key (pair sets), kind 1 the expected rank (the small set), each replaced by its
+    dense rank among the 50 cards (equal floats share a rank) shifted left 4 bits, so that
+    ``key | slot`` orders a hand exactly as (float key, slot) does: the first strict minimum
+    `_heuristic_choice` picks is the integer minimum.
+
+    The chances before set t depend only on how many cards of each category were turned
+    before it (state index ``(x0 * d1 + x1) * d2 + x2`` with ``d_c = min(deck_c, S - 1) + 1``),
+    or, once a reused deck comes round again, on the one known card (the last 3 states)."""
+    d0, d1, d2 = min(deck[0], S - 1) + 1, min(deck[1], S - 1) + 1, min(deck[2], S - 1) + 1
+    base = d0 * d1 * d2
+    tab = np.zeros((base + 3, 2, 2, N_CARDS), np.int64)
+    draws = np.zeros(S, np.int64)
+    probs = np.empty(3)
+    ev = np.empty(N_CARDS)
+    mk = np.empty(N_CARDS)
+    dense = np.empty(N_CARDS, np.int64)
+    D = deck.sum()
+    for st in range(base + 3):
+        if st < base:
+            x0, x1, x2 = st // (d1 * d2), (st // d2) % d1, st % d2
+            t = x0 + x1 + x2
+            if t > S - 1 or t >= D:
+                continue  # unreachable: a reused deck is known by then, an unreused one is long enough
+            for i in range(t):
+                draws[i] = 0 if i < x0 else (1 if i < x0 + x1 else 2)
+            next_category_probs(deck, draws, t, reuse, probs)
+        else:
+            probs[:] = 0.0
+            probs[st - base] = 1.0
+        p0, p1, p2 = probs[0], probs[1], probs[2]
+        s0, s1, s2 = p0 > 0, p1 > 0, p2 > 0
+        for call in range(2):
+            for c in range(N_CARDS):
+                a, b, d = ranks[c, 0], ranks[c, 1], ranks[c, 2]
+                if call != 0:
+                    a, b, d = 51 - a, 51 - b, 51 - d
+                ev[c], mk[c] = _card_keys(a, b, d, p0, p1, p2, s0, s1, s2)
+            _dense_ranks(mk, dense)
+            for c in range(N_CARDS):
+                tab[st, call, 0, c] = dense[c] << 4
+            _dense_ranks(ev, dense)
+            for c in range(N_CARDS):
+                tab[st, call, 1, c] = dense[c] << 4
+    return tab
+
+
+@numba.njit(cache=True, nogil=True)
 def _heuristic_rounds_kernel(hands, order, calls, S, C, lo, hi, deck, reuse, all_tied, single_at,
                              reserve, u, pts_table, ranks, actions, points):
+    """Whole rounds with `Heuristic` at every seat: the same choices as `_heuristic_choice`,
+    with each card's key looked up in per-batch tables (`_key_tables`) instead of computed at
+    every decision, and the picks found by branch-free integer minima; no allocation inside
+    the loop over games."""
     G, P, H = hands.shape
     D = order.shape[1]
+    keep = actions.shape[0] == G  # otherwise a one-game scratch row: only points are wanted
+    tab = _key_tables(deck, S, reuse, ranks)
+    d1, d2 = min(deck[1], S - 1) + 1, min(deck[2], S - 1) + 1
+    base = (min(deck[0], S - 1) + 1) * d1 * d2
     draws = np.empty(S, np.int64)
-    probs = np.empty(3)
     used = np.zeros(P, np.int64)
+    n_played = np.zeros(P, np.int64)
     totals = np.zeros(P, np.int64)
-    won = np.zeros(P, np.bool_)
     n_won = np.zeros(P, np.int64)
-    e = np.empty(H)
-    m = np.empty(H)
+    key = np.empty(H, np.int64)
+    big = np.int64(1) << 40
     for g in range(G):
-        hand = hands[g]
         call = calls[g]
+        sign = 1 if call == 0 else -1
         for t in range(S):
             draws[t] = order[g, t % D]
         used[:] = 0
+        n_played[:] = 0
         n_won[:] = 0
+        x0 = x1 = x2 = 0
         for t in range(S):
-            next_category_probs(deck, draws, t, reuse, probs)
+            if reuse and t >= D:
+                st = base + draws[t - D]
+            else:
+                st = (x0 * d1 + x1) * d2 + x2
+            cat = draws[t]
+            after = S - t - 1
             for q in range(P):
-                mv = _heuristic_choice(hand, q, used[q], call, t, S, C, lo, hi, probs[0], probs[1],
-                                       probs[2], single_at[q, call], reserve[q, call], u[t, g, q],
-                                       ranks, e, m)
-                actions[g, t, q] = mv
-                used[q] |= mv
-                tot = 0
-                for i in range(H):
-                    if (mv >> i) & 1:
-                        tot += ranks[hand[q, i], draws[t]]
-                totals[q] = tot
-            set_winners(totals, call, all_tied, won)
+                uq = used[q]
+                left = C - n_played[q]
+                kmin = max(lo, left - after * hi)
+                kmax = min(hi, left - after * lo)
+                sa = single_at[q, call]
+                if sa >= 0:
+                    small = t == sa
+                else:
+                    small = u[t, g, q] * (S - t) < 1.0
+                k = kmin if small else kmax
+                row = tab[st, call, np.int64(small)]
+                if k <= 2 and not reserve[q, call]:
+                    v1, v2 = big, big  # the two lowest (key | slot), branch-free
+                    for i in range(H):
+                        x = row[hands[g, q, i]] | i
+                        x = big if (uq >> i) & 1 else x
+                        lo1 = min(v1, x)
+                        v2 = min(v2, max(v1, x))
+                        v1 = lo1
+                    p1, p2 = v1 & 15, v2 & 15
+                    mv = 1 << p1
+                    tot = ranks[hands[g, q, p1], cat]
+                    if k == 2:
+                        mv |= 1 << p2
+                        tot += ranks[hands[g, q, p2], cat]
+                else:
+                    for i in range(H):
+                        key[i] = big if (uq >> i) & 1 else row[hands[g, q, i]] | i
+                    if reserve[q, call] and not small and (left - k) < after * hi:
+                        ev_row = tab[st, call, 1]
+                        best, n_free = big, 0
+                        for i in range(H):
+                            if not (uq >> i) & 1:
+                                n_free += 1
+                                best = min(best, ev_row[hands[g, q, i]] | i)
+                        if n_free - 1 >= k:
+                            key[best & 15] = big
+                    mv = 0
+                    tot = 0
+                    for _ in range(k):
+                        pick = key[0]
+                        for i in range(1, H):
+                            pick = min(pick, key[i])
+                        pick &= 15
+                        mv |= 1 << pick
+                        key[pick] = big
+                        tot += ranks[hands[g, q, pick], cat]
+                actions[g if keep else 0, t, q] = mv
+                used[q] = uq | mv
+                n_played[q] += k
+                totals[q] = sign * tot  # mirrored: the lowest always wins (set_winners' rule)
+            best = totals[0]
+            for q in range(1, P):
+                best = min(best, totals[q])
+            n_best = 0
             for q in range(P):
-                n_won[q] += won[q]
+                n_best += totals[q] == best
+            alone = n_best == 1 or all_tied
+            for q in range(P):
+                n_won[q] += (totals[q] == best) & alone
+            if t < D:
+                x0 += cat == 0
+                x1 += cat == 1
+                x2 += cat == 2
         for q in range(P):
             points[g, q] = pts_table[n_won[q]]
 
 
-def heuristic_rounds(rules: Rules, bot: "Heuristic", hands, order, calls, rng) -> tuple[np.ndarray, np.ndarray]:
+_SCRATCH = threading.local()
+
+
+def _scratch_uniforms(n: int) -> np.ndarray:
+    """A reused per-thread float buffer of n values (fresh multi-megabyte arrays for every
+    block cost page faults); its contents are overwritten by the caller at once."""
+    buf = getattr(_SCRATCH, "u", None)
+    if buf is None or buf.size < n:
+        buf = _SCRATCH.u = np.empty(n)
+    return buf[:n]
+
+
+def heuristic_rounds(rules: Rules, bot: "Heuristic", hands, order, calls, rng,
+                     keep_actions: bool = True) -> tuple[np.ndarray | None, np.ndarray]:
     """Whole rounds in one compiled loop when one `Heuristic` sits at every seat: the same
     decisions and scores as `play_round_batch` with the same ``rng`` after the calls (it draws
     the same uniforms in the same order; a test checks it), without building observations
-    between sets. Returns actions (G, S, P) and round points (G, P)."""
+    between sets. Returns actions (G, S, P) (None unless ``keep_actions``) and round points
+    (G, P)."""
     G, S, P = len(hands), rules.sets_per_round, rules.players
-    u = np.stack([rng.random(G * P).reshape(G, P) for _ in range(S)])
-    actions = np.zeros((G, S, P), np.int64)
+    u = _scratch_uniforms(S * G * P).reshape(S, G, P)
+    rng.random(out=u)  # the same uniforms, in the same order, as one draw per set
+    actions = np.zeros((G if keep_actions else 1, S, P), np.int64)
     points = np.zeros((G, P), np.int64)
     pts = np.array([w * rules.points_per_set + rules.bonus[w] for w in range(S + 1)], np.int64)
     _heuristic_rounds_kernel(hands, order, np.ascontiguousarray(calls, np.int8), *_rule_ints(rules),
                              np.array(rules.geopower_deck, np.int64), rules.used_to_bottom,
                              rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
                              np.array([bot.reserve] * P), u, pts, RANKS64, actions, points)
-    return actions, points
+    return (actions if keep_actions else None), points
 
 
 # --------------------------------------------------------------------------------------------

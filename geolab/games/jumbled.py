@@ -337,12 +337,12 @@ class Game:
 
 
 @numba.njit(cache=True, nogil=True)
-def _deal_kernel(u, P, H, n_turns, power, hands, order):
+def _deal_kernel(u, P, H, n_turns, power, deck, hands, order):
     """Partial Fisher-Yates on both decks from uniforms ``u`` (one row per deal): only the
-    cards that can be seen (dealt, or turned this round) need to be placed at random."""
+    cards that can be seen (dealt, or turned this round) need to be placed at random. Each
+    deal shuffles on from the card order ``deck`` the one before left (updated in place)."""
     G = hands.shape[0]
     D = power.size
-    deck = np.arange(N_CARDS).astype(np.int8)
     for g in range(G):
         i = 0
         for p in range(P):
@@ -362,6 +362,9 @@ def _deal_kernel(u, P, H, n_turns, power, hands, order):
             order[g, i] = c
 
 
+_DEAL_SLICE = 1024  # deals per slice of uniforms (~100-250 KB, stays in L2)
+
+
 def deal(rules: Rules, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     """n independent deals: hands (n, P, H) int8 and shuffled GeoPower decks (n, D) int8.
 
@@ -370,11 +373,19 @@ def deal(rules: Rules, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np
     """
     P, H, D = rules.players, rules.cards_dealt, rules.deck_size
     n_turns = min(rules.sets_per_round, D - 1)
-    u = rng.random((n, P * H + n_turns))
     hands = np.empty((n, P, H), np.int8)
     order = np.empty((n, D), np.int8)
     power = np.array([c for c, k in enumerate(rules.geopower_deck) for _ in range(k)], np.int8)
-    _deal_kernel(u, P, H, n_turns, power, hands, order)
+    # The uniforms are drawn in cache-sized slices into one reused buffer: the same numbers in
+    # the same order as one (n, P * H + n_turns) draw, without a multi-megabyte temporary.
+    step = max(1, min(n, _DEAL_SLICE))
+    buf = np.empty((step, P * H + n_turns))
+    deck = np.arange(N_CARDS).astype(np.int8)
+    for start in range(0, n, step):
+        m = min(step, n - start)
+        u = buf[:m]
+        rng.random(out=u)
+        _deal_kernel(u, P, H, n_turns, power, deck, hands[start:start + m], order[start:start + m])
     return hands, order
 
 

@@ -147,7 +147,7 @@ def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000
             rnd = play_round_batch(rules, players, callers, hands, order, zeros, dealer, 0, play_rng)
             return rnd.points()
         calls = dealer_calls(rules, callers, dealer, zeros, 0, play_rng)
-        return heuristic_rounds(rules, players[0], hands, order, calls, play_rng)[1]
+        return heuristic_rounds(rules, players[0], hands, order, calls, play_rng, keep_actions=False)[1]
 
     return np.concatenate(run_blocks(one, n_rounds, block, seed, workers))
 
