@@ -200,6 +200,19 @@ def greedy_declare(hand, mask, win_tricks):
 
 
 @njit(cache=True, nogil=True)
+def lead_key(c, b, j):
+    """A lead (card c at base slot j, base b) as one integer: smaller = nearer the base, then
+    lower card; its low bits carry card, category and slot for `unpack_lead`."""
+    return ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j
+
+
+@njit(cache=True, nogil=True)
+def unpack_lead(key):
+    """(card, category, base slot) of a lead key (of `lead_key` or any key with that tail)."""
+    return (key >> 8) & 63, (key >> 6) & 3, key & 63
+
+
+@njit(cache=True, nogil=True)
 def greedy_lead(hand, bases):
     """(card, category, base): the card, category and base (one of `bases`) nearest."""
     best = 1 << 62
@@ -208,8 +221,9 @@ def greedy_lead(hand, bases):
         hand &= hand - 1
         for j in range(bases.shape[0]):
             b = bases[j]
-            best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
-    return (best >> 8) & 63, (best >> 6) & 3, bases[best & 63]
+            best = min(best, lead_key(c, b, j))
+    c, k, j = unpack_lead(best)
+    return c, k, bases[j]
 
 
 @njit(cache=True, nogil=True)
@@ -402,9 +416,10 @@ def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, win_trick
             for j in range(bases.shape[0]):
                 b = bases[j]
                 if mode != 1 or assign[c] == b:
-                    best = min(best, ((DIST[c, b] * 64 + c) * 4 + NEAR_K[c, b]) * 64 + j)
-        out[0] = (best >> 8) & 63
-        return (best >> 6) & 3, np.int64(bases[best & 63])
+                    best = min(best, lead_key(c, b, j))
+        c, k, j = unpack_lead(best)
+        out[0] = c
+        return k, np.int64(bases[j])
     if hidden:  # strongest card kept for this base in the named category
         pool = phase if phase else hand
         best = 1 << 62
@@ -570,8 +585,9 @@ def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_t
                     n = _threats(c, k, b, unseen, beats)
                     dist = abs(_R[c, k] - b)
                     best = min(best, ((((n * 64 + (63 - dist if n == 0 else dist)) * 64 + c) * 4 + k) * 64 + j))
-        out[0] = (best >> 8) & 63
-        return (best >> 6) & 3, np.int64(bases[best & 63])
+        c, k, j = unpack_lead(best)
+        out[0] = c
+        return k, np.int64(bases[j])
     later = future_bases(mode, masks, split, p0, p1, t + 1)
     if hidden:  # the best card here, unless too many unseen cards beat it: then concede
         best = 1 << 62
