@@ -4,10 +4,12 @@ import numpy as np
 import pytest
 
 from geolab.bots.classroom import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
-from geolab.games.classroom import BOTTOMS_UP, N_HANDS, TOP_DOG, kept_sums
+from geolab.cards import N_CARDS
+from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
+from geolab.games.classroom_batch import block_keys, hand_row, shuffle_top, stream
 from geolab.lab.classroom_equilibrium import (
-    best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check, solve,
-    values,
+    best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check,
+    real_values, solve, values,
 )
 
 P = np.ones(3) / 3
@@ -86,3 +88,24 @@ def test_learned_policy_beats_random_and_keeps_sklearn_conventions():
     assert wins[:, 0].mean() > wins[:, 1].mean() + 0.03
     assert (TablePolicy(table).act({"hand": np.array([[0, 1, 2]]), "call": np.array([0]),
                                     "opponents": np.array([3])}) == table[0, 3, 0]).all()
+
+
+@pytest.mark.parametrize("call", [TOP_DOG, BOTTOMS_UP])
+def test_real_values_count_the_same_samples_as_a_plain_loop(call):
+    """The branch-free kernel against a plain loop over the same dealt opponents."""
+    k, n = 3, 30
+    policy = tabulate(AverageRank())[call, k]
+    kept = kept_sums().astype(int)
+    v = real_values(policy, k, call, P, n, seed=5)
+    key, _ = block_keys(5, 1000 * k + call)
+    better = (lambda a, b: a < b) if call == TOP_DOG else (lambda a, b: a > b)
+    for h in (0, 4321, N_HANDS - 1):
+        deck = np.array([c for c in range(N_CARDS) if c not in HANDS[h]], np.int64)
+        state, wins = stream(key, h), np.zeros((3, 2))
+        for t in range(n):
+            state = shuffle_top(deck, N_CARDS - 3, 3 * k, np.uint64(state))  # called from Python: keep it unsigned
+            rows = [hand_row(*deck[3 * o: 3 * o + 3])[3] for o in range(k)]
+            opp = [kept[row, policy[row]] for row in rows]
+            for d in range(3):
+                wins[d, t % 2] += sum(P[c] for c in range(3) if not any(better(s[c], kept[h, d, c]) for s in opp))
+        assert v[h] == pytest.approx(wins / (n // 2), abs=1e-12)

@@ -13,6 +13,7 @@ random streams, with cross-fitting so that simulation noise cannot pass for a ga
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,10 +128,23 @@ def equilibrium_table(p_cat, opponents=range(1, 16)) -> tuple[np.ndarray, list[E
 def _real_values(hands, kept, opp_policy, k, call, p_cat, n_samples, key, out):
     """out[h, d, half]: P(win) of hand h discarding d, against k opponents dealt from the 47
     other cards and playing `opp_policy`; categories weighted exactly; samples split in two
-    halves for cross-fitting."""
+    halves (even and odd samples) for cross-fitting.
+
+    The inner loop has no branches: scores are signed so that the lowest always wins (Bottoms
+    Up negates them), the opponents' best is a running minimum, and wins are integer counts
+    (exact, so the sum does not depend on the order it is taken in)."""
+    sign = 1 - 2 * call
+    opp = np.empty((hands.shape[0], 3), np.int8)  # each opponent hand's signed score per category
+    for row in range(hands.shape[0]):
+        for cat in range(3):
+            opp[row, cat] = sign * kept[row, opp_policy[row], cat]
     for h in prange(hands.shape[0]):
         deck = np.empty(N_CARDS - 3, np.int64)
-        best = np.empty(3, np.int64)
+        mine = np.empty((3, 3), np.int64)
+        wins = np.zeros((2, 3, 3), np.int64)
+        for d in range(3):
+            for cat in range(3):
+                mine[d, cat] = sign * kept[h, d, cat]
         state = stream(key, h)
         j = 0
         for card in range(N_CARDS):
@@ -141,18 +155,21 @@ def _real_values(hands, kept, opp_policy, k, call, p_cat, n_samples, key, out):
             # Fisher-Yates from whatever order the last sample left: still uniform, and
             # still reproducible, since one hand's samples run in order on one thread
             state = shuffle_top(deck, N_CARDS - 3, 3 * k, state)
+            b0, b1, b2 = MAX_SCORE, MAX_SCORE, MAX_SCORE
             for o in range(k):
                 a, b, c, row = hand_row(deck[3 * o], deck[3 * o + 1], deck[3 * o + 2])
-                for cat in range(3):
-                    v = kept[row, opp_policy[row], cat]
-                    if o == 0 or (call == 0 and v < best[cat]) or (call == 1 and v > best[cat]):
-                        best[cat] = v
+                b0 = min(b0, np.int64(opp[row, 0]))
+                b1 = min(b1, np.int64(opp[row, 1]))
+                b2 = min(b2, np.int64(opp[row, 2]))
+            half = t & 1
             for d in range(3):
-                for cat in range(3):
-                    mine = kept[h, d, cat]
-                    if (call == 0 and mine <= best[cat]) or (call == 1 and mine >= best[cat]):
-                        out[h, d, t % 2] += p_cat[cat]
-    out /= n_samples / 2
+                wins[half, d, 0] += mine[d, 0] <= b0
+                wins[half, d, 1] += mine[d, 1] <= b1
+                wins[half, d, 2] += mine[d, 2] <= b2
+        for half in range(2):
+            for d in range(3):
+                out[h, d, half] = (p_cat[0] * wins[half, d, 0] + p_cat[1] * wins[half, d, 1]
+                                   + p_cat[2] * wins[half, d, 2]) / (n_samples // 2)
 
 
 def real_values(opp_policy: np.ndarray, k: int, call: int, p_cat, n_samples: int, seed: int = 0) -> np.ndarray:
@@ -275,9 +292,11 @@ def equilibrium_summary(p_cat, sizes, check: int = 0, seed: int = 0) -> list[dic
                 **{f"shortfall_{n}": round(v, 5) for n, v in short.items()},
             }
             if check:
+                start = time.perf_counter()
                 rc = real_check(eq.policy, size - 1, call, p_cat, check, seed)
                 row |= {"win_real": round(rc.win, 5), "exploitability_real": round(rc.exploitability, 7),
                         "exploitability_real_ci": [round(float(x), 7) for x in rc.exploitability_ci],
-                        "hands_changed_real": round(rc.changed, 4), "samples_per_hand": check}
+                        "hands_changed_real": round(rc.changed, 4), "samples_per_hand": check,
+                        "check_seconds": round(time.perf_counter() - start, 2)}
             rows.append(row)
     return rows
