@@ -30,10 +30,16 @@ def test_simulate_teams_and_text_output(capsys):
     assert "2 players" in capsys.readouterr().out
 
 
-def test_arena_compares_bots_on_duplicate_deals(capsys):
-    out = run_json(["arena", "jumbled", "--bots", "first,random", "--deals", "5", "--players", "3", "--json"], capsys)
+def test_field_arena_compares_bots_on_duplicate_deals(capsys):
+    out = run_json(["arena", "jumbled", "--mode", "field", "--bots", "first,random", "--games", "5", "--players", "3",
+                    "--json"], capsys)
     assert [r["bot"] for r in out["rows"]] == ["first", "random"]
     assert all(r["games"] == 15 and r["deals"] == 5 for r in out["rows"])
+
+
+def test_simulate_with_the_race_caller(capsys):
+    out = run_json(["simulate", "jumbled", "--games", "20", "--call", "race", "--json"], capsys)
+    assert sum(s["wins"] for s in out["sides"]) + out["draws"] == 20
 
 
 def test_bench_reports_the_promised_keys(capsys):
@@ -61,9 +67,18 @@ def exit_code(argv):
     (["simulate", "jumbled", "--bots", "a,b,c,d,e"], "names 5 bots for 4 seats"),
     (["simulate", "jumbled", "--games", "0"], "--games must be at least 1"),
     (["simulate", "jumbled", "--call", "maybe"], "unknown call policy"),
-    (["arena", "jumbled", "--bots", "first,first"], "repeated name"),
+    (["arena", "jumbled", "--bots", "first,first"], "named twice"),
+    (["arena", "jumbled", "--mode", "field", "--bots", "first,first"], "named twice"),
+    (["arena", "jumbled", "--bots", "first,,random"], "empty name"),
+    (["arena", "jumbled", "--bots", "first"], "at least two bots"),
+    (["arena", "jumbled", "--bots", "first,nobody"], "unknown bot 'nobody'"),
+    (["arena", "jumbled", "--players", "1", "--bots", "first,random"], "players"),
+    (["arena", "jumbled", "--players", "9", "--bots", "first,random"], "needs 54 cards"),
+    (["arena", "jumbled", "--games", "0", "--bots", "first,random"], "--games must be at least 1"),
     (["arena", "jumbled", "--teams", "0,1,0,1"], "individual play"),
-    (["arena", "jumbled", "--bots", "mc:-3"], "positive integer"),
+    (["arena", "jumbled", "--bots", "mc:-3,random"], "positive integer"),
+    (["arena", "jumbled", "--mode", "field", "--bots", "mc:-3"], "positive integer"),
+    (["arena", "jumbled", "--mode", "ladder"], "invalid choice"),
     (["bench", "jumbled", "--repeats", "0"], "--repeats must be at least 1"),
     (["simulate", "jumbled", "--players", "four"], "invalid int value"),
 ])

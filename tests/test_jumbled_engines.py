@@ -5,11 +5,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from geolab.bots.jumbled import HEURISTICS, Heuristic, MonteCarlo, RandomBot, RandomCall, heuristic_rounds
+from geolab.bots.jumbled import (
+    HEURISTICS, Heuristic, MonteCarlo, RandomBot, RandomCall, heuristic_block, heuristic_rounds,
+)
 from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
 from geolab.games.jumbled import (
-    BatchRound, Game, Rules, batch_to_records, category_probs, deal, dealer_calls, observe,
+    BatchRound, Game, Rules, batch_to_records, category_probs, deal, deal_block, dealer_calls, observe,
     play_game_batch, play_round_batch, replay_record, turned_categories,
 )
 from geolab.lab.jumbled import simulate_games, simulate_rounds
@@ -279,3 +281,110 @@ def test_points_alone_equal_the_points_with_actions():
     none, alone = heuristic_rounds(rules, HEURISTICS["heuristic"], hands, order, calls, np.random.default_rng(24),
                                    keep_actions=False)
     assert none is None and acts.shape == (700, 3, 4) and (full == alone).all()
+
+
+# Counter-based dealing and the fused block loop ----------------------------------------------
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.players}p-{r.sets_per_round}s")
+def test_block_deals_are_valid_and_each_depends_only_on_its_index(rules):
+    rules = rules.validate()
+    hands, order = deal_block(rules, 99, 300)
+    flat = hands.reshape(300, -1)
+    assert flat.min() >= 0 and flat.max() < N_CARDS
+    assert all(len(set(row)) == len(row) for row in flat.tolist())
+    assert all(np.bincount(row, minlength=3).tolist() == list(rules.geopower_deck) for row in order)
+    part_h, part_o = deal_block(rules, 99, 40, first=123)
+    assert (part_h == hands[123:163]).all() and (part_o == order[123:163]).all()
+    other, _ = deal_block(rules, 100, 300)
+    assert (other != hands).any()
+
+
+def test_block_deals_are_uniform_enough():
+    hands, order = deal_block(Rules(), 5, 20000)
+    counts = np.bincount(hands.ravel(), minlength=N_CARDS)
+    expected = 20000 * 24 / N_CARDS
+    assert np.abs(counts - expected).max() < 5 * np.sqrt(expected)
+    seat_a = np.bincount(hands[:, 0].ravel(), minlength=N_CARDS)
+    assert np.abs(seat_a - 20000 * 6 / N_CARDS).max() < 5 * np.sqrt(20000 * 6 / N_CARDS)
+    for t in range(3):  # every GeoPower card turned is a third of each category
+        share = np.bincount(order[:, t], minlength=3) / 20000
+        assert np.abs(share - 1 / 3).max() < 0.02
+
+
+class ReplayRng:
+    """Hands `Heuristic.act` the uniforms a fused block drew, set by set."""
+
+    def __init__(self, uniforms):
+        self.sets = iter(uniforms)
+
+    def random(self, n):
+        u = next(self.sets).ravel()
+        assert len(u) == n
+        return u
+
+
+class GivenCalls:
+    name = "given-calls"
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def call(self, obs, rng):
+        return self.calls[obs.game]
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(), Rules(players=8), Rules(players=2), Rules(players=5, geopower_deck=(1, 1, 1)),
+    Rules(players=3, geopower_deck=(1, 1, 0), set_tie="all-tied"),
+    Rules(players=3, cards_dealt=8, cards_to_play=7, sets_per_round=4, max_cards_per_set=3,
+          bonus=(0, 0, 5, 10, 20), geopower_deck=(2, 1, 1), used_to_bottom=False),
+], ids=["4p", "8p", "2p", "reused-3-card-deck", "reused-2-card-deck", "4-sets"])
+def test_fused_block_equals_the_step_engine_and_the_reference_on_its_deals(rules):
+    """The block loop deals and draws for itself; its trace (deals, calls, uniforms) replayed
+    through the step-by-step engine with the per-decision heuristic gives every action and
+    point again, and the reference engine scores every round the same."""
+    rules = rules.validate()
+    P, n = rules.players, 300
+    for bot in HEURISTICS.values():
+        got = heuristic_block(rules, bot, n, 31, 32, first=7, trace=True)
+        hands, order = deal_block(rules, 31, n, first=7)
+        assert (got.hands == hands).all() and (got.order == order).all()
+        rnd = play_round_batch(rules, [bot] * P, [GivenCalls(got.calls)] * P, hands, order,
+                               np.zeros((n, P), np.int64), np.arange(n) % P, 0, ReplayRng(got.uniforms))
+        assert (rnd.actions == got.actions).all() and (rnd.points() == got.points).all()
+        for g in range(0, n, 10):
+            assert reference_round(rules, rnd, g).points() == got.points[g].tolist()
+        assert (heuristic_block(rules, bot, n, 31, 32, first=7).points == got.points).all()
+
+
+def test_fused_block_results_do_not_depend_on_how_the_block_is_cut():
+    rules = Rules().validate()
+    bot = HEURISTICS["heuristic"]
+    whole = heuristic_block(rules, bot, 1000, 3, 4, trace=True)
+    parts = [heuristic_block(rules, bot, 250, 3, 4, first=f, trace=True) for f in (0, 250, 500, 750)]
+    for field in ("points", "hands", "order", "calls", "actions"):
+        assert (np.concatenate([getattr(p, field) for p in parts]) == getattr(whole, field)).all()
+    assert (np.concatenate([p.uniforms for p in parts], axis=1) == whole.uniforms).all()
+
+
+def test_fused_block_calls_are_random_among_the_allowed_calls_or_given():
+    rules = Rules().validate()
+    bot = HEURISTICS["heuristic"]
+    calls = heuristic_block(rules, bot, 20000, 1, 2, trace=True).calls
+    assert set(calls.tolist()) == {0, 1} and abs(calls.mean() - 0.5) < 0.02
+    only = Rules(calls=("bottoms-up",)).validate()
+    assert (heuristic_block(only, bot, 500, 1, 2, trace=True).calls == 1).all()
+    given = np.arange(500, dtype=np.int8) % 2
+    assert (heuristic_block(rules, bot, 500, 1, 2, calls=given, trace=True).calls == given).all()
+
+
+def test_simulate_rounds_fused_and_stepwise_agree_on_average_and_blocks_fix_the_result():
+    rules = Rules().validate()
+    bot = HEURISTICS["heuristic"]
+    fused = simulate_rounds(rules, [bot] * 4, n_rounds=6000, seed=3, block=1000)
+    step = simulate_rounds(rules, [bot] * 4, n_rounds=6000, seed=3, block=1000, fused=False)
+    assert fused.shape == step.shape == (6000, 4)
+    assert abs(fused.mean() - step.mean()) < 0.3  # the same game; only the bots' coin flips differ
+    cut = simulate_rounds(rules, [bot] * 4, n_rounds=2500, seed=3, block=1000, workers=2)
+    assert (cut == fused[:2500]).all()

@@ -3,11 +3,14 @@
 Every set policy sees a `geolab.games.jumbled.Observation` and returns one uint slot mask per
 row; every dealer-call policy sees a `CallObservation` and returns call indices. Kernels are
 compiled with numba (``nogil`` so blocks can run on threads) and draw their randomness only
-from uniforms taken from the ``rng`` they are handed.
+from uniforms taken from the ``rng`` they are handed; the one exception, `heuristic_block`,
+deals and plays whole rounds from per-round counter streams and can hand back every uniform
+it drew, so the step-by-step engine can replay its decisions.
 """
 
 from __future__ import annotations
 
+import functools
 import pickle
 import threading
 from dataclasses import dataclass, field
@@ -18,8 +21,8 @@ import numpy as np
 from geolab.cards import N_CARDS, RANKS
 from geolab.errors import GeolabError
 from geolab.games.jumbled import (
-    RANKS64, TOP_DOG, CallObservation, Observation, Rules, call_index, legal_choice,
-    next_category_probs, play_round_batch, popcount, set_winners,
+    _LOW32, RANKS64, TOP_DOG, CallObservation, Observation, Rules, below32, call_index, deal_game,
+    draw64, game_stream, legal_choice, next_category_probs, play_round_batch, popcount, set_winners,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -49,6 +52,201 @@ class FixedCall:
 
     def call(self, obs: CallObservation, rng: np.random.Generator) -> np.ndarray:
         return np.full(len(obs), call_index(self.which), np.int8)
+
+
+@numba.njit(cache=True, nogil=True)
+def _race_rank(levels, binom, n_multi, buf):
+    """Index of the state (levels[0]: the player of interest; levels[1:]: the others, any
+    order) among the (own level, sorted multiset of the others' levels) states; ``buf`` is
+    scratch for the sort."""
+    n = levels.size - 1
+    for i in range(n):  # insertion sort: a few values, no allocation
+        x, j = levels[i + 1], i
+        while j > 0 and buf[j - 1] > x:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = x
+    r = 0
+    for i in range(n):
+        r += binom[buf[i] + i, i + 1]
+    return levels[0] * n_multi + r
+
+
+@numba.njit(cache=True, nogil=True)
+def _race_after(levels, probs, shape_pts, shape_k, g, target, value, binom, n_multi):
+    """The player at ``levels[0]``'s chance to win after one more round that scores one of the
+    shapes (probabilities ``probs``; shape 0 scores nothing and is left to the caller), each
+    shape's points going to a uniformly random ordered set of distinct players. A round that
+    ends the race counts 1 for a sole leader at or past the target, 1/n to each of n tied
+    leaders there; otherwise ``value`` of the state reached."""
+    P = levels.size
+    nxt = np.empty(P, np.int64)
+    buf = np.empty(P, np.int64)
+    pick = np.zeros(shape_pts.shape[1], np.int64)
+    total = 0.0
+    for sh in range(1, probs.size):
+        if probs[sh] == 0.0:
+            continue
+        k = shape_k[sh]
+        n_tuples = 1
+        for i in range(k):
+            n_tuples *= P
+        acc, count = 0.0, 0
+        for code in range(n_tuples):  # every ordered k-tuple of distinct players
+            c, distinct = code, True
+            for i in range(k):
+                pick[i] = c % P
+                c //= P
+                for j in range(i):
+                    distinct = distinct and pick[j] != pick[i]
+            if not distinct:
+                continue
+            count += 1
+            nxt[:] = levels
+            for i in range(k):
+                nxt[pick[i]] += shape_pts[sh, i]
+            top, n_top = nxt[0], 1
+            for q in range(1, P):
+                if nxt[q] > top:
+                    top, n_top = nxt[q], 1
+                elif nxt[q] == top:
+                    n_top += 1
+            if top * g >= target:
+                acc += (1.0 / n_top) if nxt[0] == top else 0.0
+            else:
+                acc += value[_race_rank(nxt, binom, n_multi, buf)]
+        total += probs[sh] * acc / count
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _race_values(states, probs, shape_pts, shape_k, g, target, binom, n_multi):
+    """Every state's chance to win the race, rounds drawn from ``probs`` for ever: states in
+    order of falling total, so every state a scoring round reaches is already known, and a
+    round that scores nothing (shape 0) only repeats the state."""
+    value = np.zeros(states.shape[0])
+    buf = np.empty(states.shape[1], np.int64)
+    for i in range(states.shape[0]):
+        s = states[i]
+        v = _race_after(s, probs, shape_pts, shape_k, g, target, value, binom, n_multi)
+        value[_race_rank(s, binom, n_multi, buf)] = v / (1.0 - probs[0])
+    return value
+
+
+@numba.njit(cache=True, nogil=True)
+def _race_kernel(levels, probs, shape_pts, shape_k, g, target, value, binom, n_multi, allowed, out):
+    """Per row (the dealer's levels first): the allowed call with the best chance to win."""
+    buf = np.empty(levels.shape[1], np.int64)
+    for r in range(levels.shape[0]):
+        best, best_call = -1.0, allowed[0]
+        for c in allowed:
+            v = probs[c, 0] * value[_race_rank(levels[r], binom, n_multi, buf)] + _race_after(
+                levels[r], probs[c], shape_pts, shape_k, g, target, value, binom, n_multi)
+            if v > best + 1e-12:
+                best, best_call = v, c
+        out[r] = best_call
+
+
+@dataclass
+class RaceCall:
+    """Calls what gives the dealer the best chance to win the race to the target.
+
+    The dealer calls before the deal (rule J7), so the scores are all it knows, and the two
+    calls are not alike: with the default heuristic Bottoms Up spreads a round's points wider
+    than Top Dog (more two-set rounds), which a dealer behind wants and a leader does not. So
+    the caller estimates, once per rules, how often each call gives each outcome shape (who
+    wins how many sets: 5+5+5, 15+5, 25, ...) from ``table_rounds`` rounds with the default
+    heuristic at every seat (seeded by ``random_state``); computes every score state's chance
+    to win the race exactly under those shapes, dealt to random players, with later dealers
+    calling at random; and calls whichever call maximises the dealer's chance after this
+    round (Top Dog on equal chances). A deterministic function of the scores, it draws nothing
+    from the game's rng. Individual play only; a score state past the target (a tie at the
+    top plays on) is counted as shared by the tied leaders.
+    """
+
+    table_rounds: int = 32768
+    random_state: int = 0
+    max_states: int = 2_000_000
+    name: str = "race"
+
+    def __post_init__(self):
+        self._model: dict = {}
+        self._lock = threading.Lock()
+
+    def _prepared(self, rules: Rules):
+        with self._lock:
+            if rules not in self._model:
+                self._model[rules] = self._prepare(rules)
+            return self._model[rules]
+
+    def _prepare(self, rules: Rules):
+        from dataclasses import replace
+        from itertools import combinations_with_replacement
+        from math import ceil, comb, gcd
+
+        from geolab.games.jumbled import CALLS, deal
+
+        if rules.teams is not None:
+            raise GeolabError("the race caller plays individual games (no teams)")
+        P, n = rules.players, self.table_rounds
+        deal_ss, play_ss = np.random.SeedSequence(self.random_state).spawn(2)
+        hands, order = deal(rules, np.random.default_rng(deal_ss), n)
+        zeros, dealer = np.zeros((n, P), np.int64), np.arange(n, dtype=np.int64) % P
+        both = replace(rules, calls=CALLS)  # both calls' shapes even where the rules allow one
+        shapes, counts = {(): 0}, []
+        for which in CALLS:  # the same deals and play stream under both calls
+            pts = play_round_batch(both, [Heuristic()] * P, [FixedCall(which)] * P, hands, order, zeros,
+                                   dealer, 0, np.random.default_rng(play_ss)).points()
+            count: dict = {}
+            for row in pts.tolist():
+                key = tuple(sorted((x for x in row if x), reverse=True))
+                shapes.setdefault(key, len(shapes))
+                count[key] = count.get(key, 0) + 1
+            counts.append(count)
+        g = 0
+        for key in shapes:
+            for x in key:
+                g = gcd(g, x)
+        g = g or 1
+        width = max(1, max(len(k) for k in shapes))
+        shape_pts = np.zeros((len(shapes), width), np.int64)
+        shape_k = np.zeros(len(shapes), np.int64)
+        probs = np.zeros((2, len(shapes)))
+        for key, i in shapes.items():
+            shape_pts[i, :len(key)] = [x // g for x in key]
+            shape_k[i] = len(key)
+            for c in range(2):
+                probs[c, i] = counts[c].get(key, 0) / n
+        allowed = np.array([call_index(c) for c in rules.calls], np.int64)
+        mix = probs[allowed].mean(axis=0)  # later dealers call at random among the allowed calls
+        levels = ceil(rules.target / g)  # scores below the target, in units of g
+        n_multi = comb(levels + P - 2, P - 1)
+        if levels * n_multi > self.max_states or mix[0] >= 1:
+            raise GeolabError(f"the race caller cannot model these rules ({levels * n_multi:,} score states)")
+        binom = np.array([[comb(a, b) for b in range(P)] for a in range(levels + P)], np.int64)
+        others = np.array(list(combinations_with_replacement(range(levels), P - 1)), np.int64).reshape(-1, P - 1)
+        states = np.concatenate([np.repeat(np.arange(levels), len(others))[:, None],
+                                 np.tile(others, (levels, 1))], axis=1)
+        states = states[np.argsort(-states.sum(axis=1), kind="stable")]
+        value = _race_values(states, mix, shape_pts, shape_k, g, rules.target, binom, n_multi)
+        return probs, shape_pts, shape_k, g, value, binom, n_multi, allowed
+
+    def call(self, obs: CallObservation, rng: np.random.Generator) -> np.ndarray:
+        r = obs.rules
+        probs, shape_pts, shape_k, g, value, binom, n_multi, allowed = self._prepared(r)
+        scores = np.asarray(obs.scores[obs.game], np.int64)
+        seat = np.asarray(obs.seat, np.int64)
+        others = np.arange(r.players)[None, :] != seat[:, None]
+        levels = np.concatenate([scores[np.arange(len(seat)), seat][:, None],
+                                 scores[others].reshape(len(seat), -1)], axis=1) // g  # the dealer first
+        out = np.full(len(seat), allowed[0], np.int64)
+        inside = (levels * g < r.target).all(axis=1)  # past the target (a tie plays on): the first call
+        if inside.any():
+            part = np.zeros(int(inside.sum()), np.int64)
+            _race_kernel(np.ascontiguousarray(levels[inside]), probs, shape_pts, shape_k, g, r.target, value,
+                         binom, n_multi, allowed, part)
+            out[inside] = part
+        return out.astype(np.int8)
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,7 +416,7 @@ def _dense_ranks(values, out):
 @numba.njit(cache=True, nogil=True)
 def _key_tables(deck, S, reuse, ranks):
     """The heuristic's card keys for every category-chance state a round can reach, call and
-    card, computed once per batch as (states, call, kind, N_CARDS) integers: kind 0 the
+    card, computed once per rule set as (states, call, kind, N_CARDS) integers: kind 0 the
     worst-rank key (pair sets), kind 1 the expected rank (the small set), each replaced by its
     dense rank among the 50 cards (equal floats share a rank) shifted left 4 bits, so that
     ``key | slot`` orders a hand exactly as (float key, slot) does: the first strict minimum
@@ -266,77 +464,111 @@ def _key_tables(deck, S, reuse, ranks):
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_rounds_kernel(hands, order, calls, S, C, lo, hi, deck, reuse, all_tied, single_at,
-                             reserve, u, pts_table, ranks, actions, points):
+def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, deck, reuse,
+                             all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
+                             actions, points):
     """Whole rounds with `Heuristic` at every seat: the same choices as `_heuristic_choice`,
-    with each card's key looked up in per-batch tables (`_key_tables`) instead of computed at
-    every decision, and the picks found by branch-free integer minima; no allocation inside
-    the loop over games."""
-    G, P, H = hands.shape
+    with each card's key looked up in the flat per-rules table of `_key_tables` instead of
+    computed at every decision, the picks found by branch-free integer minima, and no
+    allocation inside the loop over games.
+
+    With ``keys`` empty the deals (``hands``, ``order``), ``calls`` and the timing uniforms
+    ``u`` (S, G, P) are given. With ``keys`` = (deal key, play key) game i of the block is
+    game ``first + i``: dealt by `deal_game` from the deal key, its call (when ``call_opts``
+    is not empty: uniform among them) and timing uniforms drawn from its play stream (draw 0
+    the call, draw 1 + t * ceil(P / 2) + q // 2 the uniforms of set t, two per draw), and each
+    of hands, order, calls, u and actions is either written in full (G rows) or a one-row
+    scratch."""
+    G, P = points.shape
+    H = hands.shape[2]
     D = order.shape[1]
-    keep = actions.shape[0] == G  # otherwise a one-game scratch row: only points are wanted
-    tab = _key_tables(deck, S, reuse, ranks)
+    dealt = keys.size > 0
+    draw_call = dealt and call_opts.size > 0
+    n_turns = min(S, D - 1)
+    half = (P + 1) >> 1
     d1, d2 = min(deck[1], S - 1) + 1, min(deck[2], S - 1) + 1
     base = (min(deck[0], S - 1) + 1) * d1 * d2
-    draws = np.empty(S, np.int64)
+    scratch = np.empty(N_CARDS, np.int8)
     used = np.zeros(P, np.int64)
     n_played = np.zeros(P, np.int64)
     totals = np.zeros(P, np.int64)
     n_won = np.zeros(P, np.int64)
     key = np.empty(H, np.int64)
+    plain = True  # every seat the default (coin-flip timing, no reserve): skip per-decision lookups
+    for q in range(P):
+        plain &= single_at[q, 0] < 0 and single_at[q, 1] < 0 and not reserve[q, 0] and not reserve[q, 1]
     big = np.int64(1) << 40
+    z = np.uint64(0)
+    two32 = np.uint64(1) << np.uint64(32)
+    keep_u = u.shape[1] == G
     for g in range(G):
-        call = calls[g]
+        hg = g if hands.shape[0] == G else 0
+        og = g if order.shape[0] == G else 0
+        cg = g if calls.shape[0] == G else 0
+        ug = g if u.shape[1] == G else 0
+        ag = g if actions.shape[0] == G else 0
+        ps = np.uint64(0)
+        if dealt:
+            deal_game(game_stream(keys[0], first + g), P, H, n_turns, deck, scratch, hands, hg, order, og)
+            ps = game_stream(keys[1], first + g)
+            if draw_call:
+                calls[cg] = call_opts[below32(draw64(ps, 0) >> np.uint64(32), call_opts.size)]
+        call = np.int64(calls[cg])
         sign = 1 if call == 0 else -1
-        for t in range(S):
-            draws[t] = order[g, t % D]
-        used[:] = 0
-        n_played[:] = 0
-        n_won[:] = 0
+        for q in range(P):  # a plain loop: no slice views made per round
+            used[q] = 0
+            n_played[q] = 0
+            n_won[q] = 0
         x0 = x1 = x2 = 0
         for t in range(S):
             if reuse and t >= D:
-                st = base + draws[t - D]
+                st = base + order[og, t - D]
             else:
                 st = (x0 * d1 + x1) * d2 + x2
-            cat = draws[t]
+            cat = order[og, t % D]
             after = S - t - 1
             for q in range(P):
                 uq = used[q]
                 left = C - n_played[q]
                 kmin = max(lo, left - after * hi)
                 kmax = min(hi, left - after * lo)
-                sa = single_at[q, call]
+                sa = -1 if plain else single_at[q, call]
                 if sa >= 0:
                     small = t == sa
+                elif dealt:
+                    if q & 1 == 0:
+                        z = draw64(ps, 1 + t * half + (q >> 1))
+                    bits = (z >> np.uint64(32)) if q & 1 == 0 else (z & _LOW32)
+                    small = bits * np.uint64(S - t) < two32  # exactly u * (S - t) < 1 for u = bits / 2**32
+                    if keep_u:
+                        u[t, g, q] = np.float64(bits) / two32
                 else:
-                    small = u[t, g, q] * (S - t) < 1.0
+                    small = u[t, ug, q] * (S - t) < 1.0
                 k = kmin if small else kmax
-                row = tab[st, call, np.int64(small)]
-                if k <= 2 and not reserve[q, call]:
+                off = ((st * 2 + call) * 2 + np.int64(small)) * N_CARDS
+                if k <= 2 and (plain or not reserve[q, call]):
                     v1, v2 = big, big  # the two lowest (key | slot), branch-free
+                    uoff = np.uint64(off)  # unsigned: no negative-index check in the hot loop
                     for i in range(H):
-                        x = row[hands[g, q, i]] | i
+                        x = np.int64(tab[uoff + np.uint64(hands[hg, q, i])]) | i
                         x = big if (uq >> i) & 1 else x
                         lo1 = min(v1, x)
                         v2 = min(v2, max(v1, x))
                         v1 = lo1
                     p1, p2 = v1 & 15, v2 & 15
-                    mv = 1 << p1
-                    tot = ranks[hands[g, q, p1], cat]
-                    if k == 2:
-                        mv |= 1 << p2
-                        tot += ranks[hands[g, q, p2], cat]
+                    pair = np.int64(k == 2)
+                    mv = (1 << p1) | (pair << p2)
+                    tot = ranks[hands[hg, q, p1], cat] + pair * ranks[hands[hg, q, p2], cat]
                 else:
                     for i in range(H):
-                        key[i] = big if (uq >> i) & 1 else row[hands[g, q, i]] | i
+                        key[i] = big if (uq >> i) & 1 else np.int64(tab[off + hands[hg, q, i]]) | i
                     if reserve[q, call] and not small and (left - k) < after * hi:
-                        ev_row = tab[st, call, 1]
+                        ev_off = ((st * 2 + call) * 2 + 1) * N_CARDS
                         best, n_free = big, 0
                         for i in range(H):
                             if not (uq >> i) & 1:
                                 n_free += 1
-                                best = min(best, ev_row[hands[g, q, i]] | i)
+                                best = min(best, np.int64(tab[ev_off + hands[hg, q, i]]) | i)
                         if n_free - 1 >= k:
                             key[best & 15] = big
                     mv = 0
@@ -348,8 +580,8 @@ def _heuristic_rounds_kernel(hands, order, calls, S, C, lo, hi, deck, reuse, all
                         pick &= 15
                         mv |= 1 << pick
                         key[pick] = big
-                        tot += ranks[hands[g, q, pick], cat]
-                actions[g if keep else 0, t, q] = mv
+                        tot += ranks[hands[hg, q, pick], cat]
+                actions[ag, t, q] = mv
                 used[q] = uq | mv
                 n_played[q] += k
                 totals[q] = sign * tot  # mirrored: the lowest always wins (set_winners' rule)
@@ -370,6 +602,27 @@ def _heuristic_rounds_kernel(hands, order, calls, S, C, lo, hi, deck, reuse, all
             points[g, q] = pts_table[n_won[q]]
 
 
+@functools.lru_cache(maxsize=64)
+def _flat_key_tables(deck: tuple[int, int, int], S: int, reuse: bool) -> np.ndarray:
+    """`_key_tables` for one rule set, flattened to int16 (small enough for the L1 cache);
+    computed once per process and shared read-only by every thread."""
+    tab = _key_tables(np.array(deck, np.int64), S, reuse, RANKS64).reshape(-1).astype(np.int16)
+    tab.flags.writeable = False
+    return tab
+
+
+def _run_fused(rules: Rules, bot: "Heuristic", hands, order, calls, u, keys, first, call_opts,
+               actions, points) -> None:
+    S, P = rules.sets_per_round, rules.players
+    _heuristic_rounds_kernel(
+        hands, order, calls, u, keys, first, *_rule_ints(rules), np.array(rules.geopower_deck, np.int64),
+        rules.used_to_bottom, rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
+        np.array([bot.reserve] * P), call_opts,
+        _flat_key_tables(tuple(rules.geopower_deck), S, rules.used_to_bottom),
+        np.array([w * rules.points_per_set + rules.bonus[w] for w in range(S + 1)], np.int64),
+        RANKS64, actions, points)
+
+
 _SCRATCH = threading.local()
 
 
@@ -380,6 +633,10 @@ def _scratch_uniforms(n: int) -> np.ndarray:
     if buf is None or buf.size < n:
         buf = _SCRATCH.u = np.empty(n)
     return buf[:n]
+
+
+_NO_KEYS = np.zeros(0, np.uint64)
+_NO_CALLS = np.zeros(0, np.int8)
 
 
 def heuristic_rounds(rules: Rules, bot: "Heuristic", hands, order, calls, rng,
@@ -394,12 +651,46 @@ def heuristic_rounds(rules: Rules, bot: "Heuristic", hands, order, calls, rng,
     rng.random(out=u)  # the same uniforms, in the same order, as one draw per set
     actions = np.zeros((G if keep_actions else 1, S, P), np.int64)
     points = np.zeros((G, P), np.int64)
-    pts = np.array([w * rules.points_per_set + rules.bonus[w] for w in range(S + 1)], np.int64)
-    _heuristic_rounds_kernel(hands, order, np.ascontiguousarray(calls, np.int8), *_rule_ints(rules),
-                             np.array(rules.geopower_deck, np.int64), rules.used_to_bottom,
-                             rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
-                             np.array([bot.reserve] * P), u, pts, RANKS64, actions, points)
+    _run_fused(rules, bot, np.ascontiguousarray(hands, np.int8), np.ascontiguousarray(order, np.int8),
+               np.ascontiguousarray(calls, np.int8), u, _NO_KEYS, 0, _NO_CALLS, actions, points)
     return (actions if keep_actions else None), points
+
+
+@dataclass
+class FusedRounds:
+    """Rounds dealt and played in one compiled loop: points (n, P) int32 (as `BatchRound.points`
+    gives them; small to gather from many blocks) and, when traced, all it
+    takes to replay them: hands (n, P, H), GeoPower orders (n, D), calls (n,), the timing
+    uniforms the heuristic drew (S, n, P; the ``rng.random`` draws of `Heuristic.act`, set by
+    set) and actions (n, S, P)."""
+
+    points: np.ndarray
+    hands: np.ndarray | None = None
+    order: np.ndarray | None = None
+    calls: np.ndarray | None = None
+    uniforms: np.ndarray | None = None
+    actions: np.ndarray | None = None
+
+
+def heuristic_block(rules: Rules, bot: "Heuristic", n: int, deal_key, play_key, first: int = 0,
+                    calls=None, trace: bool = False) -> FusedRounds:
+    """Rounds first .. first + n - 1 of a block, one `Heuristic` at every seat: dealt as
+    `deal_block` deals them from ``deal_key`` and played in the compiled loop, every other
+    random choice drawn from ``play_key``'s per-round streams, so round i depends only on
+    (keys, i), never on how the block is cut or threaded. ``calls`` (n,) gives the dealers'
+    calls; None draws each uniformly among the rules' calls (what `RandomCall` does)."""
+    S, P, H, D = rules.sets_per_round, rules.players, rules.cards_dealt, rules.deck_size
+    rows = n if trace else 1
+    if calls is None:
+        call_opts = np.array([call_index(c) for c in rules.calls], np.int8)
+        calls = np.zeros(rows, np.int8)
+    else:
+        call_opts, calls = _NO_CALLS, np.ascontiguousarray(calls, np.int8)
+    out = FusedRounds(np.zeros((n, P), np.int32), np.zeros((rows, P, H), np.int8), np.zeros((rows, D), np.int8),
+                      calls, np.zeros((S, rows, P)), np.zeros((rows, S, P), np.int64))
+    _run_fused(rules, bot, out.hands, out.order, out.calls, out.uniforms,
+               np.array([deal_key, play_key], np.uint64), first, call_opts, out.actions, out.points)
+    return out if trace else FusedRounds(out.points)
 
 
 # --------------------------------------------------------------------------------------------
@@ -748,9 +1039,12 @@ def make_bot(spec: str, rules: Rules):
 
 
 def make_caller(spec: str):
+    """A dealer-call policy from a name: random, top-dog, bottoms-up, race."""
     if spec == "random":
         return RandomCall()
     if spec in ("top-dog", "bottoms-up"):
         return FixedCall(spec)
-    raise GeolabError(f"unknown call policy {spec!r} (known: random, top-dog, bottoms-up)")
+    if spec == "race":
+        return RaceCall()
+    raise GeolabError(f"unknown call policy {spec!r} (known: random, top-dog, bottoms-up, race)")
 

@@ -20,13 +20,18 @@ def add_arguments(p, default_bots: str, default_games: int) -> None:
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
 
 
-def run(args, game: str, rules_spec, runner, title: str) -> None:
-    """Play, print the tables, write the result files and plots, say where they are."""
+def run(args, game: str, rules_spec, runner, title: str, block: int = arena.BLOCK, lead_name: str = "first lead",
+        length: str = "tricks", settings: dict | None = None) -> None:
+    """Play, print the tables, write the result files and plots, say where they are.
+
+    ``lead_name`` names the side whose score `Duplicate.lead_score` holds, ``length`` what its
+    `tricks` count, and ``settings`` adds the game's own run settings to meta.json."""
     bots = arena.split_bots(args.bots)
     previous = signal.getsignal(signal.SIGINT)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        result = arena.run(runner, bots, args.games, args.seed, progress=None if not args.json else False)
+        result = arena.run(runner, bots, args.games, args.seed, block, progress=None if not args.json else False,
+                           length=length)
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
@@ -41,10 +46,11 @@ def run(args, game: str, rules_spec, runner, title: str) -> None:
     save_figure(fig, out / "ladder.png")
     plots.close(fig)
     info = meta(game=game, rules=rules_spec, bots=bots, deals_per_pair=args.games, seed=args.seed,
-                block=arena.BLOCK, games=result.games, wall_seconds=round(result.seconds, 3),
+                block=block, games=result.games, wall_seconds=round(result.seconds, 3),
                 interrupted=result.interrupted, first_lead=lead,
                 statistics="win rates: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample size (Kish); "
-                           "ratings: Bradley-Terry on all games, Elo points, 95% CI from the observed information")
+                           "ratings: Bradley-Terry on all games, Elo points, 95% CI from the observed information",
+                first_lead_means=lead_name, **(settings or {}))
     write_json(info, out / "meta.json")
     games_per_s = result.games / result.seconds if result.seconds else float("nan")
     if args.json:
@@ -59,6 +65,6 @@ def run(args, game: str, rules_spec, runner, title: str) -> None:
     print()
     print_table(ratings.to_dict("records"))
     print()
-    print(f"first lead wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
+    print(f"{lead_name} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
           f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s)")
     print(f"tables and plots: {out}/ (win_rates.png, ladder.png, pairs.csv, ratings.csv, meta.json)")

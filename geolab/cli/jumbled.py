@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
+
+import pandas as pd
 
 from geolab.bots.jumbled import make_bot, make_caller
+from geolab.cli import arena as arena_cli
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError, RulesError
 from geolab.games.jumbled import SEAT_LETTERS, Rules
 from geolab.lab import jumbled as lab
+from geolab.lab.arena import split_bots
+from geolab.lab.results import meta, write_json, write_table
 from geolab.lab.stats import wilson
 
+#: The arena's default line-up: the heuristic family and the random floor (add mc:16 for the
+#: Monte Carlo bot: about a thousand times slower).
+ARENA_BOTS = "heuristic,reserve,first,middle,last,random"
+CALLERS = "random,race,top-dog,bottoms-up"
 
-def _rules_arguments(p) -> None:
+
+def _rules_arguments(p, seed_and_json: bool = True) -> None:
     p.add_argument("--players", type=int, default=4, help="2-8 players (default 4)")
     p.add_argument("--teams", help="team label per seat, e.g. 0,1,0,1 (default: everyone alone)")
     p.add_argument("--target", type=int, default=50, help="points to win (default 50)")
     p.add_argument("--deck", default="5,5,5", help="GeoPower cards: size,statehood,population (default 5,5,5)")
-    p.add_argument("--call", default="random", help="dealer's call policy: random, top-dog, bottoms-up")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--call", default="random", help="dealer's call policy: random, top-dog, bottoms-up, race")
     p.add_argument("--workers", type=int, default=1, help="threads (default 1)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    if seed_and_json:
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _ints(text: str, what: str) -> tuple[int, ...]:
@@ -53,12 +65,17 @@ def register(commands) -> None:
     p.add_argument("--games", type=int, default=2000, help="games to the target (default 2000)")
     p.set_defaults(run=run_simulate)
 
-    p = commands["arena"].add_parser("jumbled", help="bots against a field on duplicate deals")
-    _rules_arguments(p)
-    p.add_argument("--bots", default="mc:16,reserve,first,random",
-                   help="challengers, comma-separated (default mc:16,reserve,first,random)")
-    p.add_argument("--field", default="heuristic", help="the bot in every other seat (default heuristic)")
-    p.add_argument("--deals", type=int, default=25, help="deal streams; each is played once per seat (default 25)")
+    p = commands["arena"].add_parser("jumbled", help="every pair of bots on duplicate deals, ratings; or bots v a field")
+    _rules_arguments(p, seed_and_json=False)
+    arena_cli.add_arguments(p, default_bots=ARENA_BOTS, default_games=200)
+    p.add_argument("--mode", choices=("pairs", "field", "calls"), default="pairs",
+                   help="pairs: every pair shares tables half and half, seats swapped (default); "
+                        "field: each bot in one seat against --field in the others, once per seat; "
+                        "calls: seat A's dealer calls by each of --callers, --field at every seat. "
+                        "--games counts deals a pair, deal streams, or games a call policy")
+    p.add_argument("--field", default="heuristic",
+                   help="--mode field: the bot in every other seat; --mode calls: the bot at every seat (default heuristic)")
+    p.add_argument("--callers", default=CALLERS, help=f"--mode calls: call policies, the first the baseline (default {CALLERS})")
     p.set_defaults(run=run_arena)
 
     p = commands["bench"].add_parser("jumbled", help="rounds per second, batch v reference engine")
@@ -105,18 +122,61 @@ def run_simulate(args) -> None:
 
 def run_arena(args) -> None:
     rules = _rules(args)
-    names = [b.strip() for b in args.bots.split(",")]
-    if len(set(names)) != len(names) or not all(names):
-        raise GeolabError(f"--bots: empty or repeated name in {args.bots!r}")
+    if rules.teams is not None:
+        raise GeolabError("the arena seats bots, not teams; use individual play (no --teams)")
+    workers = _positive(args.workers, "--workers")
+    caller = make_caller(args.call)
+    if args.mode == "calls":
+        return _run_calls(args, rules, workers)
+    names = split_bots(args.bots)
+    if args.mode == "field":
+        return _run_field(args, rules, names, caller, workers)
+    bots = {n: make_bot(n, rules) for n in names}  # unknown names fail here, before any play
+    spec = f"{rules.players}p-target{rules.target}-deck{'-'.join(map(str, rules.geopower_deck))}-call-{args.call}"
+    arena_cli.run(args, "jumbled", spec, lab.pairs_runner(rules, bots, caller, workers),
+                  f"Jumbled GeoPower Choice, {rules.players} players", block=lab.ARENA_BLOCK,
+                  lead_name="the side at seat A (first dealer)", length="rounds",
+                  settings={"rules_fields": rules.to_dict(), "call": args.call, "chunk": lab.PAIR_CHUNK,
+                            "seating": "per deal two games: bot a at the even seats (A, C, ...) and b at the odd "
+                                       "ones, then swapped; a game scores 1 for the bot whose seat wins, 1/2 a draw"})
+
+
+def _run_calls(args, rules: Rules, workers: int) -> None:
+    """What the dealer's call is worth: seat A calls by each policy in turn on the same deals."""
+    names = [c.strip() for c in args.callers.split(",")]
+    if len(set(names)) != len(names):
+        raise GeolabError(f"--callers: a policy is named twice in {args.callers!r}")
+    callers = {n: make_caller(n) for n in names}
+    bot = make_bot(args.field, rules)
+    rows = lab.call_value(rules, bot, callers, _positive(args.games, "--games"), args.seed, workers)
+    if args.out:
+        out = Path(args.out)
+        write_table(pd.DataFrame(rows), out, "calls")
+        write_json(meta(game="jumbled", mode="calls", rules_fields=rules.to_dict(), bot=args.field, callers=names,
+                        games=args.games, seed=args.seed, seating="seat A calls by the policy, every other seat at random"),
+                   out / "calls_meta.json")
+    if args.json:
+        print_json({"game": "jumbled-geopower-choice", "mode": "calls", "seed": args.seed, "rows": rows})
+        return
+    print(f"Jumbled GeoPower Choice, {rules.players} players, {args.field} at every seat: seat A's win rate when "
+          f"it calls by each policy (the others call at random), {args.games:,} games each on the same deals, "
+          f"seed {args.seed}")
+    print_table(rows)
+
+
+def _run_field(args, rules: Rules, names: list[str], caller, workers: int) -> None:
+    """The one-v-field table: each bot in one seat, ``--field`` in the others, seats rotated."""
+    if len(set(names)) != len(names):
+        raise GeolabError(f"--bots: a bot is named twice in {args.bots!r}")
     challengers = {n: make_bot(n, rules) for n in names}
     field = make_bot(args.field, rules)
-    rows = lab.arena(rules, challengers, field, _positive(args.deals, "--deals"), args.seed,
-                     workers=_positive(args.workers, "--workers"), caller=make_caller(args.call))
+    rows = lab.arena(rules, challengers, field, _positive(args.games, "--games"), args.seed,
+                     workers=workers, caller=caller)
     if args.json:
-        print_json({"game": "jumbled-geopower-choice", "seed": args.seed, "rows": rows})
+        print_json({"game": "jumbled-geopower-choice", "mode": "field", "seed": args.seed, "rows": rows})
         return
     print(f"Jumbled GeoPower Choice arena: each bot in one seat v {args.field} in the other "
-          f"{rules.players - 1} ({SEAT_LETTERS[:rules.players]} in turn), {args.deals} duplicate deal "
+          f"{rules.players - 1} ({SEAT_LETTERS[:rules.players]} in turn), {args.games} duplicate deal "
           f"streams, seed {args.seed}; fair share {1 / rules.players:.3f}")
     print_table([{k: r[k] for k in ("bot", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_points")} for r in rows])
 

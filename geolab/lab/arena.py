@@ -61,6 +61,7 @@ class ArenaResult:
     deals: dict[tuple[str, str], Duplicate] = field(default_factory=dict)
     seconds: float = 0.0
     interrupted: bool = False
+    length: str = "tricks"  # what `Duplicate.tricks` counts in this game (the `avg_` column)
 
     @property
     def games(self) -> int:
@@ -75,7 +76,7 @@ class ArenaResult:
                 "a": a, "b": b, "deals": len(per_deal), "games": 2 * len(per_deal),
                 "wins_a": int((d.score == 1).sum()), "ties": int((d.score == 0.5).sum()),
                 "win_rate_a": mean, "ci_low": low, "ci_high": high,
-                "avg_tricks": float(d.tricks.mean()),
+                f"avg_{self.length}": float(d.tricks.mean()),
             })
         return pd.DataFrame(rows)
 
@@ -113,7 +114,7 @@ BLOCK = 10_000
 
 
 def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, block: int = BLOCK,
-        progress: bool | None = None) -> ArenaResult:
+        progress: bool | None = None, length: str = "tricks") -> ArenaResult:
     """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished blocks."""
     if len(bots) < 2:
         raise GeolabError("the arena needs at least two bots")
@@ -125,7 +126,7 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, blo
     sizes = [min(block, deals - start) for start in range(0, deals, block)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     parts: dict[tuple[str, str], list[Duplicate]] = {p: [] for p in pairs}
-    result = ArenaResult(list(bots))
+    result = ArenaResult(list(bots), length=length)
     start = time.perf_counter()
     with Progress(2 * deals * len(pairs), "games", enabled=progress) as bar:
         try:

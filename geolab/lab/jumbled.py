@@ -7,30 +7,37 @@ depends on (seed, block size) only, never on how many workers run the blocks or 
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from geolab.bots.jumbled import Heuristic, RandomCall, heuristic_rounds
+from geolab.bots.jumbled import Heuristic, RandomCall, heuristic_block, heuristic_rounds
 from geolab.errors import GeolabError
 from geolab.games.jumbled import (
-    Game, Rules, deal, dealer_calls, play_game_batch, play_round_batch,
+    Game, Rules, block_keys, deal, deal_block, dealer_calls, play_game_batch, play_round_batch,
 )
-from geolab.lab.stats import wilson
+from geolab.lab.arena import Duplicate
+from geolab.lab.stats import mean_ci, wilson
 
 
 def _blocks(n: int, block: int) -> list[tuple[int, int]]:
     return [(start, min(block, n - start)) for start in range(0, n, block)]
 
 
-def run_blocks(fn, n: int, block: int, seed: int, workers: int = 1) -> list:
-    """``fn(size, SeedSequence)`` on every block, on ``workers`` threads; results in block order."""
+def run_blocks(fn, n: int, block: int, seed, workers: int = 1) -> list:
+    """``fn(size, SeedSequence)`` on every block, on ``workers`` threads; results in block order.
+
+    ``seed`` is an int or a SeedSequence; a SeedSequence is copied, never spawned from, so
+    asking again with the same one gives the same blocks."""
     if n < 1 or block < 1 or workers < 1:
         raise GeolabError("sizes, block and workers must be positive")
     spans = _blocks(n, block)
-    seqs = np.random.SeedSequence(seed).spawn(len(spans))
+    root = (np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
+            if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed))
+    seqs = root.spawn(len(spans))
     jobs = [(size, ss) for (_, size), ss in zip(spans, seqs)]
     if workers == 1:
         return [fn(size, ss) for size, ss in jobs]
@@ -123,12 +130,84 @@ def arena(rules: Rules, challengers: dict, field, n_deals: int = 200, seed: int 
     return rows
 
 
+#: Deals per arena block (the unit a Ctrl-C keeps) and per thread job inside a block: together
+#: with the seed they fix the deals.
+ARENA_BLOCK = 1000
+PAIR_CHUNK = 250
+
+
+def pair_sides(players: int) -> np.ndarray:
+    """``(2, players)`` bools: where bot a sits in the two games of a duplicate pair. Side 0 puts
+    a at the even seats (A, C, ...) and b at the odd ones; side 1 swaps them, so over a pair
+    each bot holds every seat's hands once and deals first once."""
+    even = np.arange(players) % 2 == 0
+    return np.stack([even, ~even])
+
+
+def pairs_runner(rules: Rules, bots: dict, caller=None, workers: int = 1, chunk: int = PAIR_CHUNK):
+    """A `geolab.lab.arena.DuplicateRunner` for P-player tables: bots a and b share a table half
+    and half (`pair_sides`), on the same deal streams with the seats swapped. A game scores 1
+    for a if one of a's seats wins it, ½ for a draw, 0 otherwise; identical bots score ½ in
+    expectation whatever the seat advantages. The "lead" score is that of the side at seat A,
+    the first dealer; the length is the game's rounds."""
+    rules = rules.validate()
+    if rules.teams is not None:
+        raise GeolabError("the arena seats bots, not teams; use individual play (no --teams)")
+    caller = caller or RandomCall()
+    P = rules.players
+    sides = pair_sides(P)
+
+    def one(a, b, size, ss):
+        deal_ss, play_rngs = _streams(ss, 2)
+        score, lead, rounds = np.zeros((size, 2)), np.zeros((size, 2)), np.zeros((size, 2))
+        for s in range(2):
+            players = [bots[a] if sides[s, p] else bots[b] for p in range(P)]
+            g = play_game_batch(rules, players, [caller] * P, size, np.random.default_rng(deal_ss), play_rngs[s])
+            won = g.winner >= 0
+            score[:, s] = np.where(won, sides[s][np.maximum(g.winner, 0)], 0.5)
+            lead[:, s] = score[:, s] if sides[s, 0] else 1 - score[:, s]
+            rounds[:, s] = g.rounds
+        return score, lead, rounds
+
+    def runner(a, b, n, ss):
+        parts = run_blocks(lambda size, sub: one(a, b, size, sub), n, chunk, ss, workers)
+        return Duplicate(*(np.concatenate([p[i] for p in parts]) for i in range(3)))
+
+    return runner
+
+
+def call_value(rules: Rules, bot, callers: dict, n_games: int = 10_000, seed: int = 0,
+               workers: int = 1) -> list[dict]:
+    """What the dealer's call is worth: ``bot`` at every seat, seat A calling with each of
+    ``callers`` in turn and the other seats at random, on the same deal streams. A row per
+    caller: seat A's win rate (Wilson 95%), and its per-game difference from the first caller's
+    games on the same deals, with a normal 95% interval over the deals."""
+    rules = rules.validate()
+    names = list(callers)
+    wins = {}
+    for name in names:
+        seats = [callers[name]] + [RandomCall()] * (rules.players - 1)
+        wins[name] = (simulate_games(rules, [bot] * rules.players, seats, n_games, seed, workers=workers).winner == 0)
+    rows = []
+    for name in names:
+        lo, hi = wilson(wins[name].sum(), n_games)
+        diff, d_lo, d_hi = mean_ci(wins[name].astype(float) - wins[names[0]])
+        rows.append({"caller": name, "games": n_games, "wins": int(wins[name].sum()),
+                     "win_rate": wins[name].mean(), "ci_low": lo, "ci_high": hi, "fair_share": 1 / rules.players,
+                     f"minus_{names[0]}": diff, "diff_ci_low": d_lo, "diff_ci_high": d_hi})
+    return rows
+
+
 def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000, seed: int = 0,
                     block: int = 16384, workers: int = 1, fused: bool | None = None) -> np.ndarray:
     """Independent single rounds from zero scores; (n, P) round points.
 
-    ``fused`` (default: whenever possible) uses the compiled whole-round loop when one
-    heuristic sits at every seat; it gives the same points as the step-by-step engine.
+    Round i of block b is dealt by `deal_block` from the block's deal key, so every way of
+    playing a seed sees the same deals. ``fused`` (default: whenever possible) uses the
+    compiled loop that deals and plays each round when one heuristic sits at every seat
+    (`heuristic_block`): the same decisions as the step-by-step engine given the same
+    uniforms (tested), drawn from per-round counter streams, so its points are a different
+    sample from the step-by-step run of the same seed.
     """
     rules = rules.validate()
     callers = callers or [RandomCall()] * rules.players
@@ -138,16 +217,20 @@ def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000
     if fused and not can_fuse:
         raise GeolabError("the fused loop needs one heuristic object at every seat")
 
+    random_calls = all(type(c) is RandomCall for c in callers)
+
     def one(size, ss):
-        deal_ss, (play_rng,) = _streams(ss)
-        hands, order = deal(rules, np.random.default_rng(deal_ss), size)
+        deal_key, play_key = block_keys(ss)
+        if fused and random_calls:  # drawn inside the loop
+            return heuristic_block(rules, players[0], size, deal_key, play_key).points
         dealer = np.arange(size) % rules.players
         zeros = np.zeros((size, rules.players), np.int64)
-        if not fused:
-            rnd = play_round_batch(rules, players, callers, hands, order, zeros, dealer, 0, play_rng)
-            return rnd.points()
-        calls = dealer_calls(rules, callers, dealer, zeros, 0, play_rng)
-        return heuristic_rounds(rules, players[0], hands, order, calls, play_rng, keep_actions=False)[1]
+        play_rng = np.random.default_rng(play_key)
+        if fused:
+            calls = dealer_calls(rules, callers, dealer, zeros, 0, play_rng)
+            return heuristic_block(rules, players[0], size, deal_key, play_key, calls=calls).points
+        hands, order = deal_block(rules, deal_key, size)
+        return play_round_batch(rules, players, callers, hands, order, zeros, dealer, 0, play_rng).points()
 
     return np.concatenate(run_blocks(one, n_rounds, block, seed, workers))
 
@@ -201,9 +284,10 @@ def bench(players: tuple[int, ...] = (4, 8), rounds: int = 1 << 20, repeats: int
     """Median rounds per second of the default heuristic (fused loop and step-by-step engine),
     and of the reference engine in the same run (the ratio uses the engine-only rate). Also
     rounds per CPU-second of the process (all threads), which stays meaningful when other work
-    shares the cores."""
+    shares the cores, and the load averages before and after (how busy the cores were)."""
     bot = Heuristic()
-    out: dict = {"workers": workers, "repeats": repeats, "rounds": rounds, "bot": bot.name}
+    out: dict = {"workers": workers, "repeats": repeats, "rounds": rounds, "bot": bot.name,
+                 "cpus": os.cpu_count(), "load_average_before": list(os.getloadavg())}
     for P in players:
         rules = Rules(players=P).validate()
         simulate_rounds(rules, [bot] * P, n_rounds=2048, block=1024)  # compile before timing
@@ -221,8 +305,10 @@ def bench(players: tuple[int, ...] = (4, 8), rounds: int = 1 << 20, repeats: int
         out[f"rounds_per_s{suffix}"] = float(np.median(rates))
         out[f"rounds_per_s{suffix}_runs"] = [float(x) for x in rates]
         out[f"rounds_per_cpu_s{suffix}"] = float(np.median(cpu_rates))
+        out[f"rounds_per_cpu_s{suffix}_runs"] = [float(x) for x in cpu_rates]
         out[f"stepwise_rounds_per_s{suffix}"] = float(np.median(stepwise))
         out[f"reference_rounds_per_s{suffix}"] = ref["engine"]
         out[f"reference_with_bot_rounds_per_s{suffix}"] = ref["with_bot"]
         out[f"ratio{suffix}"] = float(np.median(rates)) / ref["engine"]
+    out["load_average_after"] = list(os.getloadavg())
     return out
