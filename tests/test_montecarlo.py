@@ -128,3 +128,34 @@ def test_sampling_seed_is_the_same_in_every_process():
         for salt in ("1", "2", "3")
     }
     assert len(outputs) == 1 and outputs.pop().startswith("[")
+
+
+@pytest.mark.parametrize("preset", ["combo1", "battle2"])
+def test_a_tiny_cap_still_gives_legal_decisions(preset):
+    """With no time to solve even one layout, every decision falls back to a legal move."""
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(6)
+    deal = deal_one(rules, rng)
+    lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
+    seat = MonteCarloSeat(budget_ms=1e-6, cap_ms=1e-6)
+    game = play(rules, deal.hands, [seat, GreedySeat()], lead, deal.power_bases)
+    assert game.winner in (0, 1, None) and len(game.tricks) > 0
+
+
+def test_cut_short_layouts_are_dropped():
+    """A layout the work limit cut short never enters the average, and sampling stops there."""
+    import time
+
+    calls = []
+
+    def evaluate(rng, layouts, work):
+        calls.append(work)
+        if work is None:
+            return np.ones(layouts), np.ones(layouts, np.bool_)
+        return np.array([5.0, 7.0]), np.array([True, False])  # the second one was cut short
+
+    assert small_seat()._sampled(np.random.default_rng(0), evaluate, 0.0).tolist() == [1.0] * 4
+    assert calls == [None, None]  # budget_ms=None: no work limit, one layout then the other k - 1
+    timed = MonteCarloSeat(k=4, budget_ms=5.0, cap_ms=20.0)
+    assert timed._sampled(np.random.default_rng(0), evaluate, time.thread_time()).tolist() == [5.0]
+    assert len(calls) == 3 and calls[2] > 0

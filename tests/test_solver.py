@@ -10,7 +10,7 @@ import pytest
 from brute_force import Brute
 from geolab.errors import GeolabError
 from geolab.games.ranks import Lead, Rules, deal_one
-from geolab.solvers.double_dummy import OracleSolver, Position
+from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver, Position
 
 SOLVER = OracleSolver()
 
@@ -116,3 +116,62 @@ def test_bad_positions_are_clear_errors():
         Position(rules, ((1,), (3,)), 0, (6, 1)).check()
     with pytest.raises(GeolabError, match=r"\(N, 8\)"):
         SOLVER.winners(rules, np.zeros((1, 7)), np.zeros((1, 7)), [0])
+
+
+def test_work_limit_stops_with_unknown_never_a_wrong_value():
+    """A budget that runs out leaves results CUT_SHORT; every result it gives is the exact one."""
+    from geolab.games.ranks import deal_arrays
+
+    rules = Rules.combo1()
+    hands, _, _ = deal_arrays(rules, 12, np.random.default_rng(12))
+    a, b = hands[:, 0, :8], hands[:, 1, :8]
+    leaders = np.arange(12) % 2
+    full = SOLVER.winners(rules, a, b, leaders)
+    full_leads = SOLVER.lead_outcomes(rules, a, b, leaders)
+    assert CUT_SHORT not in full and CUT_SHORT not in full_leads
+    for budget in (0, 1, 300, 3000, 30000):
+        cut = SOLVER.winners(rules, a, b, leaders, budget=budget)
+        cut_leads = SOLVER.lead_outcomes(rules, a, b, leaders, budget=budget)
+        assert np.array_equal(cut[cut != CUT_SHORT], full[cut != CUT_SHORT])
+        assert np.array_equal(cut_leads[cut_leads != CUT_SHORT], full_leads[cut_leads != CUT_SHORT])
+        if budget <= 300:
+            assert cut[-1] == CUT_SHORT and (cut_leads[-1] != -99).all() and (cut_leads[-1] == CUT_SHORT).any()
+    assert (SOLVER.winners(rules, a, b, leaders, budget=0) == CUT_SHORT).all()
+    with pytest.raises(GeolabError, match="budget"):
+        SOLVER.winners(rules, a, b, leaders, budget=-1)
+
+
+def test_unused_work_limit_changes_nothing():
+    """With room to spare the limit gives the unlimited results and does the same work."""
+    from geolab.games.ranks import deal_arrays
+
+    rules = Rules.battle(2)
+    hands, _, _ = deal_arrays(rules, 6, np.random.default_rng(13))
+    a, b = hands[:, 0, :8], hands[:, 1, :8]
+    leaders = np.arange(6) % 2
+    before = SOLVER.work_done
+    free = SOLVER.lead_outcomes(rules, a, b, leaders)
+    used = SOLVER.work_done - before
+    assert used > 0
+    limited = SOLVER.lead_outcomes(rules, a, b, leaders, budget=used)
+    assert np.array_equal(free, limited) and SOLVER.work_done - before == 2 * used
+    # scores for side B flip sign, but a cut-short result stays recognisable
+    full = SOLVER.layout_scores(rules, 1, b[0], a[:3], 1, (0, 0))
+    cut = SOLVER.layout_scores(rules, 1, b[0], a[:3], 1, (0, 0), budget=0)
+    assert (cut == CUT_SHORT).any() and np.array_equal(cut[cut != CUT_SHORT], full[cut != CUT_SHORT])
+
+
+@pytest.mark.parametrize("preset", ["combo1", "battle2"])
+def test_batch_lead_outcomes_match_single_positions(preset):
+    """The batch shortcuts (interchangeable cards, leads settled by a dominating lead) agree
+    with valuing every lead on its own."""
+    rules = small_rules(preset, 6)
+    rng = np.random.default_rng(14)
+    for trial in range(3):
+        deal = deal_one(rules, rng)
+        a, b = deal.hands[0][:6], deal.hands[1][:6]
+        out = SOLVER.lead_outcomes(rules, np.array([a]), np.array([b]), np.array([trial % 2]))[0]
+        hand = (a, b)[trial % 2]
+        for m in SOLVER.solve(Position(rules, (a, b), trial % 2)).moves:
+            bj = rules.allowed_bases(0).index(m.move.base)
+            assert out[hand.index(m.move.card), m.move.category, bj] == {0: 1, None: 0, 1: -1}[m.winner]

@@ -16,10 +16,13 @@ would later know the opponent's cards ("strategy fusion"), and the opponent is a
 play perfectly against the true layout.
 
 Cost control: `k` layouts at most; sampling stops early once `budget_ms` is spent, and never
-starts a batch expected to pass `cap_ms`. Times are the deciding thread's CPU time, so other
-processes on a busy machine do not starve the search (wall time can then be longer). With a
-time budget the number of layouts depends on machine speed; pass ``budget_ms=None`` for runs
-that must repeat exactly. Randomness comes
+starts a batch expected to pass `cap_ms`. Each batch also gets a work limit inside the solver
+worth the time left before `cap_ms` (at the rate this seat has measured), so one hard layout
+cannot overrun the cap: a layout the limit cuts short is dropped from the average. Times are
+the deciding thread's CPU time, so other processes on a busy machine do not starve the search
+(wall time can then be longer). With a time budget the number of layouts depends on machine
+speed; pass ``budget_ms=None`` (no clock, no work limit: every decision solves its `k` layouts
+in full) for runs that must repeat exactly. Randomness comes
 from a hash of the seed and the visible state, so a decision never depends on hidden cards
 nor on which other games share a batch.
 """
@@ -36,7 +39,10 @@ from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.bots.ranks_seats import GreedySeat, remaining_bases, uselessness
 from geolab.errors import GeolabError
 from geolab.games.ranks import Lead, View
-from geolab.solvers.double_dummy import OracleSolver
+from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver
+
+WORK_PER_MS = 1000  # first guess of solver work per CPU ms (slow on purpose); then measured
+WORK_SAFETY = 0.7  # a batch's work limit is this share of the time left at the measured rate
 
 
 def unseen_cards(view: View) -> np.ndarray:
@@ -148,6 +154,7 @@ class MonteCarloSeat:
         self.candidates, self.seed = int(candidates), int(seed)
         self.solver = OracleSolver()
         self.greedy = GreedySeat()
+        self.work_per_ms = float(WORK_PER_MS)
 
     def _rng(self, view: View) -> np.random.Generator:
         return np.random.default_rng([self.seed & 0xFFFF_FFFF, visible_key(view)])
@@ -169,17 +176,31 @@ class MonteCarloSeat:
         keys = play_log_likelihood(view, pool, self.infer) + rng.gumbel(size=len(pool))
         return pool[np.argsort(-keys)[:layouts]]
 
-    def _sampled(self, rng, evaluate) -> np.ndarray:
-        """Run `evaluate(layouts)` in batches until k layouts, the budget or the cap.
+    def _sampled(self, rng, evaluate, start: float) -> np.ndarray | None:
+        """Run `evaluate(rng, layouts, work_limit)` in batches until k layouts, the budget or the
+        cap (`start`: the decision's thread time). `evaluate` returns (scores, solved), `solved`
+        False for the layouts its work limit cut short.
 
-        Returns the per-layout scores stacked on the first axis.
+        Returns the scores of the solved layouts stacked on the first axis (None if none was).
         """
-        start = time.thread_time()
         done, batch, parts = 0, 1, []
         while done < self.k:
             batch = min(batch, self.k - done)
-            parts.append(evaluate(rng, batch))
+            if self.budget_ms is None:
+                scores, solved = evaluate(rng, batch, None)
+            else:
+                left = self.cap_ms - (time.thread_time() - start) * 1000
+                if left <= 0:
+                    break
+                t, work = time.thread_time(), self.solver.work_done
+                scores, solved = evaluate(rng, batch, int(left * self.work_per_ms * WORK_SAFETY))
+                ms, work = (time.thread_time() - t) * 1000, self.solver.work_done - work
+                if work >= 1000 and ms > 0:  # the rate of this machine, now
+                    self.work_per_ms = 0.5 * self.work_per_ms + 0.5 * work / ms
+            parts.append(scores[solved])
             done += batch
+            if not solved.all():  # the work limit ran out: so has the time
+                break
             spent = (time.thread_time() - start) * 1000
             if self.budget_ms is None:
                 batch = self.k
@@ -188,7 +209,7 @@ class MonteCarloSeat:
             if spent >= self.budget_ms or spent + per > self.cap_ms:
                 break
             batch = max(1, int(min(self.budget_ms - spent, self.cap_ms - spent) / per))
-        return np.concatenate(parts)
+        return np.concatenate(parts) if sum(len(p) for p in parts) else None
 
     @staticmethod
     def _pick(means: np.ndarray, moves: list, fallback):
@@ -199,32 +220,38 @@ class MonteCarloSeat:
 
     # ----- decisions ----------------------------------------------------------------------
     def lead(self, view: View) -> Lead:
+        start = time.thread_time()
         rules, hand = view.rules, view.hand
         n = len(hand)
         unseen = unseen_cards(view)
         bases = view.allowed_bases()
-
+        greedy = self.greedy.lead(view)
+        fallback = Lead(greedy.card, greedy.category, greedy.base or bases[0])
         wanted = undominated_leads(view, unseen)
 
-        def evaluate(rng, layouts):
+        def evaluate(rng, layouts, work):
             opp = self._deal_inferred(rng, view, unseen, n, layouts)
-            return self.solver.layout_scores(rules, view.side, hand, opp, view.side, view.tricks_won,
-                                             view.power_bases, wanted=wanted)
+            out = self.solver.layout_scores(rules, view.side, hand, opp, view.side, view.tricks_won,
+                                            view.power_bases, wanted=wanted, budget=work)
+            return out, ~(out == CUT_SHORT).any(axis=(1, 2, 3))
 
-        scores = self._sampled(self._rng(view), evaluate)[:, :, :, : len(bases)]
-        means = np.where(wanted, _score(scores).mean(axis=0), -1.0).reshape(-1)
+        scores = self._sampled(self._rng(view), evaluate, start)
+        if scores is None:
+            return fallback
+        means = np.where(wanted, _score(scores[:, :, :, : len(bases)]).mean(axis=0), -1.0).reshape(-1)
         moves = [Lead(c, k, b) for c in hand for k in range(3) for b in bases]
-        fallback = self.greedy.lead(view)
-        return self._pick(means, moves, Lead(fallback.card, fallback.category, fallback.base or bases[0]))
+        return self._pick(means, moves, fallback)
 
     def follow(self, view: View) -> int:
+        start = time.thread_time()
         rules, hand = view.rules, view.hand
         n = len(hand)
         unseen = unseen_cards(view)
         leader = 1 - view.side
         lead = Lead(view.lead_card if view.lead_card is not None else -1, view.lead_category, view.lead_base)
+        fallback = self.greedy.follow(view)
 
-        def evaluate(rng, layouts):
+        def evaluate(rng, layouts, work):
             if view.lead_card is not None:  # the leader's other n - 1 cards, then the lead
                 rest = self._deal_inferred(rng, view, unseen, n - 1, layouts)
                 opp = np.concatenate([rest, np.full((layouts, 1), view.lead_card)], axis=1)
@@ -234,13 +261,17 @@ class MonteCarloSeat:
                 dist = np.abs(RANKS[opp, view.lead_category].astype(np.int64) - view.lead_base)
                 keys = -self.infer * dist + rng.gumbel(size=dist.shape) if self.infer > 0 else rng.random(dist.shape)
                 slots = np.argmax(keys, axis=1)
-            return self.solver.layout_scores(rules, view.side, hand, opp, leader, view.tricks_won,
-                                             view.power_bases, lead, slots)
+            out = self.solver.layout_scores(rules, view.side, hand, opp, leader, view.tricks_won,
+                                            view.power_bases, lead, slots, budget=work)
+            return out, ~(out == CUT_SHORT).any(axis=1)
 
-        means = _score(self._sampled(self._rng(view), evaluate)).mean(axis=0)
-        return int(self._pick(means, list(hand), self.greedy.follow(view)))
+        scores = self._sampled(self._rng(view), evaluate, start)
+        if scores is None:
+            return int(fallback)
+        return int(self._pick(_score(scores).mean(axis=0), list(hand), fallback))
 
     def discard(self, view: View):
+        start = time.thread_time()
         rules, hand = view.rules, list(view.hand)
         bases = remaining_bases(rules, view, 0)
         order = sorted(hand, key=lambda c: (-uselessness(c, bases), c))
@@ -252,8 +283,9 @@ class MonteCarloSeat:
             return options[0]
         unseen = unseen_cards(view)
         keeps = [tuple(c for c in hand if c not in o) for o in options]
+        fallback = sorted(self.greedy.discard(view))
 
-        def evaluate(rng, layouts):
+        def evaluate(rng, layouts, work):
             opp_full = self._deal(rng, unseen, rules.hand_size, layouts)
             # the opponent is modelled as discarding its least useful cards (the greedy rule)
             opp_keep = np.empty((layouts, rules.tricks), np.int64)
@@ -263,6 +295,7 @@ class MonteCarloSeat:
                 opp_keep[x] = [c for c in row if c not in thrown]
                 opp_best_discard[x] = min(int(RANKS[c, STATEHOOD]) for c in thrown)
             out = np.empty((layouts, len(options)))
+            solved = np.ones(layouts, np.bool_)
             for j, (option, keep) in enumerate(zip(options, keeps)):
                 if rules.first_lead == "given":
                     leaders = np.full(layouts, view.first_lead)
@@ -273,27 +306,36 @@ class MonteCarloSeat:
                 mine_rows = np.broadcast_to(np.array(keep, np.int64), opp_keep.shape)
                 a, b = (mine_rows, opp_keep) if view.side == 0 else (opp_keep, mine_rows)
                 powers = None if view.power_bases is None else np.tile(view.power_bases, (layouts, 1))
-                won = self.solver.winners(rules, a, b, leaders, powers)
-                out[:, j] = np.where(won == view.side, 1.0, np.where(won < 0, 0.5, 0.0))
-            return out
+                before = self.solver.work_done
+                won = self.solver.winners(rules, a, b, leaders, powers, work)
+                out[:, j] = np.where(won == view.side, 1.0, np.where(won == -1, 0.5, 0.0))
+                solved &= won != CUT_SHORT
+                if work is not None:  # the options share the batch's work limit
+                    work = max(0, work - (self.solver.work_done - before))
+            return out, solved
 
-        means = self._sampled(self._rng(view), evaluate).mean(axis=0)
-        return self._pick(means, options, sorted(self.greedy.discard(view)))
+        scores = self._sampled(self._rng(view), evaluate, start)
+        if scores is None:
+            return fallback
+        return self._pick(scores.mean(axis=0), options, fallback)
 
     def declare(self, view: View) -> bool:
-        """Declare when the sampled chance of winning the deal is above one half."""
+        """Declare when the sampled chance of winning the deal is above one half (by the greedy
+        rule if no layout could be solved in time)."""
+        start = time.thread_time()
         rules, hand = view.rules, view.hand
         unseen = unseen_cards(view)
 
-        def evaluate(rng, layouts):
+        def evaluate(rng, layouts, work):
             opp = self._deal(rng, unseen, rules.tricks, layouts)
             mine = np.broadcast_to(np.array(hand, np.int64), opp.shape)
             a, b = (mine, opp) if view.side == 0 else (opp, mine)
             powers = None if view.power_bases is None else np.tile(view.power_bases, (layouts, 1))
-            won = self.solver.winners(rules, a, b, np.full(layouts, view.first_lead), powers)
-            return np.where(won == view.side, 1.0, np.where(won < 0, 0.5, 0.0))
+            won = self.solver.winners(rules, a, b, np.full(layouts, view.first_lead), powers, work)
+            return np.where(won == view.side, 1.0, np.where(won == -1, 0.5, 0.0)), won != CUT_SHORT
 
-        return bool(self._sampled(self._rng(view), evaluate).mean() > 0.5)
+        scores = self._sampled(self._rng(view), evaluate, start)
+        return bool(self.greedy.declare(view)) if scores is None else bool(scores.mean() > 0.5)
 
 
 def policy(**params):

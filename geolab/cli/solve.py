@@ -6,6 +6,7 @@ Everything printed here comes from an oracle that sees both hands; the output sa
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -142,21 +143,25 @@ def run_bench(args) -> None:
     hands, draw, _ = deal_arrays(rules, args.deals, rng)
     a, b = hands[:, 0, :8], hands[:, 1, :8]  # the first 8 of the 9 dealt: a full 8 v 8 deal
     leaders = rng.integers(0, 2, args.deals)
-    per_deal, per_score = [], []
+    load = os.getloadavg()[0]
+    per_deal, per_score, cpu_deal, cpu_score = [], [], [], []
     for i in range(args.deals):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         solver.winners(rules, a[i : i + 1], b[i : i + 1], leaders[i : i + 1])
         per_deal.append(time.perf_counter() - t)
-        t = time.perf_counter()
+        cpu_deal.append(time.process_time() - c)
+        t, c = time.perf_counter(), time.process_time()
         solver.lead_outcomes(rules, a[i : i + 1], b[i : i + 1], leaders[i : i + 1])
         per_score.append(time.perf_counter() - t)
+        cpu_score.append(time.process_time() - c)
     ms = np.array(per_deal) * 1000
     ms_all = np.array(per_score) * 1000
+    cpu_ms, cpu_all = np.array(cpu_deal) * 1000, np.array(cpu_score) * 1000
 
     hands, _, _ = deal_arrays(rules, args.batch, rng)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     solver.winners(rules, hands[:, 0, :8], hands[:, 1, :8], rng.integers(0, 2, args.batch))
-    batch_s = time.perf_counter() - t
+    batch_s, batch_cpu = time.perf_counter() - t, time.process_time() - c
     report = {
         "solver": PEEK_NOTE,
         "rules": "combo1",
@@ -171,8 +176,17 @@ def run_bench(args) -> None:
         "batch_deals": args.batch,
         "batch_seconds": batch_s,
         "batch_ms_per_deal": batch_s / max(args.batch, 1) * 1000,
+        "cpu_ms_per_deal": float(cpu_ms.mean()),
+        "cpu_median_ms": float(np.median(cpu_ms)),
+        "cpu_p99_ms": float(np.percentile(cpu_ms, 99)),
+        "cpu_score_all_moves_ms_mean": float(cpu_all.mean()),
+        "cpu_score_all_moves_p99_ms": float(np.percentile(cpu_all, 99)),
+        "batch_cpu_seconds": batch_cpu,
+        "load_average_start": load,
+        "load_average_end": os.getloadavg()[0],
         "jit_load_seconds": jit_s,
-        "note": "wall-clock, one core, Python call per deal included; first 8 of 9 dealt cards a side",
+        "note": "wall-clock unless cpu_ (process CPU time), one core, Python call per deal included; "
+        "first 8 of 9 dealt cards a side; load_average: 1-minute load of the machine (2 cores)",
     }
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,14 @@ Why it is shaped this way:
   one of them is tried); a lead whose set of beating answers is a superset of another lead
   of the same card is dominated; the leader's sure tricks bound the value; the last two
   tricks are scored exactly without search; leads are ordered by how few answers beat them.
+  When a lead is valued on its own (`probe`), all its answers are first checked against the
+  table and the bounds, so an answer that refutes it at once is found before any search.
+  Tried and dropped (they cost time here): the lead that last worked at a position tried
+  first; the answer that refuted the previous lead tried first ("killer"); inside the search,
+  checking every answer to a lead before searching any (fewer positions, no faster).
+* **Work limit.** Every position looked at spends one unit of `work[0]`; when it runs out a
+  test says UNKNOWN and the search unwinds without storing anything, so a caller with a time
+  cap gets "don't know" for a deal, never a wrong value.
 
 Sides: 0 = A, 1 = B. Values are always from A's point of view.
 """
@@ -32,6 +40,9 @@ import numpy as np
 from numba import njit
 
 UNKNOWN_UB = 127  # "no upper bound stored" (values are at most 3 * tricks)
+UNKNOWN = -1  # a test cut short by the work limit: neither yes (1) nor no (0)
+UNKNOWN_LEVEL = -9  # `level` / batch outputs for a deal the work limit cut short
+NO_LIMIT = 1 << 62  # a work budget that never runs out
 
 
 @njit(cache=True, inline="always")
@@ -45,10 +56,11 @@ def popcount(x):
 
 
 @njit(cache=True)
-def build(ca, cb, T, w, tb, nb, follow_ties, ranks):
+def build(ca, cb, T, w, tb, nb, follow_ties, ranks, work):
     """Per-deal tables for root hands `ca`, `cb` (global card ids, same length n).
 
     `w[t]`: weight of trick t to its winner; `tb[t, :nb[t]]`: the bases allowed at trick t.
+    `work[0]`: the work budget left (positions searched), shared by every test on the context.
     Returns the context tuple every other function takes.
     """
     n = ca.shape[0]
@@ -155,7 +167,7 @@ def build(ca, cb, T, w, tb, nb, follow_ties, ranks):
     follows = np.zeros((D, n), np.int64)
     ints = np.array([n, T, V], np.int64)
     keys = np.zeros(n, np.int64)  # scratch for `representatives`
-    return (ints, w, nb, bidx, winmask, anywin, dview, viewfrom, remw, power, lb, ub, fr, leads, follows, keys)
+    return (ints, w, nb, bidx, winmask, anywin, dview, viewfrom, remw, power, lb, ub, fr, leads, follows, keys, work)
 
 
 # frame scalar slots
@@ -406,14 +418,17 @@ def _start_lead(n, power, fr, leads, follows, d):
 
 @njit(cache=True)
 def test(ctx, sA, sB, leader, g):
-    """True iff A can make the remaining tricks worth at least `g` to it (both sides best)."""
+    """1 if A can make the remaining tricks worth at least `g` to it (both sides best), else 0;
+    UNKNOWN once the work budget `work[0]` runs out (one unit per position looked at)."""
     ints, w, nb, bidx, winmask, anywin = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5]
     dview, viewfrom, remw, power, lb, ub = ctx[6], ctx[7], ctx[8], ctx[9], ctx[10], ctx[11]
-    fr, leads, follows, keys = ctx[12], ctx[13], ctx[14], ctx[15]
+    fr, leads, follows, keys, work = ctx[12], ctx[13], ctx[14], ctx[15], ctx[16]
     n, T, V = ints[0], ints[1], ints[2]
+    if work[0] < 0:
+        return UNKNOWN
     r = quick(n, T, w, nb, bidx, winmask, anywin, remw, lb, ub, sA, sB, leader, g)
     if r >= 0:
-        return r == 1
+        return r
     d = 0
     nA, nB, winner, g2 = sA, sB, leader, g
     while True:
@@ -440,6 +455,9 @@ def test(ctx, sA, sB, leader, g):
             winner = s if leader_wins else 1 - s
             t = T - popcount(fr[d, F_SA])
             g2 = fr[d, F_G] - (w[t] if winner == 0 else 0)
+            work[0] -= 1
+            if work[0] < 0:
+                return UNKNOWN
             r = quick(n, T, w, nb, bidx, winmask, anywin, remw, lb, ub, nA, nB, winner, g2)
             if r < 0:
                 d += 1
@@ -471,24 +489,9 @@ def test(ctx, sA, sB, leader, g):
                 elif ub[idx] > gg - 1:
                     ub[idx] = gg - 1
                 if d == 0:
-                    return frame_res
+                    return 1 if frame_res else 0
                 d -= 1
                 res = frame_res
-
-
-@njit(cache=True)
-def value(ctx, sA, sB, leader):
-    """Exact value to A of the remaining tricks, by bisection over boolean tests."""
-    ints, remw = ctx[0], ctx[8]
-    t = ints[1] - popcount(sA)
-    lo, hi = 0, remw[t]
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if test(ctx, sA, sB, leader, mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 @njit(cache=True)
@@ -511,37 +514,88 @@ def after_trick(ctx, sA, sB, leader, i, k, bj, j):
 
 
 @njit(cache=True)
-def follow_test(ctx, sA, sB, leader, i, k, bj, j, g):
-    """True iff, after lead (i, k, bj) and answer j, A reaches g (this trick included)."""
-    nA, nB, winner, gain = after_trick(ctx, sA, sB, leader, i, k, bj, j)
-    return test(ctx, nA, nB, winner, g - gain)
+def classes(ctx, s, own, opp, rep):
+    """rep[i]: the card standing for card i of `own` (side s's cards; interchangeable cards
+    share one, so a move is valued once per class). Returns the mask of the standing cards."""
+    ints, dview, viewfrom, keys = ctx[0], ctx[6], ctx[7], ctx[15]
+    n, T, V = ints[0], ints[1], ints[2]
+    reps = representatives(n, V, dview, viewfrom, keys, s, own, opp, T - popcount(own))
+    for i in range(n):
+        rep[i] = i
+        if (own >> i) & 1 and not (reps >> i) & 1:
+            for r in range(i):
+                if (reps >> r) & 1 and keys[r] == keys[i]:
+                    rep[i] = r
+                    break
+    return reps
 
 
 @njit(cache=True)
-def lead_test(ctx, sA, sB, leader, i, k, bj, g):
-    """True iff, after lead (i, k, bj), A reaches g whatever (B) or however (A) it is answered."""
-    n = ctx[0][0]
+def probe(ctx, sA, sB, leader, i, k, bj, j, g):
+    """Can A reach g: 1 / 0, or UNKNOWN past the work limit. Asked at the lead node (i < 0),
+    after the lead (i, k, bj) whatever (B) or however (A) it is answered (j < 0), or after
+    that lead and the answer j; the trick on the table counts."""
+    if i < 0:
+        return test(ctx, sA, sB, leader, g)
+    if j >= 0:
+        nA, nB, winner, gain = after_trick(ctx, sA, sB, leader, i, k, bj, j)
+        return test(ctx, nA, nB, winner, g - gain)
+    ints, bidx, winmask, power = ctx[0], ctx[3], ctx[4], ctx[9]
+    n = ints[0]
+    own = sA if leader == 0 else sB
     opp = sB if leader == 0 else sA
-    for j in range(n):
-        if (opp >> j) & 1:
-            r = follow_test(ctx, sA, sB, leader, i, k, bj, j, g)
-            if leader == 0 and not r:
-                return False
-            if leader == 1 and r:
-                return True
-    return leader == 0
+    t = ints[1] - popcount(own)
+    reps = representatives(n, ints[2], ctx[6], ctx[7], ctx[15], 1 - leader, opp, own, t)
+    beat = opp & ~winmask[leader, bidx[t, bj], k, i]
+    # one answer per interchangeable class, cheap winners of the trick first
+    order = np.empty(n, np.int64)
+    okey = np.empty(n, np.int64)
+    m = 0
+    for x in range(n):
+        if (reps >> x) & 1:
+            key = power[1 - leader, x] + (0 if (beat >> x) & 1 else 1 << 20)
+            b = m - 1
+            while b >= 0 and okey[b] > key:
+                order[b + 1], okey[b + 1] = order[b], okey[b]
+                b -= 1
+            order[b + 1], okey[b + 1] = x, key
+            m += 1
+    # answers the table or the bounds settle come first: one that refutes ends it unsearched
+    keep = 0
+    for a in range(m):
+        nA, nB, winner, gain = after_trick(ctx, sA, sB, leader, i, k, bj, order[a])
+        r = quick(n, ints[1], ctx[1], ctx[2], bidx, winmask, ctx[5], ctx[8], ctx[10], ctx[11], nA, nB, winner,
+                  g - gain)
+        if r < 0:
+            order[keep] = order[a]
+            keep += 1
+        elif (r == 0) == (leader == 0):
+            return r
+    unknown = False
+    for a in range(keep):
+        nA, nB, winner, gain = after_trick(ctx, sA, sB, leader, i, k, bj, order[a])
+        r = test(ctx, nA, nB, winner, g - gain)
+        if r == UNKNOWN:
+            unknown = True
+        elif (r == 0) == (leader == 0):  # this answer refutes the lead's claim
+            return r
+    return UNKNOWN if unknown else (1 if leader == 0 else 0)
 
 
 @njit(cache=True)
-def lead_value(ctx, sA, sB, leader, i, k, bj):
-    """Exact value to A of the whole rest of the deal after lead (i, k, bj), trick included."""
+def exact(ctx, sA, sB, leader, i, k, bj, j):
+    """Exact value to A of the rest of the deal (from where `probe` asks), by bisection over
+    tests; UNKNOWN past the work limit."""
     ints, remw = ctx[0], ctx[8]
     own = sA if leader == 0 else sB
     t = ints[1] - popcount(own)
     lo, hi = 0, remw[t]
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if lead_test(ctx, sA, sB, leader, i, k, bj, mid):
+        r = probe(ctx, sA, sB, leader, i, k, bj, j, mid)
+        if r == UNKNOWN:
+            return UNKNOWN
+        if r == 1:
             lo = mid
         else:
             hi = mid - 1
@@ -549,96 +603,129 @@ def lead_value(ctx, sA, sB, leader, i, k, bj):
 
 
 @njit(cache=True)
-def follow_value(ctx, sA, sB, leader, i, k, bj, j):
-    nA, nB, winner, gain = after_trick(ctx, sA, sB, leader, i, k, bj, j)
-    return gain + value(ctx, nA, nB, winner)
-
-
-@njit(cache=True)
-def level(ctx, sA, sB, leader, need_win, need_draw):
-    """Outcome for A from a lead node: 1 win, 0 tie, -1 loss.
-
-    `need_win` / `need_draw`: the remaining value A needs to win / not to lose.
-    """
-    if test(ctx, sA, sB, leader, need_win):
+def level(ctx, sA, sB, leader, i, k, bj, j, need_win, need_draw):
+    """Outcome for A (1 win, 0 tie, -1 loss; UNKNOWN_LEVEL past the work limit), asked as in
+    `probe`. `need_win` / `need_draw`: the remaining value A needs to win / not to lose."""
+    r = probe(ctx, sA, sB, leader, i, k, bj, j, need_win)
+    if r == 1:
         return 1
-    if need_draw < need_win and test(ctx, sA, sB, leader, need_draw):
-        return 0
-    return -1
+    if r == 0 and need_draw < need_win:
+        r = probe(ctx, sA, sB, leader, i, k, bj, j, need_draw)
+    if r == UNKNOWN:
+        return UNKNOWN_LEVEL
+    return 0 if r == 1 else -1
 
 
 # ----- batches ------------------------------------------------------------------------------
+# `work` (one-element array): the work budget of the whole call, spent deal after deal; the
+# deals it does not cover read UNKNOWN_LEVEL (or UNKNOWN values). What is left stays in it.
 @njit(cache=True)
-def solve_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_ties, ranks, exact):
-    """For each deal i: outcome level for A (1/0/-1) and, if `exact`, the exact value."""
+def solve_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_ties, ranks, exact_too, work):
+    """For each deal i: outcome level for A (1/0/-1) and, if `exact_too`, the exact value."""
     N = CA.shape[0]
-    levels = np.zeros(N, np.int64)
-    values = np.full(N, -1, np.int64)
+    levels = np.full(N, UNKNOWN_LEVEL, np.int64)
+    values = np.full(N, UNKNOWN, np.int64)
+    full = (1 << CA.shape[1]) - 1
     for x in range(N):
+        if work[0] < 0:
+            break
         y = x if TB.shape[0] > 1 else 0
-        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks)
-        full = (1 << CA.shape[1]) - 1
-        levels[x] = level(ctx, full, full, leaders[x], need_win[x], need_draw[x])
-        if exact:
-            values[x] = value(ctx, full, full, leaders[x])
+        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks, work)
+        levels[x] = level(ctx, full, full, leaders[x], -1, 0, 0, -1, need_win[x], need_draw[x])
+        if exact_too:
+            values[x] = exact(ctx, full, full, leaders[x], -1, 0, 0, -1)
     return levels, values
 
 
 @njit(cache=True)
-def score_leads_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_ties, ranks, exact, wanted):
+def score_leads_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_ties, ranks, exact_too, wanted, work):
     """Every wanted lead (card slot, category, base slot) of the leader in each deal, scored for A.
 
-    out[x, i, k, bj]: the outcome level (1/0/-1) for A after that lead, or with `exact` the
+    out[x, i, k, bj]: the outcome level (1/0/-1) for A after that lead, or with `exact_too` the
     exact value to A; -99 where the base slot does not exist or wanted[i, k, bj] is False.
+    Leads of interchangeable cards with the same beating answers are valued once; without
+    `exact_too`, a lead of a card is also settled by the outcome of another lead of the same card
+    beaten by a subset (it is no better for the leader) or a superset (no worse) of its answers.
     """
     N, n = CA.shape
     maxnb = TB.shape[2]
     out = np.full((N, n, 3, maxnb), -99, np.int64)
     full = (1 << n) - 1
+    rep = np.empty(n, np.int64)
+    done = np.empty((n * 3 * maxnb, 3), np.int64)  # valued leads: standing card, beaters, result
+    unknown = UNKNOWN if exact_too else UNKNOWN_LEVEL
     for x in range(N):
         y = x if TB.shape[0] > 1 else 0
-        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks)
-        s = leaders[x]
         t = T - n
+        if work[0] < 0:
+            for i in range(n):
+                for bj in range(NB[y][t]):
+                    for k in range(3):
+                        if wanted[i, k, bj]:
+                            out[x, i, k, bj] = unknown
+            continue
+        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks, work)
+        s = leaders[x]
+        classes(ctx, s, full, full, rep)
+        winmask, bidx = ctx[4], ctx[3]
+        nd = 0
         for i in range(n):
             for bj in range(NB[y][t]):
                 for k in range(3):
                     if not wanted[i, k, bj]:
                         continue
-                    if exact:
-                        out[x, i, k, bj] = lead_value(ctx, full, full, s, i, k, bj)
-                    elif lead_test(ctx, full, full, s, i, k, bj, need_win[x]):
-                        out[x, i, k, bj] = 1
-                    elif need_draw[x] < need_win[x] and lead_test(ctx, full, full, s, i, k, bj, need_draw[x]):
-                        out[x, i, k, bj] = 0
+                    r, beat = rep[i], full & ~winmask[s, bidx[t, bj], k, i]
+                    lo, hi = -1, 1  # bounds on the leader's outcome (1 win, 0 tie, -1 loss)
+                    for e in range(nd):
+                        if done[e, 0] != r or done[e, 2] == unknown:
+                            continue
+                        mine = done[e, 2] if s == 0 else -done[e, 2]
+                        if done[e, 1] == beat:
+                            lo, hi = mine, mine
+                        elif exact_too:
+                            continue
+                        elif (done[e, 1] & beat) == done[e, 1]:  # fewer beaters: no worse for the leader
+                            hi = min(hi, mine)
+                        elif (done[e, 1] & beat) == beat:
+                            lo = max(lo, mine)
+                    if lo == hi:
+                        val = lo if s == 0 else -lo
+                    elif exact_too:
+                        val = exact(ctx, full, full, s, i, k, bj, -1)
                     else:
-                        out[x, i, k, bj] = -1
+                        val = level(ctx, full, full, s, i, k, bj, -1, need_win[x], need_draw[x])
+                    out[x, i, k, bj] = val
+                    done[nd, 0], done[nd, 1], done[nd, 2] = r, beat, val
+                    nd += 1
     return out
 
 
 @njit(cache=True)
 def score_follows_many(CA, CB, leaders, lead_slot, lead_k, lead_bj, need_win, need_draw, T, w, TB, NB,
-                       follow_ties, ranks, exact):
+                       follow_ties, ranks, exact_too, work):
     """Every answer of the follower to a lead on the table, in each deal, scored for A.
 
     The leader's hand still holds the lead card at `lead_slot`. out[x, j] as in
-    `score_leads_many`.
+    `score_leads_many`; interchangeable answers are valued once.
     """
     N, n = CA.shape
     out = np.zeros((N, n), np.int64)
     full = (1 << n) - 1
+    rep = np.empty(n, np.int64)
     for x in range(N):
+        if work[0] < 0:
+            out[x, :] = UNKNOWN if exact_too else UNKNOWN_LEVEL
+            continue
         y = x if TB.shape[0] > 1 else 0
-        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks)
+        ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks, work)
         s = leaders[x]
         i, k, bj = lead_slot[x], lead_k[x], lead_bj[x]
+        classes(ctx, 1 - s, full, full, rep)
         for j in range(n):
-            if exact:
-                out[x, j] = follow_value(ctx, full, full, s, i, k, bj, j)
-            elif follow_test(ctx, full, full, s, i, k, bj, j, need_win[x]):
-                out[x, j] = 1
-            elif need_draw[x] < need_win[x] and follow_test(ctx, full, full, s, i, k, bj, j, need_draw[x]):
-                out[x, j] = 0
+            if rep[j] < j:
+                out[x, j] = out[x, rep[j]]
+            elif exact_too:
+                out[x, j] = exact(ctx, full, full, s, i, k, bj, j)
             else:
-                out[x, j] = -1
+                out[x, j] = level(ctx, full, full, s, i, k, bj, j, need_win[x], need_draw[x])
     return out

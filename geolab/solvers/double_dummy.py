@@ -29,6 +29,7 @@ from geolab.games.ranks import Lead, Rules, is_over
 from geolab.solvers import dd_kernel as K
 
 MAX_CARDS = 10  # cards a side at the root: the table has 2^(2n+1) entries
+CUT_SHORT = K.UNKNOWN_LEVEL  # a batch result the work limit (`budget`) left unknown
 _RANKS = np.ascontiguousarray(RANKS, dtype=np.int64)
 OBJECTIVES = ("win", "tricks")
 
@@ -183,7 +184,7 @@ class OracleSolver:
         tb, nb = base_tables(rules, pos.power_bases)
         ctx = K.build(
             np.array(hands[0], np.int64), np.array(hands[1], np.int64), rules.tricks, w, tb, nb,
-            rules.equal_distance == "follow", _RANKS,
+            rules.equal_distance == "follow", _RANKS, np.array([K.NO_LIMIT], np.int64),
         )
         return ctx, hands, slot, w, tb, nb
 
@@ -195,7 +196,7 @@ class OracleSolver:
         ctx, hands, _, w, _, _ = self._context(pos, "win")
         need_win, need_draw = thresholds(pos.rules, pos.tricks_won[0], w)
         full = (1 << len(hands[0])) - 1
-        return _level_winner(K.level(ctx, full, full, pos.leader, need_win, need_draw))
+        return _level_winner(K.level(ctx, full, full, pos.leader, -1, 0, 0, -1, need_win, need_draw))
 
     def tricks(self, pos: Position) -> tuple[int, int]:
         """The most tricks A and B can each force, every trick played out."""
@@ -203,10 +204,10 @@ class OracleSolver:
         ctx, hands, slot, _, tb, _ = self._context(pos, "tricks")
         full = (1 << len(hands[0])) - 1
         if pos.lead is None:
-            a = pos.tricks_won[0] + K.value(ctx, full, full, pos.leader)
+            a = pos.tricks_won[0] + K.exact(ctx, full, full, pos.leader, -1, 0, 0, -1)
         else:
-            a = pos.tricks_won[0] + K.lead_value(ctx, full, full, pos.leader, slot, pos.lead.category,
-                                                 self._slot(tb, pos.trick, pos.lead.base))
+            a = pos.tricks_won[0] + K.exact(ctx, full, full, pos.leader, slot, pos.lead.category,
+                                            self._slot(tb, pos.trick, pos.lead.base), -1)
         return a, pos.rules.tricks - a
 
     def solve(self, pos: Position) -> Solution:
@@ -220,26 +221,20 @@ class OracleSolver:
         s, t = pos.leader, pos.trick
         moves = []
 
-        def outcome(test) -> int | None:
-            if test(need_win):
-                return 0
-            if need_draw < need_win and test(need_draw):
-                return None
-            return 1
+        def value(i, k, bj, j) -> tuple[int | None, tuple[int, int]]:
+            won = _level_winner(K.level(win_ctx, full, full, s, i, k, bj, j, need_win, need_draw))
+            a = pos.tricks_won[0] + K.exact(trk_ctx, full, full, s, i, k, bj, j)
+            return won, (a, rules.tricks - a)
 
         if pos.lead is None:
             for i, c in enumerate(hands[s]):
                 for bj in range(nb[t]):
                     for k in range(3):
-                        won = outcome(lambda g: K.lead_test(win_ctx, full, full, s, i, k, bj, g))
-                        a = pos.tricks_won[0] + K.lead_value(trk_ctx, full, full, s, i, k, bj)
-                        moves.append(MoveValue(Lead(c, k, int(tb[t, bj])), won, (a, rules.tricks - a)))
+                        moves.append(MoveValue(Lead(c, k, int(tb[t, bj])), *value(i, k, bj, -1)))
         else:
             k, bj = pos.lead.category, self._slot(tb, t, pos.lead.base)
             for j, c in enumerate(hands[1 - s]):
-                won = outcome(lambda g: K.follow_test(win_ctx, full, full, s, slot, k, bj, j, g))
-                a = pos.tricks_won[0] + K.follow_value(trk_ctx, full, full, s, slot, k, bj, j)
-                moves.append(MoveValue(c, won, (a, rules.tricks - a)))
+                moves.append(MoveValue(c, *value(slot, k, bj, j)))
         best = max(_rank_for(pos.mover, m.winner) for m in moves)
         winner = next(m.winner for m in moves if _rank_for(pos.mover, m.winner) == best)
         forced = max(m.tricks[pos.mover] for m in moves)
@@ -251,31 +246,45 @@ class OracleSolver:
         return int(np.flatnonzero(tb[t] == base)[0])
 
     # ----- batches ------------------------------------------------------------------------
-    def winners(self, rules: Rules, hands_a, hands_b, leaders, power_bases=None) -> np.ndarray:
-        """Best-play outcome of many deals from their first trick: 0 A, 1 B, -1 tie.
+    # `budget` (None: no limit) caps the work of one call: positions searched, spent deal after
+    # deal (a few thousand a deal on average, ~3 per microsecond). Results it does not cover read
+    # CUT_SHORT, never a wrong value. `work_done` adds up the work of every batch call.
+    work_done = 0
+
+    def winners(self, rules: Rules, hands_a, hands_b, leaders, power_bases=None, budget=None) -> np.ndarray:
+        """Best-play outcome of many deals from their first trick: 0 A, 1 B, -1 tie (CUT_SHORT
+        where `budget` ran out).
 
         `hands_a`, `hands_b`: (N, tricks) card arrays after the discards; `leaders`: (N,) the
         first lead; `power_bases`: (N, 2) where the rules use Power cards.
         """
-        levels, _ = self._many(K.solve_many, rules, hands_a, hands_b, leaders, power_bases)
-        return np.where(levels > 0, 0, np.where(levels < 0, 1, -1))
+        levels, _ = self._many(K.solve_many, rules, hands_a, hands_b, leaders, power_bases, budget)
+        return np.where(levels == CUT_SHORT, CUT_SHORT, np.where(levels > 0, 0, np.where(levels < 0, 1, -1)))
 
-    def lead_outcomes(self, rules: Rules, hands_a, hands_b, leaders, power_bases=None) -> np.ndarray:
+    def lead_outcomes(self, rules: Rules, hands_a, hands_b, leaders, power_bases=None, budget=None) -> np.ndarray:
         """Every first-trick lead scored: (N, tricks, 3, base slots) of 1 / 0 / -1 for A
-        (win / tie / loss under best play after it), -99 for a base slot that does not exist.
-        Card axis follows the order of the leader's hand row."""
-        return self._many(K.score_leads_many, rules, hands_a, hands_b, leaders, power_bases)
+        (win / tie / loss under best play after it), -99 for a base slot that does not exist,
+        CUT_SHORT where `budget` ran out. Card axis follows the order of the leader's hand row."""
+        return self._many(K.score_leads_many, rules, hands_a, hands_b, leaders, power_bases, budget)
+
+    def _work(self, budget) -> np.ndarray:
+        if budget is not None and budget < 0:
+            raise GeolabError(f"budget: expected a non-negative work limit, got {budget}")
+        return np.array([K.NO_LIMIT if budget is None else int(budget)], np.int64)
+
+    def _spent(self, work: np.ndarray, budget) -> None:
+        self.work_done += int((K.NO_LIMIT if budget is None else int(budget)) - max(int(work[0]), 0))
 
     def layout_scores(self, rules: Rules, side: int, hand, opp_hands, leader: int, tricks_won, power_bases=None,
-                      lead: Lead | None = None, lead_slots=None, wanted=None) -> np.ndarray:
+                      lead: Lead | None = None, lead_slots=None, wanted=None, budget=None) -> np.ndarray:
         """Score the moves of `side` (holding `hand`) on many layouts of the opponent's cards.
 
         `opp_hands`: (K, n) the opponent's cards in each layout. To lead (`lead` None): returns
         (K, len(hand), 3, base slots) outcomes for `side` (1 win, 0 tie, -1 loss, -99 no such
         base slot). To answer `lead`: the leader's rows hold the lead card at `lead_slots[x]`,
         and the result is (K, len(hand)). `wanted` (len(hand), 3, base slots) limits the leads
-        scored (the others read -99). Used by sampling bots; the caller decides what it
-        may know (this method sees whatever layouts it is given).
+        scored (the others read -99); CUT_SHORT where `budget` ran out. Used by sampling bots;
+        the caller decides what it may know (this method sees whatever layouts it is given).
         """
         opp = np.ascontiguousarray(opp_hands, np.int64)
         mine = np.broadcast_to(np.asarray(hand, np.int64), opp.shape)
@@ -288,20 +297,22 @@ class OracleSolver:
         common = (np.full(n_layouts, need_win, np.int64), np.full(n_layouts, need_draw, np.int64), rules.tricks, w,
                   tb[None], nb[None], rules.equal_distance == "follow", _RANKS, False)
         leaders = np.full(n_layouts, leader, np.int64)
+        work = self._work(budget)
         if lead is None:
             if wanted is None:
                 wanted = np.ones((ca.shape[1], 3, tb.shape[1]), np.bool_)
-            out = K.score_leads_many(ca, cb, leaders, *common, np.ascontiguousarray(wanted, np.bool_))
+            out = K.score_leads_many(ca, cb, leaders, *common, np.ascontiguousarray(wanted, np.bool_), work)
         else:
             t = rules.tricks - ca.shape[1]
             slots = np.ascontiguousarray(lead_slots, np.int64)
             out = K.score_follows_many(ca, cb, leaders, slots, np.full(n_layouts, lead.category, np.int64),
-                                       np.full(n_layouts, self._slot(tb, t, lead.base), np.int64), *common)
+                                       np.full(n_layouts, self._slot(tb, t, lead.base), np.int64), *common, work)
+        self._spent(work, budget)
         if side == 1:
-            out = np.where(out == -99, out, -out)
+            out = np.where((out == -99) | (out == CUT_SHORT), out, -out)
         return out
 
-    def _many(self, kernel, rules, hands_a, hands_b, leaders, power_bases):
+    def _many(self, kernel, rules, hands_a, hands_b, leaders, power_bases, budget):
         ca = np.ascontiguousarray(hands_a, np.int64)
         cb = np.ascontiguousarray(hands_b, np.int64)
         if ca.ndim != 2 or ca.shape != cb.shape or ca.shape[1] != rules.tricks:
@@ -322,8 +333,11 @@ class OracleSolver:
             tb, nb = base_tables(rules)
             tb, nb = tb[None], nb[None]
         extra = (np.ones((ca.shape[1], 3, tb.shape[2]), np.bool_),) if kernel is K.score_leads_many else ()
-        return kernel(
+        work = self._work(budget)
+        out = kernel(
             ca, cb, np.ascontiguousarray(leaders, np.int64), np.full(n, need_win, np.int64),
             np.full(n, need_draw, np.int64), rules.tricks, w, tb, nb, rules.equal_distance == "follow",
-            _RANKS, False, *extra,
+            _RANKS, False, *extra, work,
         )
+        self._spent(work, budget)
+        return out
