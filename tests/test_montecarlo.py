@@ -88,25 +88,10 @@ def test_oracle_is_flagged_and_legal():
     assert "peeking" in PeekingOracleSeat.name
 
 
-@pytest.mark.parametrize("preset", ["combo1", "battle2"])
-def test_ismcts_plays_legal_moves_and_repeats(preset):
-    from geolab.bots.ismcts import ISMCTSSeat
-
-    rules = Rules.preset(preset)
-    rng = np.random.default_rng(8)
-    deal = deal_one(rules, rng)
-    lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
-    seat = lambda: ISMCTSSeat(iterations=40, budget_ms=None)  # noqa: E731
-    first = play(rules, deal.hands, [seat(), GreedySeat()], lead, deal.power_bases)
-    again = play(rules, deal.hands, [seat(), GreedySeat()], lead, deal.power_bases)
-    assert first.tricks == again.tricks
-
-
 def test_registered_as_batched_policies():
     from geolab.bots.ranks import make_policy
 
     assert make_policy("montecarlo:k=4").name == "montecarlo"
-    assert make_policy("ismcts:iterations=10").name == "ismcts"
 
 
 def test_sampling_seed_is_the_same_in_every_process():

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from geolab.bots.ranks import _below, _next, greedy_follow, greedy_lead
+from geolab.bots.ranks import _below, _next, greedy_follow, greedy_lead, nearest
 from geolab.cards import RANKS
 from geolab.games.ranks_batch import lowest, popcount
 
@@ -57,17 +57,6 @@ def _score0(w0, w1, last, win_tricks, breaks_tie):
     if w0 != w1:
         return 2 if w0 > w1 else 0
     return 1
-
-
-@njit(cache=True, nogil=True)
-def _nearest(hand, k, b):
-    """The card of the hand nearest base b in category k (the lowest card on ties)."""
-    best = 1 << 62
-    while hand:
-        c = lowest(hand)
-        hand &= hand - 1
-        best = min(best, abs(_R[c, k] - b) * 64 + c)
-    return best & 63
 
 
 @njit(cache=True, nogil=True)
@@ -198,7 +187,7 @@ def search(iterations, me, my_hand, opp_hands, lead_cards, leader0, k0, b0, t0, 
             if lc < 0:
                 if blind:
                     k, j = m // nb, m % nb
-                    c = _nearest(hand, k, trick_bases[t, j])
+                    c = nearest(hand, k, trick_bases[t, j])
                 else:
                     c, k, j = m // (3 * nb), (m // nb) % 3, m % nb
                 lc, lk, lb = c, k, trick_bases[t, j]

@@ -227,17 +227,23 @@ def greedy_lead(hand, bases):
 
 
 @njit(cache=True, nogil=True)
+def nearest(hand, k, b):
+    """The card of the hand nearest base b in category k (the lowest card on ties)."""
+    best = 1 << 62
+    while hand:
+        c = lowest(hand)
+        hand &= hand - 1
+        best = min(best, abs(_R[c, k] - b) * 64 + c)
+    return best & 63
+
+
+@njit(cache=True, nogil=True)
 def greedy_follow(hand, lead, k, b, hidden, later, follow_wins_ties):
     """The answer to `lead` (unused when hidden) in category k at base b; `later`: the bases
     of the tricks after this one."""
     h = hand
     if hidden:  # the card nearest the base in the named category
-        best = 1 << 62
-        while h:
-            c = lowest(h)
-            h &= h - 1
-            best = min(best, abs(_R[c, k] - b) * 64 + c)
-        return best & 63
+        return nearest(hand, k, b)
     d_lead = abs(_R[lead, k] - b) + follow_wins_ties  # a card wins below this distance
     best = 0  # the winning card farthest from the base: the cheapest win
     while h:
