@@ -6,9 +6,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from seat_games import two_games
+
 from geolab.bots.ismcts import ISMCTSSeat, _masks, _trick_facts
 from geolab.bots.ismcts_kernel import rollout
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
+from geolab.bots.ranks_seats import GreedySeat
 from geolab.errors import GeolabError
 from geolab.games.ranks import Lead, Rules, Trick, View, deal_one, outcome, play
 
@@ -42,13 +44,7 @@ def test_rollout_is_greedy_against_greedy(preset):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_plays_only_legal_moves(preset):
     """The reference engine raises on any illegal discard, declaration, lead or answer."""
-    rules = Rules.preset(preset)
-    rng = np.random.default_rng(4)
-    for g in range(2):
-        deal = deal_one(rules, rng)
-        lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
-        seats = [small(), RandomSeat(rng)] if g == 0 else [GreedySeat(), small(exploration=2.0)]
-        game = play(rules, deal.hands, seats, lead, deal.power_bases)
+    for rules, game in two_games(preset, small, {"exploration": 2.0}):
         assert len(game.tricks) >= rules.win_tricks
 
 

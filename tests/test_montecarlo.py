@@ -7,7 +7,9 @@ import pytest
 
 from geolab.bots.montecarlo import MonteCarloSeat, play_log_likelihood, undominated_leads, unseen_cards
 from geolab.bots.oracle import play_with_oracle
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
+from seat_games import two_games
+
+from geolab.bots.ranks_seats import GreedySeat
 from geolab.games.ranks import Rules, Trick, View, deal_one, play
 
 
@@ -18,13 +20,7 @@ def small_seat(**kw):
 @pytest.mark.parametrize("preset", ["combo1", "battle1", "battle2", "battle3", "geodouble"])
 def test_plays_only_legal_moves(preset):
     """The reference engine raises on any illegal discard, declaration, lead or answer."""
-    rules = Rules.preset(preset)
-    rng = np.random.default_rng(4)
-    for g in range(2):
-        deal = deal_one(rules, rng)
-        lead = deal.drawn_first_lead() if rules.first_lead == "given" else None
-        seats = [small_seat(), RandomSeat(rng)] if g == 0 else [GreedySeat(), small_seat(infer=0)]
-        game = play(rules, deal.hands, seats, lead, deal.power_bases)
+    for _, game in two_games(preset, small_seat, {"infer": 0}):
         assert game.winner in (0, 1, None)
 
 
