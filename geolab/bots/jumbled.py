@@ -464,6 +464,35 @@ def _key_tables(deck, S, reuse, ranks):
 
 
 @numba.njit(cache=True, nogil=True)
+def _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small, reserving, tab, ranks, key, big):
+    """`_heuristic_rounds_kernel`'s pick for a set of more than two cards or a seat that may
+    keep its best card back: a separate function so that the common one- or two-card path's
+    loop keeps its values in registers (~10% faster per round). Returns (slot mask, rank total)."""
+    for i in range(H):
+        key[i] = big if (uq >> i) & 1 else np.int64(tab[off + hands[hg, q, i]]) | i
+    if reserving and not small:
+        ev_off = ((st * 2 + call) * 2 + 1) * N_CARDS
+        best, n_free = big, 0
+        for i in range(H):
+            if not (uq >> i) & 1:
+                n_free += 1
+                best = min(best, np.int64(tab[ev_off + hands[hg, q, i]]) | i)
+        if n_free - 1 >= k:
+            key[best & 15] = big
+    mv = 0
+    tot = 0
+    for _ in range(k):
+        pick = key[0]
+        for i in range(1, H):
+            pick = min(pick, key[i])
+        pick &= 15
+        mv |= 1 << pick
+        key[pick] = big
+        tot += ranks[hands[hg, q, pick], cat]
+    return mv, tot
+
+
+@numba.njit(cache=True, nogil=True)
 def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, deck, reuse,
                              all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
                              actions, points):
@@ -494,6 +523,7 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
     totals = np.zeros(P, np.int64)
     n_won = np.zeros(P, np.int64)
     key = np.empty(H, np.int64)
+    kbuf = np.empty(2, np.int64)
     plain = True  # every seat the default (coin-flip timing, no reserve): skip per-decision lookups
     for q in range(P):
         plain &= single_at[q, 0] < 0 and single_at[q, 1] < 0 and not reserve[q, 0] and not reserve[q, 1]
@@ -544,7 +574,9 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
                         u[t, g, q] = np.float64(bits) / two32
                 else:
                     small = u[t, ug, q] * (S - t) < 1.0
-                k = kmin if small else kmax
+                kbuf[0] = kmax  # read through memory: a select on the coin flip compiles to a
+                kbuf[1] = kmin  # mispredicted branch
+                k = kbuf[np.int64(small)]
                 off = ((st * 2 + call) * 2 + np.int64(small)) * N_CARDS
                 if k <= 2 and (plain or not reserve[q, call]):
                     v1, v2 = big, big  # the two lowest (key | slot), branch-free
@@ -556,31 +588,13 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
                         v2 = min(v2, max(v1, x))
                         v1 = lo1
                     p1, p2 = v1 & 15, v2 & 15
-                    pair = np.int64(k == 2)
+                    pair = k - 1  # k is 1 or 2 (lo >= 1): a product, not a branch on the coin flip
                     mv = (1 << p1) | (pair << p2)
-                    tot = ranks[hands[hg, q, p1], cat] + pair * ranks[hands[hg, q, p2], cat]
+                    tot = ranks[np.uint64(hands[hg, q, p1]), cat] + pair * ranks[np.uint64(hands[hg, q, p2]), cat]
                 else:
-                    for i in range(H):
-                        key[i] = big if (uq >> i) & 1 else np.int64(tab[off + hands[hg, q, i]]) | i
-                    if reserve[q, call] and not small and (left - k) < after * hi:
-                        ev_off = ((st * 2 + call) * 2 + 1) * N_CARDS
-                        best, n_free = big, 0
-                        for i in range(H):
-                            if not (uq >> i) & 1:
-                                n_free += 1
-                                best = min(best, np.int64(tab[ev_off + hands[hg, q, i]]) | i)
-                        if n_free - 1 >= k:
-                            key[best & 15] = big
-                    mv = 0
-                    tot = 0
-                    for _ in range(k):
-                        pick = key[0]
-                        for i in range(1, H):
-                            pick = min(pick, key[i])
-                        pick &= 15
-                        mv |= 1 << pick
-                        key[pick] = big
-                        tot += ranks[hands[hg, q, pick], cat]
+                    mv, tot = _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small,
+                                            reserve[q, call] and (left - k) < after * hi, tab,
+                                            ranks, key, big)
                 actions[ag, t, q] = mv
                 used[q] = uq | mv
                 n_played[q] += k

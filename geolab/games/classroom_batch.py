@@ -89,15 +89,16 @@ def hand_row(x, y, z):
 @njit(cache=True, inline="always")
 def shuffle_top(deck, size, count, state):
     """Fisher-Yates for the first `count` places of deck[:size]; two places per 64-bit draw
-    (the high and low 32 bits, multiply-shift: bias below 1e-8)."""
+    (the high and low 32 bits, multiply-shift: bias below 1e-8). Indexes are unsigned so numba
+    drops its negative-index wraparound (about 1.15-1.25x for the kernel with `_deal`'s)."""
     for p in range(0, count, 2):
         state = state + _GOLDEN
         z = _mix(state)
-        k = p + np.int64(((z >> np.uint64(32)) * np.uint64(size - p)) >> np.uint64(32))
-        deck[p], deck[k] = deck[k], deck[p]
+        k = np.uint64(p) + (((z >> np.uint64(32)) * np.uint64(size - p)) >> np.uint64(32))
+        deck[np.uint64(p)], deck[k] = deck[k], deck[np.uint64(p)]
         if p + 1 < count:
-            k = p + 1 + np.int64(((z & np.uint64(0xFFFFFFFF)) * np.uint64(size - p - 1)) >> np.uint64(32))
-            deck[p + 1], deck[k] = deck[k], deck[p + 1]
+            k = np.uint64(p + 1) + (((z & np.uint64(0xFFFFFFFF)) * np.uint64(size - p - 1)) >> np.uint64(32))
+            deck[np.uint64(p + 1)], deck[k] = deck[k], deck[np.uint64(p + 1)]
     return state
 
 
@@ -137,14 +138,15 @@ def _deal(deck, members, which, first, m, call, cat, scores, at, offset, seat, o
     """Deal a fresh deck to the m students members[which, first:first + m], discard by table,
     score. A student's score is one load, scores[at + offset[s] + hand row]; the discard is
     worked out only for a traced game or a random discard (which draws from the policy
-    stream)."""
+    stream). Hot indexes are unsigned: no negative-index wraparound."""
     for i in range(N_CARDS):
         deck[i] = i
     dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
     for i in range(m):
-        s = members[which, first + i]
-        a, b, c, row = hand_row(deck[3 * i], deck[3 * i + 1], deck[3 * i + 2])
-        v = np.int64(scores[at + offset[s] + row])
+        s = np.uint64(members[which, first + i])
+        j = np.uint64(3 * i)
+        a, b, c, row = hand_row(deck[j], deck[j + np.uint64(1)], deck[j + np.uint64(2)])
+        v = np.int64(scores[np.uint64(at + offset[s] + row)])
         if v < 0 or trace:
             d = np.int64(tables[seat[s], call, opp_of[s], row])
             if d < 0:
