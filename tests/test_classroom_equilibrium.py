@@ -6,7 +6,8 @@ import pytest
 from geolab.bots.classroom import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
 from geolab.cards import N_CARDS
 from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
-from geolab.games.classroom_batch import block_keys, hand_row, shuffle_top, stream
+from geolab.games.classroom_batch import block_keys, hand_row, shuffle_top
+from geolab.games.counter_rng import game_stream
 from geolab.lab.classroom_equilibrium import (
     best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check,
     real_values, solve, values,
@@ -101,7 +102,7 @@ def test_real_values_count_the_same_samples_as_a_plain_loop(call):
     better = (lambda a, b: a < b) if call == TOP_DOG else (lambda a, b: a > b)
     for h in (0, 4321, N_HANDS - 1):
         deck = np.array([c for c in range(N_CARDS) if c not in HANDS[h]], np.int64)
-        state, wins = stream(key, h), np.zeros((3, 2))
+        state, wins = game_stream(key, h), np.zeros((3, 2))
         for t in range(n):
             state = shuffle_top(deck, N_CARDS - 3, 3 * k, np.uint64(state))  # called from Python: keep it unsigned
             rows = [hand_row(*deck[3 * o: 3 * o + 3])[3] for o in range(k)]

@@ -20,9 +20,10 @@ import numpy as np
 
 from geolab.cards import N_CARDS, RANKS
 from geolab.errors import GeolabError
+from geolab.games.counter_rng import LOW32, below32, draw64, game_stream
 from geolab.games.jumbled import (
-    _LOW32, RANKS64, TOP_DOG, CallObservation, Observation, Rules, below32, call_index, deal_game,
-    draw64, game_stream, legal_choice, next_category_probs, play_round_batch, popcount, set_winners,
+    RANKS64, TOP_DOG, CallObservation, Observation, Rules, call_index, deal_game, legal_choice,
+    next_category_probs, play_round_batch, popcount, set_winners,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -568,7 +569,7 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
                 elif dealt:
                     if q & 1 == 0:
                         z = draw64(ps, 1 + t * half + (q >> 1))
-                    bits = (z >> np.uint64(32)) if q & 1 == 0 else (z & _LOW32)
+                    bits = (z >> np.uint64(32)) if q & 1 == 0 else (z & LOW32)
                     small = bits * np.uint64(S - t) < two32  # exactly u * (S - t) < 1 for u = bits / 2**32
                     if keep_u:
                         u[t, g, q] = np.float64(bits) / two32

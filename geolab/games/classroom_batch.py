@@ -33,36 +33,23 @@ from numba import njit, prange
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.errors import RulesError
 from geolab.games.classroom import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules, rules_dict, student_name
+from geolab.games.counter_rng import GOLDEN, game_stream, mix64
 
 MAX_OPPONENTS = 31
 N_ROWS = 19600  # three-card hands
 TABLE_SHAPE = (2, MAX_OPPONENTS + 1, N_ROWS)
 BLOCK = 1 << 16
 TRACE_ATTEMPTS = 8
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _PAIRS = np.array([b * (b - 1) // 2 for b in range(N_CARDS)], np.int64)  # C(b, 2)
 _TRIPLES = np.array([c * (c - 1) * (c - 2) // 6 for c in range(N_CARDS)], np.int64)  # C(c, 3)
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, inline="always")
 def below(state, n):
     """Advance a splitmix64 stream; return it and a uniform integer in [0, n).
     (Multiply-shift on 32 bits: bias below 1e-8 for n <= 50.)"""
-    state = state + _GOLDEN
-    return state, np.int64(((_mix(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always")
-def stream(key, index):
-    """The start of game `index`'s stream under block key `key`."""
-    return _mix(key + _GOLDEN * np.uint64(index + 1))
+    state = state + GOLDEN
+    return state, np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
@@ -92,8 +79,8 @@ def shuffle_top(deck, size, count, state):
     (the high and low 32 bits, multiply-shift: bias below 1e-8). Indexes are unsigned so numba
     drops its negative-index wraparound (about 1.15-1.25x for the kernel with `_deal`'s)."""
     for p in range(0, count, 2):
-        state = state + _GOLDEN
-        z = _mix(state)
+        state = state + GOLDEN
+        z = mix64(state)
         k = np.uint64(p) + (((z >> np.uint64(32)) * np.uint64(size - p)) >> np.uint64(32))
         deck[np.uint64(p)], deck[k] = deck[k], deck[np.uint64(p)]
         if p + 1 < count:
@@ -194,8 +181,8 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
     for s in range(students):
         group_offset[s] = (seat[s] * tables.shape[2] + group_opp[s]) * N_ROWS
     for g in range(lo, hi):
-        dstate = stream(key, start + g)
-        pstate = stream(pkey, start + g)
+        dstate = game_stream(key, start + g)
+        pstate = game_stream(pkey, start + g)
         for r in range(n_rounds):
             dstate, call = _call(dstate, call_mode)
             dstate, cat = draw_category(dstate, counts)

@@ -20,6 +20,7 @@ import numpy as np
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS, card, category
 from geolab.errors import IllegalActionError, RecordError, RulesError
+from geolab.games.counter_rng import LOW32, below32, draw64, game_stream
 
 GAME = "jumbled-geopower-choice"
 TOP_DOG, BOTTOMS_UP = 0, 1
@@ -389,38 +390,9 @@ def deal(rules: Rules, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np
     return hands, order
 
 
-# Counter-based dealing: every game has its own splitmix64 stream, started from (block key, game
-# index), so a game's deal never depends on which other games are dealt, in what order or on
-# which thread (the scheme of `geolab.games.classroom_batch`). Used by the lab's round
-# simulations; `deal` above serves callers that hand over a numpy Generator.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def mix64(z):
-    """The splitmix64 finaliser: 64 well-mixed bits from a counter."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def game_stream(key, game):
-    """The start of game ``game``'s stream under a block key; draw i is ``mix64(start + i * golden)``."""
-    return mix64(key + _GOLDEN * np.uint64(game + 1))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def draw64(start, i):
-    """Draw i of a game's stream: any draw can be made alone, in any order."""
-    return mix64(start + _GOLDEN * np.uint64(i + 1))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def below32(bits32, n):
-    """An integer in [0, n) from 32 random bits (multiply-shift: bias below 1e-8 for n <= 50)."""
-    return np.int64((bits32 * np.uint64(n)) >> np.uint64(32))
+# Counter-based dealing (`geolab.games.counter_rng`): every game has its own stream, so a
+# game's deal never depends on which other games are dealt, in what order or on which thread.
+# Used by the lab's round simulations; `deal` above serves callers that hand over a numpy Generator.
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -442,7 +414,7 @@ def deal_game(start, P, H, n_turns, counts, deck, hands, g, order, og):
         deck[a] = c
         if i + 1 < n:
             a += np.uint64(1)
-            j = a + (((z & _LOW32) * (np.uint64(N_CARDS) - a)) >> np.uint64(32))
+            j = a + (((z & LOW32) * (np.uint64(N_CARDS) - a)) >> np.uint64(32))
             c = deck[j]
             deck[j] = deck[a]
             deck[a] = c

@@ -23,8 +23,9 @@ from geolab.bots.classroom import AverageRank, tabulate
 from geolab.cards import N_CARDS
 from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
 from geolab.games.classroom_batch import (
-    MAX_OPPONENTS, TABLE_SHAPE, below, block_keys, draw_category, hand_row, shuffle_top, stream,
+    MAX_OPPONENTS, TABLE_SHAPE, below, block_keys, draw_category, hand_row, shuffle_top,
 )
+from geolab.games.counter_rng import game_stream
 
 KEPT = kept_sums().astype(np.int64)  # (hand, discard, category) -> score
 MAX_SCORE = 100
@@ -145,7 +146,7 @@ def _real_values(hands, kept, opp_policy, k, call, p_cat, n_samples, key, out):
         for d in range(3):
             for cat in range(3):
                 mine[d, cat] = sign * kept[h, d, cat]
-        state = stream(key, h)
+        state = game_stream(key, h)
         j = 0
         for card in range(N_CARDS):
             if card != hands[h, 0] and card != hands[h, 1] and card != hands[h, 2]:
@@ -219,7 +220,7 @@ def _groups(cand, others, m, call_mode, counts, n, key, pkey, kept, wins, ties):
     for chunk in prange(n_chunks):
         deck = np.empty(N_CARDS, np.int64)
         for i in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
-            dstate, pstate = stream(key, i), stream(pkey, i)
+            dstate, pstate = game_stream(key, i), game_stream(pkey, i)
             if call_mode == 0:
                 dstate, call = below(dstate, 2)
             else:
