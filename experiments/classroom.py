@@ -1,11 +1,15 @@
 """Class GeoPower Double Choice: the equilibrium discard, what it gains, and the class game.
 
 Writes results/classroom/: equilibrium.csv (model solution and simple rules' shortfalls per
-group size and call), real_check.csv (the solution checked on real deals), gains.csv (each
+group size and call), real_check.csv (the solution checked on real deals, and refined there by one best-response
+step, then checked again on fresh deals), gains.csv (each
 policy's round win rate on real deals against a field, paired with the equilibrium, 95% CIs
 and n), class.csv (whole class games), bench.json, plots, summary.md and meta.json.
 
-    python experiments/classroom.py [--seed 2026] [--out results/classroom]
+    python experiments/classroom.py [--seed 2026] [--out results/classroom] [--only real|bench]
+
+--only reruns one part (the real-deal check, or bench.json) into an existing folder, rewrites
+summary.md from the CSVs there, and notes the rerun in meta.json.
 
 GEOLAB_SMALL=1 shrinks every sample size (for the tests and the notebook).
 """
@@ -33,7 +37,7 @@ from geolab.games.classroom import Rules  # noqa: E402
 from geolab.games.classroom_batch import simulate  # noqa: E402
 from geolab.lab.classroom_arena import bench  # noqa: E402
 from geolab.lab.classroom_equilibrium import (  # noqa: E402
-    onehot, equilibrium_summary, equilibrium_table, group_play, real_check, solve, values, best_response,
+    onehot, equilibrium_summary, equilibrium_table, group_play, model_exploitability, refine_real, solve, values, best_response,
 )
 from geolab.lab.stats import mean_ci, wilson  # noqa: E402
 
@@ -41,7 +45,8 @@ SMALL = os.environ.get("GEOLAB_SMALL") == "1"
 SIZES = list(range(2, 17))
 N_GROUPS = 4_000 if SMALL else 400_000
 N_GAMES = 2_000 if SMALL else 200_000
-REAL_CHECKS = [(4, 40)] if SMALL else [(3, 4_000), (4, 10_000), (8, 2_000), (16, 1_000)]
+REAL_CHECKS = [(4, 40)] if SMALL else [(2, 10_000), (3, 10_000), (4, 10_000), (5, 10_000), (6, 10_000),
+                                        (8, 4_000), (16, 1_000)]
 CLASSES = [(10, 2), (16, 4), (17, 2), (20, 4), (25, 3), (32, 8), (32, 2)]
 CALLS = {"top-dog": 1, "bottoms-up": 2}
 P = Rules().geopower_p
@@ -51,21 +56,30 @@ def equilibrium_rows() -> pd.DataFrame:
     return pd.DataFrame(equilibrium_summary(P, SIZES))
 
 
+def _check_cols(check, prefix: str) -> dict:
+    return {f"win_{prefix}": check.win, f"exploitability_{prefix}": check.exploitability,
+            f"exploitability_{prefix}_ci_low": check.exploitability_ci[0],
+            f"exploitability_{prefix}_ci_high": check.exploitability_ci[1],
+            f"exploitability_{prefix}_plugin": check.exploitability_plugin,
+            f"exploitability_{prefix}_plugin_ci_high": check.exploitability_plugin_ci[1]}
+
+
 def real_rows(seed: int) -> pd.DataFrame:
+    """The model's equilibrium on real deals ("real"), and the policy one real-deal best
+    response away from it, checked on fresh deals ("refined")."""
     rows = []
     for size, n in REAL_CHECKS:
         for call, name in enumerate(CALLS):
             eq = solve(size - 1, call, P)
             start = time.perf_counter()
-            check = real_check(eq.policy, size - 1, call, P, n, seed)
+            ref = refine_real(eq.policy, size - 1, call, P, n, seed)
             rows.append({
                 "group_size": size, "call": name, "samples_per_hand": n,
-                "win_model": eq.win, "win_real": check.win,
-                "exploitability_model": eq.exploitability,
-                "exploitability_real": check.exploitability,
-                "exploitability_real_ci_low": check.exploitability_ci[0],
-                "exploitability_real_ci_high": check.exploitability_ci[1],
-                "hands_changed_real": check.changed, "seconds": time.perf_counter() - start,
+                "win_model": eq.win, "exploitability_model": eq.exploitability,
+                **_check_cols(ref.start, "real"), "hands_changed_real": ref.start.changed,
+                **_check_cols(ref.check, "refined"), "hands_switched": ref.switched,
+                "exploitability_refined_model": model_exploitability(ref.policy, size - 1, call, P),
+                "seconds": time.perf_counter() - start,
             })
     return pd.DataFrame(rows)
 
@@ -199,22 +213,63 @@ def summary(eq_rows: pd.DataFrame, real: pd.DataFrame, gains: pd.DataFrame, out:
                  + ", ".join(f"{r.group_size} {r.call} ({r.exploitability_model:.1e})"
                              for r in eq_rows.itertuples() if r.exploitability_model > 0) + ".")
     lines.append("")
-    lines.append("Real deals (cross-fitted best response, percentage points):")
+    lines.append("Real deals (no card shared within a group), percentage points of P(win the round): "
+                 "exploitability is the gain of a best response found by simulation, cross-fitted (chosen on "
+                 "half the samples, valued on the other: biased down) with its 95% CI, and in-sample [biased up, "
+                 "95% upper bound]; the truth lies between. 'Refined' is the model's equilibrium moved to its "
+                 "simulated best response on real deals, then checked on fresh samples:")
     for r in real.itertuples():
-        lines.append(f"- size {r.group_size} {r.call}: win {100 * r.win_real:.3f}% (model {100 * r.win_model:.3f}%), "
-                     f"exploitability {100 * r.exploitability_real:.4f} ({100 * r.exploitability_real_ci_low:.4f}, "
-                     f"{100 * r.exploitability_real_ci_high:.4f}), {r.samples_per_hand:,} groups per hand, "
+        lines.append(f"- size {r.group_size} {r.call}: win {100 * r.win_real:.3f}% (model {100 * r.win_model:.3f}%); "
+                     f"model equilibrium {100 * r.exploitability_real:.4f} ({100 * r.exploitability_real_ci_low:.4f}, "
+                     f"{100 * r.exploitability_real_ci_high:.4f}) [{100 * r.exploitability_real_plugin:.4f}, "
+                     f"{100 * r.exploitability_real_plugin_ci_high:.4f}]; refined ({r.hands_switched} hands switched) "
+                     f"{100 * r.exploitability_refined:.4f} ({100 * r.exploitability_refined_ci_low:.4f}, "
+                     f"{100 * r.exploitability_refined_ci_high:.4f}) [{100 * r.exploitability_refined_plugin:.4f}, "
+                     f"{100 * r.exploitability_refined_plugin_ci_high:.4f}] (model: {100 * r.exploitability_refined_model:.4f}); "
+                     f"{r.samples_per_hand:,} groups per hand, "
                      f"{r.seconds:.0f} s")
     (out / "summary.md").write_text("\n".join(lines) + "\n")
+
+
+def _revision() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent).stdout.strip()
+    except OSError:
+        return ""
+
+
+def rerun_part(part: str, seed: int, out: Path, argv) -> None:
+    """Rerun one part into a finished folder: the rest stays as the full run left it."""
+    started = time.time()
+    if part == "real":
+        real_rows(seed).to_csv(out / "real_check.csv", index=False)
+    else:
+        (out / "bench.json").write_text(json.dumps(bench_numbers(seed), indent=1) + "\n")
+    summary(pd.read_csv(out / "equilibrium.csv"), pd.read_csv(out / "real_check.csv"),
+            pd.read_csv(out / "gains.csv"), out)
+    meta = json.loads((out / "meta.json").read_text())
+    meta.pop("real_check_regenerated", None)  # superseded by the list below
+    meta.setdefault("reruns", []).append({
+        "part": part, "command": " ".join(["python", "experiments/classroom.py", *argv]),
+        "git_revision": _revision(), "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "seconds": round(time.time() - started, 1), "load_average_1min_after": os.getloadavg()[0],
+        "sizes": {"real_checks": REAL_CHECKS} if part == "real" else {}})
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "results" / "classroom")
+    parser.add_argument("--only", choices=["real", "bench"], help="rerun one part into an existing folder")
     args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
+    if args.only:
+        rerun_part(args.only, args.seed, out, argv)
+        return
     started = time.time()
 
     eq_table, _ = equilibrium_table(P)
@@ -230,15 +285,10 @@ def main(argv=None) -> None:
     (out / "bench.json").write_text(json.dumps(bench_numbers(args.seed), indent=1) + "\n")
     plots(gains, classes, out)
     summary(eq_rows, real, gains, out)
-    try:
-        revision = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                  cwd=Path(__file__).parent).stdout.strip()
-    except OSError:
-        revision = ""
     meta = {
-        "command": " ".join(["python", "experiments/classroom.py", *(argv or sys.argv[1:])]),
+        "command": " ".join(["python", "experiments/classroom.py", *argv]),
         "env": {"GEOLAB_SMALL": os.environ.get("GEOLAB_SMALL", "")},
-        "seed": args.seed, "geolab_version": geolab.__version__, "git_revision": revision,
+        "seed": args.seed, "geolab_version": geolab.__version__, "git_revision": _revision(),
         "sizes": {"groups_per_cell": N_GROUPS, "class_games": N_GAMES, "real_checks": REAL_CHECKS,
                   "group_sizes": SIZES, "classes": CLASSES},
         "geopower_p": list(P), "seconds": round(time.time() - started, 1),

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from geolab.games.classroom import N_HANDS
+
 from geolab.cli import main
 
 
@@ -57,6 +59,17 @@ def test_equilibrium_summary(capsys):
     assert all(r["exploitability_model"] == 0 for r in rows)
 
 
+def test_equilibrium_refined_on_real_deals(capsys):
+    code, out, _ = run(capsys, "equilibrium", "class", "--sizes", "3", "--check", "20", "--refine", "1", "--json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and len(rows) == 2
+    for r in rows:
+        assert r["refine_steps"] == 1 and r["samples_per_hand"] == 20
+        assert 0 < r["hands_switched"] < N_HANDS
+        lo, hi = r["exploitability_refined_plugin_ci"]
+        assert lo <= r["exploitability_refined_plugin"] <= hi and r["exploitability_refined_plugin"] >= 0
+
+
 def test_replay_of_the_documented_record(capsys, tmp_path):
     doc = (Path(__file__).parents[1] / "docs" / "records-classroom.md").read_text()
     path = tmp_path / "class.json"
@@ -74,6 +87,7 @@ def test_replay_of_the_documented_record(capsys, tmp_path):
     (["equilibrium", "class", "--sizes", "1"], "--sizes"),
     (["equilibrium", "class", "--sizes", "two"], "--sizes"),
     (["equilibrium", "class", "--check", "3"], "--check"),
+    (["equilibrium", "class", "--refine", "1"], "--refine"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
     code, _, err = run(capsys, *argv)

@@ -10,7 +10,7 @@ from geolab.games.classroom_batch import block_keys, hand_row, shuffle_top
 from geolab.games.counter_rng import game_stream
 from geolab.lab.classroom_equilibrium import (
     best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check,
-    real_values, solve, values,
+    real_values, refine_real, solve, values,
 )
 
 P = np.ones(3) / 3
@@ -65,6 +65,20 @@ def test_real_deals_agree_with_the_model_and_barely_exploit_it():
     assert abs(check.win - eq.win) < 0.005
     assert check.exploitability_ci[0] < 0.001  # no real-deal best response gains a tenth of a point
     assert 0 <= check.changed < 0.2
+
+
+def test_refining_on_real_deals_takes_the_simulated_best_response():
+    eq = solve(3, TOP_DOG, P)
+    ref = refine_real(eq.policy, 3, TOP_DOG, P, n_samples=40, seed=5)
+    assert (ref.policy == ref.start.best_response).all()  # one step: the start's best response
+    assert ref.switched == int((ref.policy != eq.policy).sum()) > 0
+    assert ref.start.changed == ref.switched / N_HANDS
+    assert ref.check.samples == 40 and ref.check.win != ref.start.win  # checked on other samples
+    again = refine_real(eq.policy, 3, TOP_DOG, P, n_samples=40, seed=5, steps=2)
+    assert (again.start.best_response == ref.policy).all()  # the same seed, the same first step
+    assert (again.policy == ref.check.best_response).all() and again.steps == 2  # seeds are spawned children
+    # the in-sample gain is never negative; the cross-fitted one can be
+    assert ref.check.exploitability_plugin >= 0
 
 
 def test_groups_on_real_deals_pair_the_candidates():

@@ -79,6 +79,8 @@ def register(commands) -> None:
     p = commands["equilibrium"].add_parser(GAME, help="the equilibrium discard per group size and call")
     p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
     p.add_argument("--check", type=int, default=0, help="simulated real groups per hand (even; 0 = model only)")
+    p.add_argument("--refine", type=int, default=0,
+                   help="best-response steps on real deals after the model's solution (needs --check)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_equilibrium)
@@ -155,8 +157,10 @@ def run_equilibrium(args) -> None:
     sizes = _sizes(args.sizes)
     if args.check < 0 or args.check % 2:
         raise GeolabError(f"--check: expected an even number of simulated groups per hand, got {args.check}")
-    rows = equilibrium_summary(Rules().geopower_p, sizes, args.check, args.seed)
+    if args.refine < 0 or (args.refine and not args.check):
+        raise GeolabError(f"--refine: expected a number of steps >= 0, with --check, got {args.refine}")
+    rows = equilibrium_summary(Rules().geopower_p, sizes, args.check, args.seed, args.refine)
     if args.json:
-        print_json({"sizes": sizes, "check": args.check, "seed": args.seed, "rows": rows})
+        print_json({"sizes": sizes, "check": args.check, "refine": args.refine, "seed": args.seed, "rows": rows})
         return
     print_table(rows)
