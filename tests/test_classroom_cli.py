@@ -49,6 +49,8 @@ def test_bench_reports_both_engines_and_the_ratio(capsys):
     assert code == 0 and len(result["batch_seconds"]) == 3
     assert result["ratio"] == pytest.approx(
         result["batch_student_hands_per_s"] / result["reference_student_hands_per_s"])
+    # 32 students in 8 groups: at least the 8 group winners play the Championship Round
+    assert result["hands_evaluated_per_game"] >= 32 + 8
 
 
 def test_equilibrium_summary(capsys):

@@ -148,3 +148,17 @@ def test_table_shape_is_what_bots_fill():
     assert tabulate(AverageRank()).shape == TABLE_SHAPE
     assert TablePolicy(tabulate(AverageRank())).act(
         {"hand": np.array([[0, 1, 2]]), "call": np.array([0]), "opponents": np.array([3])}) in (0, 1, 2)
+
+
+@pytest.mark.parametrize("rules", [Rules(students=32, groups=8), Rules(students=32, groups=2, two_decks=True),
+                                   Rules(students=17, groups=3, championship_ties="share")],
+                         ids=["32s8g", "32s2g2d", "17s3g-share"])
+def test_championship_hands_count_every_hand_of_every_attempt(rules):
+    """championship_hands lets the bench count every hand evaluated: the traced records agree."""
+    batch = simulate(rules, TABLES, np.arange(rules.students) % len(POLICIES), 300, seed=2, trace=True)
+    assert batch.championship_hands.dtype == np.int32
+    for i in range(300):
+        final = [r for r in batch.record(i)["rounds"] if r["stage"] == "championship"]
+        assert batch.championship_hands[i] == sum(len(r["deal"]) for r in final)
+    assert (batch.championship_hands >= batch.group_win.sum(axis=1)).all()
+    assert (batch.championship_rounds > 1).any() == (batch.championship_hands > batch.group_win.sum(axis=1)).any()

@@ -133,6 +133,8 @@ def run_bench(args) -> None:
           f"(median of {args.repeats} x {args.games:,} games of {result['students']} students)")
     print(f"                  {result['batch_student_hands_per_cpu_s'] / 1e6:8.1f} M student-hands per CPU-second "
           "(all threads; steadier on shared cores)")
+    print(f"                  {result['batch_hands_evaluated_per_s'] / 1e6:8.1f} M hands evaluated/s "
+          f"(every hand dealt and scored, Championship included: {result['hands_evaluated_per_game']:.1f} a game)")
     print(f"reference engine: {result['reference_student_hands_per_s'] / 1e6:8.4f} M student-hands/s "
           f"({args.reference_games} games)")
     print(f"ratio:            {result['ratio']:8.0f}x")

@@ -18,9 +18,21 @@ lookup and three rank lookups. The discard itself is worked out only for traced 
 for random discards. The game loop indexes arrays instead of slicing them (no reference
 counting inside the loop), finds winners without branches, and takes a hand's table row
 from two small tables: together about 1.2-1.3x per CPU-second, measured A/B against the
-previous loop. What is left is mostly the Fisher-Yates deal (about half of the time). The
-random streams are unchanged through all of this: the same seed gives the same games, draw
-for draw (tests pin digests of the outputs).
+previous loop. The random streams are unchanged through all of this: the same seed gives the
+same games, draw for draw (tests pin digests of the outputs).
+
+Where the time goes (second pass; stubs timed A/B on 1 thread, in a restructured copy of this
+kernel): without the Fisher-Yates shuffle a game ran 1.9x faster (partly because the same hands
+then hit the same score-table entries); with its score-table loads
+confined to 1 KB, 1.3x (a game reads up to 12 tables of 19.6 KB, more than the first-level
+cache). Tried and not kept, all bit-identical: scoring each group as it is dealt, one pass for
+a championship attempt's best and winners, an int8 deck and numba's "numpy" error model cut
+callgrind's instructions per game from about 6,900 to 5,500 but time by only 0-7% (paired
+medians; about 1.00 in the bench itself), short of the 5% bar; every swap place first and then
+the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score tables, 0.90x.
+A stub shuffling the Starting Round's two decks in one loop gained about 1.07x. A per-hand
+helper inlined with array arguments ran 2.2x slower (numba counts references to them on every
+hand): keep such helpers to scalars.
 """
 
 from __future__ import annotations
@@ -157,7 +169,7 @@ def _call(dstate, call_mode):
 @njit(cache=True)
 def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_round, group_first,
            group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
-           group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+           group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
     """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (inside a parallel
     loop's body numba optimised it about 25% worse). Arrays are indexed, never sliced (a
     slice's reference count is an atomic shared by both threads), and winners are found
@@ -213,7 +225,7 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
         for s in range(students):
             alive[0, f] = s
             f += group_win[g, s]
-        attempt = 0
+        attempt, dealt = 0, 0  # dealt: championship hands over all attempts
         while True:
             dstate, call = _call(dstate, call_mode)
             dstate, cat = draw_category(dstate, counts)
@@ -233,6 +245,7 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
                     t_hand[g, t, alive[0, i]] = hands[alive[0, i]]
                     t_disc[g, t, alive[0, i]] = discards[alive[0, i]]
             attempt += 1
+            dealt += f
             sign = 1 - 2 * call
             best = sign * score[alive[0, 0]]
             for i in range(1, f):
@@ -249,17 +262,19 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
                 alive[0, i] = won[i]
             f = w
         champ_rounds[g] = attempt
+        champ_hands[g] = dealt
 
 
 @njit(parallel=True, cache=True)
 def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_first,
             group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
-            group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc):
+            group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
     n_chunks = min(n, 256)
     for chunk in prange(n_chunks):
         _games(chunk * n // n_chunks, (chunk + 1) * n // n_chunks, key, pkey, start, deck_round, deck_members,
                deck_size, group_round, group_first, group_size, seat, tables, scores, ranks, counts, call_mode,
-               per_deck, share_ties, group_win, champion, champ_rounds, trace, t_call, t_cat, t_hand, t_disc)
+               per_deck, share_ties, group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand,
+               t_disc)
 
 
 def _plan_arrays(rules: Rules) -> dict:
@@ -309,6 +324,7 @@ class ClassBatch:
     champion: np.ndarray
     championship_rounds: np.ndarray
     trace: dict | None = None
+    championship_hands: np.ndarray | None = None  # hands dealt in the Championship Round, all attempts
 
     def record(self, i: int) -> dict:
         """Game i as a `geolab-record/1` object (needs `trace=True`)."""
@@ -361,6 +377,7 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     group_win = np.zeros((n, s), np.bool_)
     champion = np.zeros((n, s), np.bool_)
     champ_rounds = np.zeros(n, np.int64)
+    champ_hands = np.zeros(n, np.int32)
     t = rules.rounds + TRACE_ATTEMPTS if trace else 0
     m = n if trace else 0
     t_call, t_cat = np.full((m, t), -1, np.int8), np.full((m, t), -1, np.int8)
@@ -377,11 +394,11 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
         _kernel(key, pkey, local, hi - lo, plan["deck_round"], plan["deck_members"], plan["deck_size"],
                 plan["group_round"], plan["group_first"], plan["group_size"], seats, tables, scores, ranks, counts,
                 CALL_MODES.index(rules.call), rules.max_per_round, rules.championship_ties == "share",
-                group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], trace,
+                group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], champ_hands[lo:hi], trace,
                 t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
                 t_hand[lo:hi] if trace else t_hand, t_disc[lo:hi] if trace else t_disc)
         if progress is not None:
             progress.update(hi - lo)
         lo = hi
     traced = {"call": t_call, "category": t_cat, "hand": t_hand, "discard": t_disc} if trace else None
-    return ClassBatch(rules, group_win, champion, champ_rounds, traced)
+    return ClassBatch(rules, group_win, champion, champ_rounds, traced, champ_hands)

@@ -133,16 +133,19 @@ def reference_simulation(rules: Rules, names, n_games: int, seed: int) -> tuple[
 
 def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int = 0) -> dict:
     """Student-hands per second: batch engine (median of `repeats`) and the reference engine
-    in the same run, with the equilibrium table for every student."""
+    in the same run, with the equilibrium table for every student. Counted two ways: one hand
+    per student per game, and every hand the engine deals and scores (the finalists' hands in
+    the Championship Round and its replays too)."""
     table = tables(["equilibrium"], rules, seed)
     seats = np.zeros(rules.students, np.int64)
     simulate(rules, table, seats, 64, seed)  # compile or load the kernel first
-    times, cpu = [], []
+    times, cpu, hands = [], [], []
     for r in range(repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
-        simulate(rules, table, seats, n_games, seed + r)
+        batch = simulate(rules, table, seats, n_games, seed + r)
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
+        hands.append(n_games * rules.students + int(batch.championship_hands.sum()))
     start = time.perf_counter()
     reference_games(rules, ["equilibrium"], n_reference, seed)
     ref_time = time.perf_counter() - start
@@ -155,6 +158,9 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         "batch_student_hands_per_s": batch_rate,
         # CPU seconds of all threads: steadier than wall time when other jobs share the cores
         "batch_student_hands_per_cpu_s": n_games * rules.students / float(np.median(cpu)),
+        "batch_hands_evaluated_per_s": float(np.median([h / t for h, t in zip(hands, times)])),
+        "batch_hands_evaluated_per_cpu_s": float(np.median([h / t for h, t in zip(hands, cpu)])),
+        "hands_evaluated_per_game": float(np.mean(hands)) / n_games,
         "reference_games": n_reference,
         "reference_student_hands_per_s": ref_rate,
         "ratio": batch_rate / ref_rate,
