@@ -494,8 +494,8 @@ def _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small, reserving, 
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, deck, reuse,
-                             all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
+def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, S, C, lo, hi, deck,
+                             reuse, all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
                              actions, points):
     """Whole rounds with `Heuristic` at every seat: the same choices as `_heuristic_choice`,
     with each card's key looked up in the flat per-rules table of `_key_tables` instead of
@@ -508,9 +508,15 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
     is not empty: uniform among them) and timing uniforms drawn from its play stream (draw 0
     the call, draw 1 + t * ceil(P / 2) + q // 2 the uniforms of set t, two per draw), and each
     of hands, order, calls, u and actions is either written in full (G rows) or a one-row
-    scratch."""
-    G, P = points.shape
-    H = hands.shape[2]
+    scratch.
+
+    ``slots`` and ``seats`` are any tuples of lengths H (the hand size) and P: their lengths
+    are part of the compiled type, so each (H, P) gets its own specialisation whose card and
+    seat loops have constant trip counts (the card loop fully unrolled). Constant H: ~5-8% fewer
+    CPU-seconds per round than H read from the array; constant P on top: ~7% fewer at 4 players,
+    ~2-3% at 8 (paired medians of CPU time, 1 thread, 16,384-round blocks, untraced)."""
+    G = points.shape[0]
+    H, P = len(slots), len(seats)  # compile-time constants (see above)
     D = order.shape[1]
     dealt = keys.size > 0
     draw_call = dealt and call_opts.size > 0
@@ -519,6 +525,7 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
     d1, d2 = min(deck[1], S - 1) + 1, min(deck[2], S - 1) + 1
     base = (min(deck[0], S - 1) + 1) * d1 * d2
     scratch = np.empty(N_CARDS, np.int8)
+    flat_hands = hands.reshape(hands.shape[0], P * H)  # as `deal_game` writes them
     used = np.zeros(P, np.int64)
     n_played = np.zeros(P, np.int64)
     totals = np.zeros(P, np.int64)
@@ -540,7 +547,7 @@ def _heuristic_rounds_kernel(hands, order, calls, u, keys, first, S, C, lo, hi, 
         ag = g if actions.shape[0] == G else 0
         ps = np.uint64(0)
         if dealt:
-            deal_game(game_stream(keys[0], first + g), P, H, n_turns, deck, scratch, hands, hg, order, og)
+            deal_game(game_stream(keys[0], first + g), P, H, n_turns, deck, scratch, flat_hands, hg, order, og)
             ps = game_stream(keys[1], first + g)
             if draw_call:
                 calls[cg] = call_opts[below32(draw64(ps, 0) >> np.uint64(32), call_opts.size)]
@@ -630,7 +637,8 @@ def _run_fused(rules: Rules, bot: "Heuristic", hands, order, calls, u, keys, fir
                actions, points) -> None:
     S, P = rules.sets_per_round, rules.players
     _heuristic_rounds_kernel(
-        hands, order, calls, u, keys, first, *_rule_ints(rules), np.array(rules.geopower_deck, np.int64),
+        hands, (0,) * rules.cards_dealt, (0,) * P, order, calls, u, keys, first, *_rule_ints(rules),
+        np.array(rules.geopower_deck, np.int64),
         rules.used_to_bottom, rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
         np.array([bot.reserve] * P), call_opts,
         _flat_key_tables(tuple(rules.geopower_deck), S, rules.used_to_bottom),
