@@ -102,6 +102,26 @@ def test_batch_matches_one_by_one():
         assert best == (1 if w == 0 else -1 if w == 1 else 0)
 
 
+@pytest.mark.parametrize("preset", ["combo1", "battle2", "battle3"])
+def test_batch_split_over_two_threads_changes_nothing(preset, monkeypatch):
+    """A big unlimited batch runs in two halves on two threads: same results, same work."""
+    from geolab.games.ranks import deal_arrays
+    from geolab.solvers import double_dummy
+
+    rules = small_rules(preset, 6)
+    hands, _, power = deal_arrays(rules, 9, np.random.default_rng(15))
+    a, b = hands[:, 0, :6], hands[:, 1, :6]
+    leaders = np.arange(9) % 2
+    power = power if rules.base_mode == "power" else None
+    solver = OracleSolver()
+    one = solver.winners(rules, a, b, leaders, power), solver.lead_outcomes(rules, a, b, leaders, power)
+    work = solver.work_done
+    monkeypatch.setattr(double_dummy, "PARALLEL_MIN", 2)
+    split = solver.winners(rules, a, b, leaders, power), solver.lead_outcomes(rules, a, b, leaders, power)
+    assert np.array_equal(one[0], split[0]) and np.array_equal(one[1], split[1])
+    assert solver.work_done == 2 * work
+
+
 def test_bad_positions_are_clear_errors():
     rules = Rules.combo1()
     with pytest.raises(GeolabError, match="distinct"):

@@ -19,6 +19,8 @@ the oracle scores leads and answers as if the lead were visible. The compiled se
 
 from __future__ import annotations
 
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +74,25 @@ def thresholds(rules: Rules, won_by_a: int, objective_weights: np.ndarray) -> tu
     total = int(objective_weights.sum())
     got = 2 * won_by_a
     return total // 2 + 1 - got, (total + 1) // 2 - got
+
+
+@functools.lru_cache(maxsize=4096)
+def _rule_arrays(rules: Rules, power_bases=None):
+    """(win weights, bases (1, tricks, slots), slots (1, tricks), need to win, need not to lose
+    from the start, all leads wanted): built once per rules, as in Python they cost about as
+    much as a small search. Shared, so never written to."""
+    w = trick_weights(rules, "win")
+    need_win, need_draw = thresholds(rules, 0, w)
+    if rules.base_mode == "power" and power_bases is None:  # the bases come with each deal
+        return w, None, None, need_win, need_draw, np.ones((rules.tricks, 3, 1), np.bool_)
+    tb, nb = base_tables(rules, power_bases)
+    return w, tb[None], nb[None], need_win, need_draw, np.ones((rules.tricks, 3, tb.shape[1]), np.bool_)
+
+
+# the winner (0 A, 1 B, -1 tie, CUT_SHORT) of each kernel outcome level, indexed by level - CUT_SHORT
+_WINNER_OF_LEVEL = np.full(1 - K.UNKNOWN_LEVEL + 1, K.UNKNOWN_LEVEL, np.int64)
+_WINNER_OF_LEVEL[[-1 - K.UNKNOWN_LEVEL, -K.UNKNOWN_LEVEL, 1 - K.UNKNOWN_LEVEL]] = (1, -1, 0)
+PARALLEL_MIN = 4096  # unlimited batches at least this big are split over two threads
 
 
 @dataclass(frozen=True)
@@ -259,7 +280,7 @@ class OracleSolver:
         first lead; `power_bases`: (N, 2) where the rules use Power cards.
         """
         levels, _ = self._many(K.solve_many, rules, hands_a, hands_b, leaders, power_bases, budget)
-        return np.where(levels == CUT_SHORT, CUT_SHORT, np.where(levels > 0, 0, np.where(levels < 0, 1, -1)))
+        return _WINNER_OF_LEVEL[levels - K.UNKNOWN_LEVEL]
 
     def lead_outcomes(self, rules: Rules, hands_a, hands_b, leaders, power_bases=None, budget=None) -> np.ndarray:
         """Every first-trick lead scored: (N, tricks, 3, base slots) of 1 / 0 / -1 for A
@@ -291,22 +312,23 @@ class OracleSolver:
         ca, cb = (mine, opp) if side == 0 else (opp, mine)
         ca, cb = np.ascontiguousarray(ca), np.ascontiguousarray(cb)
         n_layouts = opp.shape[0]
-        w = trick_weights(rules, "win")
+        if rules.base_mode == "power" and (power_bases is None or len(power_bases) != 2):
+            raise GeolabError("these rules take their bases from two Power cards: give power_bases")
+        w, tb, nb, _, _, all_leads = _rule_arrays(rules, None if power_bases is None else tuple(power_bases))
         need_win, need_draw = thresholds(rules, tricks_won[0], w)
-        tb, nb = base_tables(rules, power_bases)
         common = (np.full(n_layouts, need_win, np.int64), np.full(n_layouts, need_draw, np.int64), rules.tricks, w,
-                  tb[None], nb[None], rules.equal_distance == "follow", _RANKS, False)
+                  tb, nb, rules.equal_distance == "follow", _RANKS, False)
         leaders = np.full(n_layouts, leader, np.int64)
         work = self._work(budget)
         if lead is None:
             if wanted is None:
-                wanted = np.ones((ca.shape[1], 3, tb.shape[1]), np.bool_)
+                wanted = all_leads if ca.shape[1] == rules.tricks else np.ones((ca.shape[1], 3, tb.shape[2]), np.bool_)
             out = K.score_leads_many(ca, cb, leaders, *common, np.ascontiguousarray(wanted, np.bool_), work)
         else:
             t = rules.tricks - ca.shape[1]
             slots = np.ascontiguousarray(lead_slots, np.int64)
             out = K.score_follows_many(ca, cb, leaders, slots, np.full(n_layouts, lead.category, np.int64),
-                                       np.full(n_layouts, self._slot(tb, t, lead.base), np.int64), *common, work)
+                                       np.full(n_layouts, self._slot(tb[0], t, lead.base), np.int64), *common, work)
         self._spent(work, budget)
         if side == 1:
             out = np.where((out == -99) | (out == CUT_SHORT), out, -out)
@@ -320,24 +342,37 @@ class OracleSolver:
         if ca.shape[1] > MAX_CARDS:
             raise GeolabError(f"the solver handles at most {MAX_CARDS} cards a side")
         n = ca.shape[0]
-        w = trick_weights(rules, "win")
-        need_win, need_draw = thresholds(rules, 0, w)
+        w, tb, nb, need_win, need_draw, wanted = _rule_arrays(rules)
         if rules.base_mode == "power":
             pb = np.asarray(power_bases)
             if pb.shape != (n, 2):
                 raise GeolabError("power_bases: expected an (N, 2) array for these rules")
-            tables = [base_tables(rules, tuple(int(b) for b in row)) for row in pb]
-            tb = np.stack([t for t, _ in tables])
-            nb = np.stack([c for _, c in tables])
-        else:
-            tb, nb = base_tables(rules)
-            tb, nb = tb[None], nb[None]
-        extra = (np.ones((ca.shape[1], 3, tb.shape[2]), np.bool_),) if kernel is K.score_leads_many else ()
-        work = self._work(budget)
-        out = kernel(
-            ca, cb, np.ascontiguousarray(leaders, np.int64), np.full(n, need_win, np.int64),
-            np.full(n, need_draw, np.int64), rules.tricks, w, tb, nb, rules.equal_distance == "follow",
-            _RANKS, False, *extra, work,
-        )
-        self._spent(work, budget)
-        return out
+            tables = [_rule_arrays(rules, (int(a), int(b))) for a, b in pb.tolist()]
+            tb = np.concatenate([t[1] for t in tables]) if n else np.zeros((0, rules.tricks, 1), np.int64)
+            nb = np.concatenate([t[2] for t in tables]) if n else np.zeros((0, rules.tricks), np.int64)
+        extra = (wanted,) if kernel is K.score_leads_many else ()
+        leaders = np.ascontiguousarray(leaders, np.int64)
+        follow_ties = rules.equal_distance == "follow"
+
+        def run(lo, hi, work):
+            y = slice(lo, hi) if tb.shape[0] > 1 else slice(None)
+            return kernel(ca[lo:hi], cb[lo:hi], leaders[lo:hi], np.full(hi - lo, need_win, np.int64),
+                          np.full(hi - lo, need_draw, np.int64), rules.tricks, w, tb[y], nb[y], follow_ties,
+                          _RANKS, False, *extra, work)
+
+        if budget is not None or n < PARALLEL_MIN:
+            work = self._work(budget)
+            out = run(0, n, work)
+            self._spent(work, budget)
+            return out
+        # no shared budget to spend in order: each half runs in its own thread (the kernels
+        # release the GIL), and every deal gets the same answer as in one call
+        half = n // 2
+        works = [self._work(None), self._work(None)]
+        with ThreadPoolExecutor(2) as pool:
+            parts = list(pool.map(run, (0, half), (half, n), works))
+        for work in works:
+            self._spent(work, None)
+        if kernel is K.score_leads_many:
+            return np.concatenate(parts)
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
