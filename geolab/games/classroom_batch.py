@@ -30,7 +30,10 @@ a championship attempt's best and winners, an int8 deck and numba's "numpy" erro
 callgrind's instructions per game from about 6,900 to 5,500 but time by only 0-7% (paired
 medians; about 1.00 in the bench itself), short of the 5% bar; every swap place first and then
 the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score tables, 0.90x.
-A stub shuffling the Starting Round's two decks in one loop gained about 1.07x. A per-hand
+A stub shuffling the Starting Round's two decks in one loop gained about 1.07x; the real
+thing (all Starting Round draws first, in stream order, then both decks shuffled in one loop),
+with the restructure above: bit-identical, 15% fewer instructions, 1.06-1.13x on 1 thread,
+but 50.6M v 50.9M student-hands/s in `geolab bench class` on 2 quiet cores, so not kept. A per-hand
 helper inlined with array arguments ran 2.2x slower (numba counts references to them on every
 hand): keep such helpers to scalars.
 """
