@@ -494,7 +494,7 @@ def _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small, reserving, 
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, S, C, lo, hi, deck,
+def _heuristic_rounds_kernel(hands, slots, seats, bare, order, calls, u, keys, first, S, C, lo, hi, deck,
                              reuse, all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
                              actions, points):
     """Whole rounds with `Heuristic` at every seat: the same choices as `_heuristic_choice`,
@@ -514,11 +514,18 @@ def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, 
     are part of the compiled type, so each (H, P) gets its own specialisation whose card and
     seat loops have constant trip counts (the card loop fully unrolled). Constant H: ~5-8% fewer
     CPU-seconds per round than H read from the array; constant P on top: ~7% fewer at 4 players,
-    ~2-3% at 8 (paired medians of CPU time, 1 thread, 16,384-round blocks, untraced)."""
+    ~2-3% at 8 (paired medians of CPU time, 1 thread, 16,384-round blocks, untraced).
+
+    ``bare`` is likewise a tuple whose length is a compile-time flag: non-empty for an untraced
+    block (``keys`` given; hands, order, u and actions one-row scratch nobody reads), so that
+    specialisation has no per-game row selects for them, never stores actions or uniforms and
+    has no path for given deals: ~6% fewer CPU-seconds per round at 4 players, ~4% at 8, but
+    ~9% more at 2 (2% fewer instructions there: code layout; paired medians, 1 thread, quiet)."""
     G = points.shape[0]
     H, P = len(slots), len(seats)  # compile-time constants (see above)
     D = order.shape[1]
-    dealt = keys.size > 0
+    one_row = len(bare) > 0  # compile-time (see above)
+    dealt = one_row or keys.size > 0
     draw_call = dealt and call_opts.size > 0
     n_turns = min(S, D - 1)
     half = (P + 1) >> 1
@@ -538,13 +545,13 @@ def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, 
     big = np.int64(1) << 40
     z = np.uint64(0)
     two32 = np.uint64(1) << np.uint64(32)
-    keep_u = u.shape[1] == G
+    keep_u = not one_row and u.shape[1] == G
     for g in range(G):
-        hg = g if hands.shape[0] == G else 0
-        og = g if order.shape[0] == G else 0
-        cg = g if calls.shape[0] == G else 0
-        ug = g if u.shape[1] == G else 0
-        ag = g if actions.shape[0] == G else 0
+        hg = 0 if one_row or hands.shape[0] != G else g
+        og = 0 if one_row or order.shape[0] != G else g
+        cg = g if calls.shape[0] == G else 0  # given calls are read even when bare
+        ug = 0 if one_row or u.shape[1] != G else g
+        ag = 0 if one_row or actions.shape[0] != G else g
         ps = np.uint64(0)
         if dealt:
             deal_game(game_stream(keys[0], first + g), P, H, n_turns, deck, scratch, flat_hands, hg, order, og)
@@ -558,12 +565,14 @@ def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, 
             n_played[q] = 0
             n_won[q] = 0
         x0 = x1 = x2 = 0
+        top = 0  # t % D, counted: no division in the loop
         for t in range(S):
             if reuse and t >= D:
                 st = base + order[og, t - D]
             else:
                 st = (x0 * d1 + x1) * d2 + x2
-            cat = order[og, t % D]
+            cat = order[og, top]
+            top = 0 if top == D - 1 else top + 1
             after = S - t - 1
             for q in range(P):
                 uq = used[q]
@@ -603,7 +612,8 @@ def _heuristic_rounds_kernel(hands, slots, seats, order, calls, u, keys, first, 
                     mv, tot = _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small,
                                             reserve[q, call] and (left - k) < after * hi, tab,
                                             ranks, key, big)
-                actions[ag, t, q] = mv
+                if not one_row:
+                    actions[ag, t, q] = mv
                 used[q] = uq | mv
                 n_played[q] += k
                 totals[q] = sign * tot  # mirrored: the lowest always wins (set_winners' rule)
@@ -634,10 +644,10 @@ def _flat_key_tables(deck: tuple[int, int, int], S: int, reuse: bool) -> np.ndar
 
 
 def _run_fused(rules: Rules, bot: "Heuristic", hands, order, calls, u, keys, first, call_opts,
-               actions, points) -> None:
+               actions, points, bare: bool = False) -> None:
     S, P = rules.sets_per_round, rules.players
     _heuristic_rounds_kernel(
-        hands, (0,) * rules.cards_dealt, (0,) * P, order, calls, u, keys, first, *_rule_ints(rules),
+        hands, (0,) * rules.cards_dealt, (0,) * P, (0,) if bare else (), order, calls, u, keys, first, *_rule_ints(rules),
         np.array(rules.geopower_deck, np.int64),
         rules.used_to_bottom, rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
         np.array([bot.reserve] * P), call_opts,
@@ -712,7 +722,7 @@ def heuristic_block(rules: Rules, bot: "Heuristic", n: int, deal_key, play_key, 
     out = FusedRounds(np.zeros((n, P), np.int32), np.zeros((rows, P, H), np.int8), np.zeros((rows, D), np.int8),
                       calls, np.zeros((S, rows, P)), np.zeros((rows, S, P), np.int64))
     _run_fused(rules, bot, out.hands, out.order, out.calls, out.uniforms,
-               np.array([deal_key, play_key], np.uint64), first, call_opts, out.actions, out.points)
+               np.array([deal_key, play_key], np.uint64), first, call_opts, out.actions, out.points, not trace)
     return out if trace else FusedRounds(out.points)
 
 
