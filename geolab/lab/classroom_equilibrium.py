@@ -240,7 +240,6 @@ def refine_real(policy: np.ndarray, k: int, call: int, p_cat, n_samples: int, se
         raise ValueError("steps must be at least 1")
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(steps + 1)]
     start = check = real_check(policy, k, call, p_cat, n_samples, seeds[0])
-    current = np.asarray(policy, np.int8)
     for step in range(steps):
         current = check.best_response
         check = real_check(current, k, call, p_cat, n_samples, seeds[step + 1])
