@@ -125,6 +125,10 @@ def test_batch_rejects_bad_tables_and_seats():
         simulate(rules, np.zeros((1, 2, 3), np.int8), np.zeros(20, int), 10)
     with pytest.raises(RulesError, match="seats"):
         simulate(rules, TABLES, np.full(20, 5), 10)
+    bad = TABLES.copy()
+    bad[0, 0, 3, 7] = 3
+    with pytest.raises(RulesError, match="discard positions"):
+        simulate(rules, bad, np.zeros(20, int), 10)
 
 
 def test_reference_engine_plays_whole_games_with_numpy_streams():

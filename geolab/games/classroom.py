@@ -8,6 +8,7 @@ classes at once and is tested against this module. Rule decisions: docs/rules-cl
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Callable, Protocol
 
 import numpy as np
@@ -86,7 +87,7 @@ class Rules:
                 f"{n} students in one Starting Round with one deck: at most {self.max_per_round} "
                 "per round (play two Starting Rounds or set two_decks)"
             )
-        largest = max(sum(self.group_sizes()[i] for i in part) for part in self._halves())
+        largest = max(sum(self.group_sizes()[i] for i in part) for part in _halves(self.group_sizes()))
         if (self.rounds == 2 or self.two_decks) and largest > self.max_per_round:
             way = "deck" if self.two_decks else "Starting Round"
             raise RulesError(
@@ -117,27 +118,15 @@ class Rules:
         edges = np.cumsum((0, *self.group_sizes()))
         return tuple(tuple(range(edges[i], edges[i + 1])) for i in range(self.groups))
 
-    def _halves(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The split of whole groups into two parts whose larger part is smallest."""
-        sizes, g = self.group_sizes(), self.groups
-        best = None
-        for mask in range(2 ** (g - 1) - 1):
-            first = (0, *(i for i in range(1, g) if mask >> (i - 1) & 1))
-            second = tuple(i for i in range(g) if i not in first)
-            load = max(sum(sizes[i] for i in first), sum(sizes[i] for i in second))
-            if best is None or load < best[0]:
-                best = (load, first, second)
-        return best[1], best[2]
-
     def round_plan(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """Starting Rounds -> decks -> group numbers. Two decks deal the two halves of the
         class from separate decks in one round (same call, same GeoPower card)."""
         all_groups = tuple(range(self.groups))
         if self.rounds == 2:
-            first, second = self._halves()
+            first, second = _halves(self.group_sizes())
             return ((first,), (second,))
         if self.students > self.max_per_round:
-            return (self._halves(),)
+            return (_halves(self.group_sizes()),)
         return ((all_groups,),)
 
     def championship_decks(self, finalists: list[int]) -> list[list[int]]:
@@ -145,6 +134,20 @@ class Rules:
         one deck only when ties bring more finalists than one deck can serve)."""
         k = self.max_per_round
         return [finalists[i : i + k] for i in range(0, len(finalists), k)]
+
+
+@cache
+def _halves(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The split of whole groups into two parts whose larger part is smallest (cached: every
+    batch simulation asks, and trying every split takes milliseconds at 8 groups)."""
+    g, best = len(sizes), None
+    for mask in range(2 ** (g - 1) - 1):
+        first = (0, *(i for i in range(1, g) if mask >> (i - 1) & 1))
+        second = tuple(i for i in range(g) if i not in first)
+        load = max(sum(sizes[i] for i in first), sum(sizes[i] for i in second))
+        if best is None or load < best[0]:
+            best = (load, first, second)
+    return best[1], best[2]
 
 
 PRESETS = {"default": Rules()}

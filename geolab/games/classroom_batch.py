@@ -1,59 +1,73 @@
 """Class GeoPower Double Choice for many classes at once: a numba kernel.
 
-Numba, not numpy, by measurement (see results/classroom/bench.json): a class game is a few
-hundred tiny steps (deal, look up a discard, compare sums) and numpy pays its per-call cost on
-each. Discard policies enter as lookup tables over all 19,600 hands (a policy sees only its
-hand, the call and the number of opponents, so any policy is such a table); -1 marks "discard
-at random". Randomness: each game has its own splitmix64 streams, keyed by the game's block
-(a child of `SeedSequence(seed).spawn`) and its index in the block, so results never depend
-on how the games are chunked or threaded, and duplicate runs with swapped policies get the
-same deals. Deal streams and policy streams are separate for the same reason.
+Numba, not numpy, by measurement: the plain-numpy engine (`classroom_numpy`, the benchmark's
+same-run baseline) is 2.5-2.9x slower in the same runs, a class game being a few hundred tiny
+steps (deal, look up a discard, compare sums). Discard policies enter as lookup tables over all
+19,600 hands (a policy sees only its hand, the call and the number of opponents, so any policy
+is such a table); -1 marks "discard at random". Randomness: each game has its own splitmix64
+streams, keyed by the game's block (a child of `SeedSequence(seed).spawn`) and its index in the
+block, so results never depend on how the games are chunked or threaded, and duplicate runs
+with swapped policies get the same deals. Deal streams and policy streams are separate for the
+same reason.
 
-Speed (issue 8; measured on the shared 2-core machine): the games of a chunk run in a plain
-serial function (`_games`) that the parallel loop calls once per chunk, because numba
-compiled the same loop about 25% slower as the body of a `prange`; and each simulation
-first turns the discard tables into score tables (`score_tables`: policy, call, category,
-opponents, hand -> the round score), so a student-hand costs one load instead of a discard
-lookup and three rank lookups. The discard itself is worked out only for traced games and
-for random discards. The game loop indexes arrays instead of slicing them (no reference
-counting inside the loop), finds winners without branches, and takes a hand's table row
-from two small tables: together about 1.2-1.3x per CPU-second, measured A/B against the
-previous loop. The random streams are unchanged through all of this: the same seed gives the
-same games, draw for draw (tests pin digests of the outputs).
+Speed (issue 8; measured on the shared 2-core machine). Each simulation first turns the
+discard tables into score tables (`score_tables`: policy, call, category, opponents, hand ->
+the round score), so a student-hand costs one load instead of a discard lookup and three rank
+lookups; the discard itself is worked out only for traced games and random discards. The
+games run in a plain serial function (`_games`; numba compiled the same loop about 25% slower
+as the body of a `prange`) that indexes arrays instead of slicing them (no reference counting
+inside the loop), finds winners without branches and takes a hand's table row from two small
+tables. The parallel loop has one iteration per worker, and each worker takes the next PIECE
+games from a shared counter (`work_queue.take`): a `prange` over the games gave each core an
+equal half up front, and the two cores' speeds drift apart (one thread here ran 680-1,250 ns
+of CPU a game within minutes). Taking pieces: 1.08x and 1.06x wall time (medians of paired
+runs against equal halves: 41 pairs of 100,000 games and 15 of 400,000); a Python thread pool
+over 2,048-game spans instead gained 1.13x in one set and lost 8% in another (a dispatch a span).
+The random streams are unchanged through all of this: the same seed gives the same games, draw
+for draw (tests pin digests of the outputs).
 
-Where the time goes (second pass; stubs timed A/B on 1 thread, in a restructured copy of this
-kernel): without the Fisher-Yates shuffle a game ran 1.9x faster (partly because the same hands
-then hit the same score-table entries); with its score-table loads
-confined to 1 KB, 1.3x (a game reads up to 12 tables of 19.6 KB, more than the first-level
-cache). Tried and not kept, all bit-identical: scoring each group as it is dealt, one pass for
-a championship attempt's best and winners, an int8 deck and numba's "numpy" error model cut
-callgrind's instructions per game from about 6,900 to 5,500 but time by only 0-7% (paired
-medians; about 1.00 in the bench itself), short of the 5% bar; every swap place first and then
-the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score tables, 0.90x.
-A stub shuffling the Starting Round's two decks in one loop gained about 1.07x; the real
-thing (all Starting Round draws first, in stream order, then both decks shuffled in one loop),
-with the restructure above: bit-identical, 15% fewer instructions, 1.06-1.13x on 1 thread,
-but 50.6M v 50.9M student-hands/s in `geolab bench class` on 2 quiet cores, so not kept. A per-hand
-helper inlined with array arguments ran 2.2x slower (numba counts references to them on every
-hand): keep such helpers to scalars.
+Where the time goes (stubs, A/B on 2 threads): without the Championship Round a game takes
+about a third less (8.3 of its 40.3 hands: a short deal with the same fixed costs), without the
+shuffle 40% less, without the score-table load 14% less, with score-table loads confined to
+1 KB 6% less (16% on 1 thread). Tried and not kept, all bit-identical: scoring each group as it
+is dealt, one pass for a championship attempt's best and winners, an int8 deck, numba's
+"numpy" error model and both Starting Round decks shuffled in one loop (15% fewer instructions,
+1.06-1.13x on 1 thread, 1.01x on 2 threads over 9 pairs); dealing the games of a chunk in order
+of their (call, category) so consecutive deals read one score table (0.95-1.0x: a few hundred
+deals touch most of a 19.6 KB table once, and bigger chunks cost more than they saved); a hand
+loop with the rare path out of line and per-seat table offsets, 0.87-0.92x; every swap place
+first and then the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score
+tables, 0.90x. A per-hand helper inlined with array arguments ran 2.2x slower (numba counts
+references to them on every hand): keep such helpers to scalars.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numba import njit, prange
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.errors import RulesError
-from geolab.games.classroom import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules, rules_dict, student_name
+from geolab.games.classroom import (
+    CALL_MODES,
+    CALLS,
+    CHAMPIONSHIP,
+    STARTING,
+    Rules,
+    rules_dict,
+    student_name,
+)
 from geolab.games.counter_rng import GOLDEN, game_stream, mix64
+from geolab.games.work_queue import take
 
 MAX_OPPONENTS = 31
 N_ROWS = 19600  # three-card hands
 TABLE_SHAPE = (2, MAX_OPPONENTS + 1, N_ROWS)
-BLOCK = 1 << 16
+BLOCK = 1 << 16  # games per seed block (block b is seeded by the b-th child of the seed)
+PIECE = 256  # games a worker takes from the shared counter at a time
 TRACE_ATTEMPTS = 8
 _PAIRS = np.array([b * (b - 1) // 2 for b in range(N_CARDS)], np.int64)  # C(b, 2)
 _TRIPLES = np.array([c * (c - 1) * (c - 2) // 6 for c in range(N_CARDS)], np.int64)  # C(c, 3)
@@ -112,25 +126,24 @@ def score_tables(tables, ranks):
     n_pol, n_opp = tables.shape[0], tables.shape[2]
     per_call_cat = n_pol * n_opp * N_ROWS
     out = np.empty(6 * per_call_cat, np.int8)
-    kept = np.empty((N_ROWS, 3, 3), np.int8)
+    kept = np.full((3, N_ROWS, 4), -1, np.int8)  # category, hand, discard (3: at random, i.e. -1 & 3)
     for c in range(2, N_CARDS):
         for b in range(1, c):
             for a in range(b):
                 row = a + _PAIRS[b] + _TRIPLES[c]
                 for cat in range(3):
                     total = ranks[a, cat] + ranks[b, cat] + ranks[c, cat]
-                    kept[row, 0, cat] = total - ranks[a, cat]
-                    kept[row, 1, cat] = total - ranks[b, cat]
-                    kept[row, 2, cat] = total - ranks[c, cat]
+                    kept[cat, row, 0] = total - ranks[a, cat]
+                    kept[cat, row, 1] = total - ranks[b, cat]
+                    kept[cat, row, 2] = total - ranks[c, cat]
     for call_cat in prange(6):
         call, cat = call_cat // 3, call_cat % 3
         i = call_cat * per_call_cat
         for p in range(n_pol):
             for opp in range(n_opp):
                 for row in range(N_ROWS):
-                    d = tables[p, call, opp, row]
-                    out[i] = -1 if d < 0 else kept[row, d, cat]
-                    i += 1
+                    out[i + row] = kept[cat, row, tables[p, call, opp, row] & 3]
+                i += N_ROWS
     return out
 
 
@@ -269,15 +282,21 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
 
 
 @njit(parallel=True, cache=True)
-def _kernel(key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_first,
+def _kernel(workers, next_piece, key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_first,
             group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
             group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
-    n_chunks = min(n, 256)
-    for chunk in prange(n_chunks):
-        _games(chunk * n // n_chunks, (chunk + 1) * n // n_chunks, key, pkey, start, deck_round, deck_members,
-               deck_size, group_round, group_first, group_size, seat, tables, scores, ranks, counts, call_mode,
-               per_deck, share_ties, group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand,
-               t_disc)
+    """Games 0..n-1 of a block from `start` on: one parallel iteration per worker, and each
+    worker takes the next PIECE games (`take`) until none are left, so a worker on a core
+    that other jobs slow down holds up no one."""
+    pieces = (n + PIECE - 1) // PIECE
+    for _ in prange(workers):
+        piece = take(next_piece)
+        while piece < pieces:
+            _games(piece * PIECE, min(n, (piece + 1) * PIECE), key, pkey, start, deck_round, deck_members,
+                   deck_size, group_round, group_first, group_size, seat, tables, scores, ranks, counts, call_mode,
+                   per_deck, share_ties, group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat,
+                   t_hand, t_disc)
+            piece = take(next_piece)
 
 
 def _plan_arrays(rules: Rules) -> dict:
@@ -313,6 +332,8 @@ def check_tables(tables, seats, students: int) -> tuple[np.ndarray, np.ndarray]:
     seats = np.asarray(seats, dtype=np.int64)
     if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
         raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
+    if tables.size and (tables.min() < -1 or tables.max() > 2):
+        raise RulesError("policy tables hold discard positions 0-2, or -1 for a random discard")
     if seats.shape != (students,) or seats.min() < 0 or seats.max() >= len(tables):
         raise RulesError(f"seats must give one policy number in 0..{len(tables) - 1} for each of {students} students")
     return tables, seats
@@ -390,15 +411,14 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     scores = score_tables(tables, ranks)
     lo = 0
     while lo < n:
-        g = first_game + lo
-        block, local = divmod(g, BLOCK)
+        block, local = divmod(first_game + lo, BLOCK)
         hi = lo + min(chunk, BLOCK - local, n - lo)
         key, pkey = block_keys(seed, block)
-        _kernel(key, pkey, local, hi - lo, plan["deck_round"], plan["deck_members"], plan["deck_size"],
-                plan["group_round"], plan["group_first"], plan["group_size"], seats, tables, scores, ranks, counts,
-                CALL_MODES.index(rules.call), rules.max_per_round, rules.championship_ties == "share",
-                group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], champ_hands[lo:hi], trace,
-                t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
+        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), key, pkey, local, hi - lo, plan["deck_round"],
+                plan["deck_members"], plan["deck_size"], plan["group_round"], plan["group_first"], plan["group_size"],
+                seats, tables, scores, ranks, counts, CALL_MODES.index(rules.call), rules.max_per_round,
+                rules.championship_ties == "share", group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi],
+                champ_hands[lo:hi], trace, t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
                 t_hand[lo:hi] if trace else t_hand, t_disc[lo:hi] if trace else t_disc)
         if progress is not None:
             progress.update(hi - lo)

@@ -12,6 +12,7 @@ from geolab.bots.classroom import POLICIES, LearnedDiscard, TablePolicy, tabulat
 from geolab.errors import GeolabError
 from geolab.games.classroom import RandomSource, Rules, play, policy_chooser
 from geolab.games.classroom_batch import ClassBatch, simulate
+from geolab.games.classroom_numpy import simulate_numpy
 from geolab.lab.classroom_equilibrium import equilibrium_table
 from geolab.lab.stats import wilson
 
@@ -132,24 +133,32 @@ def reference_simulation(rules: Rules, names, n_games: int, seed: int) -> tuple[
 
 
 def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int = 0) -> dict:
-    """Student-hands per second: batch engine (median of `repeats`) and the reference engine
-    in the same run, with the equilibrium table for every student. Counted two ways: one hand
-    per student per game, and every hand the engine deals and scores (the finalists' hands in
-    the Championship Round and its replays too)."""
+    """Student-hands per second: batch engine (median of `repeats`), the numpy engine
+    alternating with it (batch, numpy, batch, numpy, ...: the same-run baseline, since this
+    machine's speed drifts within seconds) and the reference engine in the same run, with the
+    equilibrium table for every student. Batch counted two ways: one hand per student per
+    game, and every hand the engine deals and scores (the finalists' hands in the
+    Championship Round and its replays too)."""
     table = tables(["equilibrium"], rules, seed)
     seats = np.zeros(rules.students, np.int64)
     simulate(rules, table, seats, 64, seed)  # compile or load the kernel first
-    times, cpu, hands = [], [], []
+    simulate_numpy(rules, table, seats, 64, seed)
+    times, cpu, hands, np_times, np_cpu = [], [], [], [], []
     for r in range(repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
         batch = simulate(rules, table, seats, n_games, seed + r)
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         hands.append(n_games * rules.students + int(batch.championship_hands.sum()))
+        start, start_cpu = time.perf_counter(), time.process_time()
+        simulate_numpy(rules, table, seats, n_games, seed + r)
+        np_times.append(time.perf_counter() - start)
+        np_cpu.append(time.process_time() - start_cpu)
     start = time.perf_counter()
     reference_games(rules, ["equilibrium"], n_reference, seed)
     ref_time = time.perf_counter() - start
-    batch_rate = n_games * rules.students / float(np.median(times))
+    per_run = n_games * rules.students
+    batch_rate = per_run / float(np.median(times))
     ref_rate = n_reference * rules.students / ref_time
     return {
         "students": rules.students, "groups": rules.groups,
@@ -157,11 +166,16 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         "batch_seconds": [round(t, 4) for t in times],
         "batch_student_hands_per_s": batch_rate,
         # CPU seconds of all threads: steadier than wall time when other jobs share the cores
-        "batch_student_hands_per_cpu_s": n_games * rules.students / float(np.median(cpu)),
+        "batch_student_hands_per_cpu_s": per_run / float(np.median(cpu)),
         "batch_hands_evaluated_per_s": float(np.median([h / t for h, t in zip(hands, times)])),
         "batch_hands_evaluated_per_cpu_s": float(np.median([h / t for h, t in zip(hands, cpu)])),
         "hands_evaluated_per_game": float(np.mean(hands)) / n_games,
         "reference_games": n_reference,
         "reference_student_hands_per_s": ref_rate,
         "ratio": batch_rate / ref_rate,
+        "numpy_seconds": [round(t, 4) for t in np_times],
+        "numpy_student_hands_per_s": per_run / float(np.median(np_times)),
+        "numpy_student_hands_per_cpu_s": per_run / float(np.median(np_cpu)),
+        # each batch run against the numpy run right after it: the drift cancels in the ratio
+        "batch_over_numpy": float(np.median([t_np / t for t, t_np in zip(times, np_times)])),
     }
