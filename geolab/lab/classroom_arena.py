@@ -143,7 +143,7 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
     seats = np.zeros(rules.students, np.int64)
     simulate(rules, table, seats, 64, seed)  # compile or load the kernel first
     simulate_numpy(rules, table, seats, 64, seed)
-    times, cpu, hands, np_times, np_cpu = [], [], [], [], []
+    times, cpu, hands, np_times, np_cpu, np_hands = [], [], [], [], [], []
     for r in range(repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
         batch = simulate(rules, table, seats, n_games, seed + r)
@@ -151,9 +151,10 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         cpu.append(time.process_time() - start_cpu)
         hands.append(n_games * rules.students + int(batch.championship_hands.sum()))
         start, start_cpu = time.perf_counter(), time.process_time()
-        simulate_numpy(rules, table, seats, n_games, seed + r)
+        baseline = simulate_numpy(rules, table, seats, n_games, seed + r)
         np_times.append(time.perf_counter() - start)
         np_cpu.append(time.process_time() - start_cpu)
+        np_hands.append(n_games * rules.students + int(baseline.championship_hands.sum()))
     start = time.perf_counter()
     reference_games(rules, ["equilibrium"], n_reference, seed)
     ref_time = time.perf_counter() - start
@@ -176,6 +177,7 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         "numpy_seconds": [round(t, 4) for t in np_times],
         "numpy_student_hands_per_s": per_run / float(np.median(np_times)),
         "numpy_student_hands_per_cpu_s": per_run / float(np.median(np_cpu)),
+        "numpy_hands_evaluated_per_s": float(np.median([h / t for h, t in zip(np_hands, np_times)])),
         # each batch run against the numpy run right after it: the drift cancels in the ratio
         "batch_over_numpy": float(np.median([t_np / t for t, t_np in zip(times, np_times)])),
     }
