@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -23,9 +24,10 @@ from geolab.bots.classroom import AverageRank, tabulate
 from geolab.cards import N_CARDS
 from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
 from geolab.games.classroom_batch import (
-    MAX_OPPONENTS, TABLE_SHAPE, below, block_keys, draw_category, hand_row, shuffle_top,
+    MAX_OPPONENTS, PIECE, TABLE_SHAPE, below, block_keys, draw_category, hand_row, shuffle_top,
 )
 from geolab.games.counter_rng import game_stream
+from geolab.games.work_queue import take
 
 KEPT = kept_sums().astype(np.int64)  # (hand, discard, category) -> score
 MAX_SCORE = 100
@@ -249,43 +251,47 @@ def refine_real(policy: np.ndarray, k: int, call: int, p_cat, n_samples: int, se
 # --- groups on real deals: one seat tries other policies -----------------------------------
 
 @njit(parallel=True, cache=True)
-def _groups(cand, others, m, call_mode, counts, n, key, pkey, kept, wins, ties):
+def _groups(workers, next_piece, cand, others, m, call_mode, counts, n, key, pkey, kept, wins, ties):
     """n groups of m dealt from one deck. Seat 0 plays each candidate table (paired: same
     deal, call and category); seats 1.. play `others`. wins[i, j]: did candidate j win;
-    ties[i]: did the round under candidate 0 have more than one winner."""
-    n_chunks = min(n, 256)
-    for chunk in prange(n_chunks):
+    ties[i]: did the round under candidate 0 have more than one winner. Each worker takes
+    the next PIECE groups until none are left (see `work_queue`)."""
+    pieces = (n + PIECE - 1) // PIECE
+    for _ in prange(workers):
         deck = np.empty(N_CARDS, np.int64)
-        for i in range(chunk * n // n_chunks, (chunk + 1) * n // n_chunks):
-            dstate, pstate = game_stream(key, i), game_stream(pkey, i)
-            if call_mode == 0:
-                dstate, call = below(dstate, 2)
-            else:
-                call = call_mode - 1
-            dstate, cat = draw_category(dstate, counts)
-            for c in range(N_CARDS):
-                deck[c] = c
-            dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
-            best, n_best = 0, 0
-            for o in range(1, m):
-                a, b, c, row = hand_row(deck[3 * o], deck[3 * o + 1], deck[3 * o + 2])
-                d = others[call, row]
-                if d < 0:
-                    pstate, d = below(pstate, 3)
-                v = kept[row, d, cat]
-                if o == 1 or (call == 0 and v < best) or (call == 1 and v > best):
-                    best, n_best = v, 1
-                elif v == best:
-                    n_best += 1
-            a, b, c, row = hand_row(deck[0], deck[1], deck[2])
-            for j in range(cand.shape[0]):
-                d = cand[j, call, row]
-                if d < 0:
-                    pstate, d = below(pstate, 3)
-                v = kept[row, d, cat]
-                wins[i, j] = v <= best if call == 0 else v >= best
-                if j == 0:
-                    ties[i] = (v == best) or (n_best > 1 and not wins[i, 0])
+        piece = take(next_piece)
+        while piece < pieces:
+            for i in range(piece * PIECE, min(n, (piece + 1) * PIECE)):
+                dstate, pstate = game_stream(key, i), game_stream(pkey, i)
+                if call_mode == 0:
+                    dstate, call = below(dstate, 2)
+                else:
+                    call = call_mode - 1
+                dstate, cat = draw_category(dstate, counts)
+                for c in range(N_CARDS):
+                    deck[c] = c
+                dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
+                best, n_best = 0, 0
+                for o in range(1, m):
+                    a, b, c, row = hand_row(deck[3 * o], deck[3 * o + 1], deck[3 * o + 2])
+                    d = others[call, row]
+                    if d < 0:
+                        pstate, d = below(pstate, 3)
+                    v = kept[row, d, cat]
+                    if o == 1 or (call == 0 and v < best) or (call == 1 and v > best):
+                        best, n_best = v, 1
+                    elif v == best:
+                        n_best += 1
+                a, b, c, row = hand_row(deck[0], deck[1], deck[2])
+                for j in range(cand.shape[0]):
+                    d = cand[j, call, row]
+                    if d < 0:
+                        pstate, d = below(pstate, 3)
+                    v = kept[row, d, cat]
+                    wins[i, j] = v <= best if call == 0 else v >= best
+                    if j == 0:
+                        ties[i] = (v == best) or (n_best > 1 and not wins[i, 0])
+            piece = take(next_piece)
 
 
 def group_play(candidates: np.ndarray, others: np.ndarray, group_size: int, call_mode: int,
@@ -295,8 +301,9 @@ def group_play(candidates: np.ndarray, others: np.ndarray, group_size: int, call
     wins = np.zeros((n, len(candidates)), np.bool_)
     ties = np.zeros(n, np.bool_)
     key, pkey = block_keys(seed, 100 * group_size + call_mode)
-    _groups(np.asarray(candidates, np.int64), np.asarray(others, np.int64), group_size, call_mode,
-            np.asarray(counts, np.int64), n, key, pkey, KEPT, wins, ties)
+    _groups(numba.get_num_threads(), np.zeros(1, np.int64), np.asarray(candidates, np.int64),
+            np.asarray(others, np.int64), group_size, call_mode, np.asarray(counts, np.int64), n, key, pkey, KEPT,
+            wins, ties)
     return wins, ties
 
 
