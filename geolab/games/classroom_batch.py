@@ -327,9 +327,16 @@ def block_keys(seed: int, block: int) -> tuple[np.uint64, np.uint64]:
     return deal_key, policy_key
 
 
-def check_tables(tables, seats, students: int) -> tuple[np.ndarray, np.ndarray]:
+def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray, np.ndarray]:
+    """What both batch engines (this one and `classroom_numpy`) accept: valid rules with
+    3-card hands, n_games >= 0, and policy tables and seats (returned as the engines' arrays)."""
+    rules.validate()
+    if rules.dealt != 3:
+        raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
+    if n_games < 0:
+        raise RulesError("n_games must be >= 0")
     tables = np.ascontiguousarray(tables, dtype=np.int8)
-    seats = np.asarray(seats, dtype=np.int64)
+    seats, students = np.asarray(seats, dtype=np.int64), rules.students
     if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
         raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
     if tables.size and (tables.min() < -1 or tables.max() > 2):
@@ -390,12 +397,9 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     (seed, i): the same seed with other tables or seats replays the same Starting Round
     deals (duplicate play), and any `chunk` gives the same results.
     """
-    rules.validate()
-    if rules.dealt != 3:
-        raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
-    if n_games < 0 or chunk < 1:
-        raise RulesError("n_games must be >= 0 and chunk >= 1")
-    tables, seats = check_tables(tables, seats, rules.students)
+    if chunk < 1:
+        raise RulesError("chunk must be >= 1")
+    tables, seats = check_inputs(rules, tables, seats, n_games)
     plan = _plan_arrays(rules)
     n, s = n_games, rules.students
     group_win = np.zeros((n, s), np.bool_)

@@ -31,9 +31,8 @@ from functools import cache
 import numpy as np
 
 from geolab.cards import N_CARDS, RANKS
-from geolab.errors import RulesError
 from geolab.games.classroom import CALL_MODES, HANDS, Rules, kept_sums
-from geolab.games.classroom_batch import MAX_OPPONENTS, N_ROWS, ClassBatch, check_tables
+from geolab.games.classroom_batch import MAX_OPPONENTS, N_ROWS, ClassBatch, check_inputs
 
 BLOCK = 8192  # games per block: one stream and one unit of work; its arrays stay in cache
 _OPP = MAX_OPPONENTS + 1
@@ -220,12 +219,7 @@ def simulate_numpy(rules: Rules, tables, seats, n_games: int, seed: int = 0, thr
     """`classroom_batch.simulate` in numpy, on its own random stream (see the module
     docstring): same inputs, same checks, a ClassBatch without a trace. Blocks of games run
     on `threads` threads (default: every core; numpy releases the GIL in its loops)."""
-    rules.validate()
-    if rules.dealt != 3:
-        raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
-    if n_games < 0:
-        raise RulesError("n_games must be >= 0")
-    tables, seats = check_tables(tables, seats, rules.students)
+    tables, seats = check_inputs(rules, tables, seats, n_games)
     scores = score_table(tables)
     n, s = n_games, rules.students
     batch = ClassBatch(rules, group_win=np.zeros((n, s), np.bool_), champion=np.zeros((n, s), np.bool_),
