@@ -44,6 +44,7 @@ references to them on every hand): keep such helpers to scalars.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numba
 import numpy as np
@@ -57,6 +58,7 @@ from geolab.games.classroom import (
     CHAMPIONSHIP,
     STARTING,
     Rules,
+    kept_sums,
     rules_dict,
     student_name,
 )
@@ -118,24 +120,26 @@ def shuffle_top(deck, size, count, state):
     return state
 
 
-@njit(parallel=True, cache=True)
-def score_tables(tables, ranks):
+def score_tables(tables) -> np.ndarray:
     """Flat (2 calls, 3 categories, P, 32, 19600) int8: each policy's round score for every
     call, category, number of opponents and hand; -1 where the policy discards at random.
     One load replaces the discard lookup and three rank lookups per student-hand."""
+    return _score_tables(tables, _kept_by_category())
+
+
+@cache
+def _kept_by_category() -> np.ndarray:
+    """(category, hand, discard) int8 round scores, discard 3 = -1 (at random: -1 & 3 == 3)."""
+    kept = np.full((3, N_ROWS, 4), -1, np.int8)
+    kept[:, :, :3] = kept_sums().transpose(2, 0, 1)
+    return kept
+
+
+@njit(parallel=True, cache=True)
+def _score_tables(tables, kept):
     n_pol, n_opp = tables.shape[0], tables.shape[2]
     per_call_cat = n_pol * n_opp * N_ROWS
     out = np.empty(6 * per_call_cat, np.int8)
-    kept = np.full((3, N_ROWS, 4), -1, np.int8)  # category, hand, discard (3: at random, i.e. -1 & 3)
-    for c in range(2, N_CARDS):
-        for b in range(1, c):
-            for a in range(b):
-                row = a + _PAIRS[b] + _TRIPLES[c]
-                for cat in range(3):
-                    total = ranks[a, cat] + ranks[b, cat] + ranks[c, cat]
-                    kept[cat, row, 0] = total - ranks[a, cat]
-                    kept[cat, row, 1] = total - ranks[b, cat]
-                    kept[cat, row, 2] = total - ranks[c, cat]
     for call_cat in prange(6):
         call, cat = call_cat // 3, call_cat % 3
         i = call_cat * per_call_cat
@@ -412,7 +416,7 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     t_hand, t_disc = np.full((m, t, s, 3), -1, np.int8), np.full((m, t, s), -1, np.int8)
     counts = np.array(rules.geopower, np.int64)
     ranks = RANKS.astype(np.int64)
-    scores = score_tables(tables, ranks)
+    scores = score_tables(tables)
     lo = 0
     while lo < n:
         block, local = divmod(first_game + lo, BLOCK)

@@ -30,7 +30,7 @@ from functools import cache
 
 import numpy as np
 
-from geolab.cards import N_CARDS, RANKS
+from geolab.cards import N_CARDS
 from geolab.games.classroom import CALL_MODES, HANDS, Rules, kept_sums
 from geolab.games.classroom_batch import MAX_OPPONENTS, N_ROWS, ClassBatch, check_inputs
 
@@ -50,6 +50,7 @@ def _row_table() -> np.ndarray:
 
 
 _ROW = _row_table()
+_KEPT = kept_sums()  # (hand, discard, category) -> round score
 
 
 def hand_rows(cards: np.ndarray) -> np.ndarray:
@@ -62,7 +63,7 @@ def hand_rows(cards: np.ndarray) -> np.ndarray:
 def score_table(tables: np.ndarray) -> np.ndarray:
     """Flat (2 calls, 3 categories, P, 32, 19600) int8 round scores, -1 where the policy
     discards at random: `classroom_batch.score_tables` in numpy, so a hand costs one load."""
-    kept = kept_sums().astype(np.int8).reshape(N_ROWS * 3, 3)  # (hand, discard), category
+    kept = _KEPT.astype(np.int8).reshape(N_ROWS * 3, 3)  # (hand, discard), category
     flat = np.arange(N_ROWS, dtype=np.int32) * 3 + np.maximum(tables, 0)
     random = tables < 0
     out = np.empty((2, 3) + tables.shape[:1] + tables.shape[2:], np.int8)
@@ -90,13 +91,6 @@ def _layout(rules: Rules):
     return rounds, opponents
 
 
-def _kept(cards: np.ndarray, cat: np.ndarray, discard: np.ndarray) -> np.ndarray:
-    """Score of (k, 3) hands after discarding sorted position `discard` (random discards)."""
-    hand = np.sort(cards, axis=1).astype(np.intp)
-    ranks = RANKS[hand, cat[:, None]].astype(np.int64)
-    return ranks.sum(axis=1) - ranks[np.arange(len(hand)), discard]
-
-
 def _score(scores, cards, index, cat, t, games, students, source) -> np.ndarray:
     """Round scores (int8) of `cards` (..., 3): one score-table load each (`index`: the
     hand's offset in the table but for its row), then the source's discards where the table
@@ -105,7 +99,7 @@ def _score(scores, cards, index, cat, t, games, students, source) -> np.ndarray:
     if v.min() < 0:
         odd = np.nonzero(v < 0)
         g, s, c = (np.broadcast_to(a, v.shape)[odd] for a in (games, students, cat))
-        v[odd] = _kept(cards[odd], c, source.discards(t, g, s))
+        v[odd] = _KEPT[hand_rows(cards[odd]), source.discards(t, g, s), c]
     return v
 
 
