@@ -32,13 +32,16 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import geolab  # noqa: E402
-from geolab.bots.classroom import AverageRank, LearnedDiscard, OneCategory, RandomDiscard, WorstCategory, tabulate  # noqa: E402
-from geolab.games.classroom import Rules  # noqa: E402
-from geolab.games.classroom_batch import simulate  # noqa: E402
-from geolab.lab.classroom_arena import bench  # noqa: E402
-from geolab.lab.classroom_equilibrium import (  # noqa: E402
-    onehot, equilibrium_summary, equilibrium_table, group_play, model_exploitability, refine_real, solve, values, best_response,
+from geolab.bots.classroom.equilibrium import (  # noqa: E402
+    best_response, equilibrium_table, model_exploitability, onehot, solve, values,
 )
+from geolab.bots.classroom.policies import (  # noqa: E402
+    AverageRank, LearnedDiscard, OneCategory, RandomDiscard, WorstCategory, tabulate,
+)
+from geolab.games.classroom.batch import simulate  # noqa: E402
+from geolab.games.classroom.rules import Rules  # noqa: E402
+from geolab.lab.classroom_arena import bench  # noqa: E402
+from geolab.lab.classroom_equilibrium import equilibrium_summary, group_play, refine_real  # noqa: E402
 from geolab.lab.stats import mean_ci, wilson  # noqa: E402
 
 SMALL = os.environ.get("GEOLAB_SMALL") == "1"

@@ -26,10 +26,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geolab.bots.ranks import make_policy
+import geolab.games.ranks.batch as rb
+from geolab.common.seeding import int_seed
+from geolab.bots.ranks.registry import BOTS
 from geolab.cards import CATEGORIES, POSTAL, RANKS
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules
+from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
@@ -73,8 +74,8 @@ def play_deals(rules: Rules, deals: int, seed: int, continuation: str):
     outcome, hands, X, choice = [], [], [], {b: [] for b in BOT_RULES}
     for b, child in enumerate(np.random.SeedSequence([seed, 7]).spawn(-(-deals // BATCH))):
         n = min(BATCH, deals - b * BATCH)
-        game_seed = int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
-        cont = make_policy(continuation)
+        game_seed = int_seed(child)
+        cont = BOTS.make(continuation, Rules())
         record = {"reached": np.zeros(n, bool), "side": np.zeros(n, np.int64),
                   "X": np.zeros((n, K, F), np.float32), "valid": np.zeros((n, K), bool)}  # fmt: skip
         out = np.zeros((n, K))
@@ -85,7 +86,7 @@ def play_deals(rules: Rules, deals: int, seed: int, continuation: str):
             out[:, j] = _score(played, 0)
         hand = played.hands[:, 0, :].astype(np.int64)
         for bot in BOT_RULES:
-            chosen = rb.play(rules, (DiscardBy(make_policy(bot), cont), cont), n, game_seed, chunk=n, threads=1)
+            chosen = rb.play(rules, (DiscardBy(BOTS.make(bot, Rules()), cont), cont), n, game_seed, chunk=n, threads=1)
             choice[bot].append((hand == chosen.discards[:, 0, :1]).argmax(axis=1))
         assert record["valid"].all()
         outcome.append(out), hands.append(hand), X.append(record["X"])

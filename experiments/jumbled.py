@@ -8,7 +8,8 @@
 2. cards_value: how often a set is won with 1 card and with 2, by call and player count.
 3. deck_size: the GeoPower deck's size (same mix) against the Monte Carlo bot's edge.
 4. game_length: rounds to reach 50, by player count.
-5. best_bot: how often the Monte Carlo and learned bots win against a heuristic field, 2/4/8 players.
+5. best_bot: how often the Monte Carlo and learned bots win against a heuristic field, 2/4/8 players
+   (`geolab.lab.jumbled.field_arena`; the learned bot is trained here, at this study's size).
 6. teams: two Monte Carlo partners against two heuristics, alternating and adjacent seats.
 7. heuristic_fields: each heuristic against a field of each other (the exploitability matrix).
 The learned bot used in 5 is saved with its training metadata as learned.pkl.
@@ -31,10 +32,16 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from geolab import __version__  # noqa: E402
-from geolab.bots.jumbled import HEURISTICS, FixedCall, Heuristic, Learned, MonteCarlo, RandomBot, RandomCall  # noqa: E402
+from geolab.bots.jumbled.callers import FixedCall  # noqa: E402
+from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic  # noqa: E402
+from geolab.bots.jumbled.learned import Learned  # noqa: E402
+from geolab.bots.jumbled.montecarlo import MonteCarlo  # noqa: E402
+from geolab.bots.jumbled.registry import BOTS, seat  # noqa: E402
 from geolab.cards import RANKS  # noqa: E402
-from geolab.games.jumbled import CALLS, Rules, deal, play_round_batch  # noqa: E402
-from geolab.lab.jumbled import arena, simulate_games  # noqa: E402
+from geolab.games.jumbled.batch import deal, play_round_batch  # noqa: E402
+from geolab.games.jumbled.game import GAME  # noqa: E402
+from geolab.games.jumbled.rules import CALLS, Rules  # noqa: E402
+from geolab.lab.jumbled import field_arena  # noqa: E402
 from geolab.lab.results import git_revision, save_figure, write_json  # noqa: E402
 from geolab.lab.stats import wilson  # noqa: E402
 
@@ -123,8 +130,8 @@ def deck_size_study(n: dict, seed: int) -> pd.DataFrame:
     rows = []
     for each in (1, 2, 5, 10, 50):
         rules = Rules(geopower_deck=(each, each, each)).validate()
-        mc = MonteCarlo(samples=n["mc_samples"])
-        (row,) = arena(rules, {"mc": mc}, HEURISTICS["heuristic"], n["deck_deals"], seed)
+        mc = BOTS.make(f"montecarlo:samples={n['mc_samples']}", rules)
+        (row,) = field_arena(rules, {"mc": mc}, "heuristic", n["deck_deals"], seed)
         rows.append({"deck": 3 * each, **{k: row[k] for k in ("games", "win_rate", "ci_low", "ci_high",
                                                                 "mean_points", "mean_rounds")}})
     return pd.DataFrame(rows)
@@ -134,9 +141,9 @@ def game_length_study(n: dict, seed: int) -> pd.DataFrame:
     rows = []
     for P in range(2, 9):
         rules = Rules(players=P).validate()
-        games = simulate_games(rules, [HEURISTICS["heuristic"]] * P, n_games=n["length_games"], seed=seed)
-        for r, count in zip(*np.unique(games.rounds, return_counts=True)):
-            rows.append({"players": P, "rounds": int(r), "games": int(count), "share": count / len(games.rounds)})
+        games = GAME.batch(rules, [BOTS.make("heuristic", rules)] * P, n["length_games"], seed)
+        for r, count in zip(*np.unique(games.length, return_counts=True)):
+            rows.append({"players": P, "rounds": int(r), "games": int(count), "share": count / len(games.length)})
     return pd.DataFrame(rows)
 
 
@@ -144,25 +151,27 @@ def best_bot_study(n: dict, seed: int, learned: Learned) -> pd.DataFrame:
     rows = []
     for P, deals in n["best_deals"].items():
         rules = Rules(players=P).validate()
-        challengers = {"mc": MonteCarlo(samples=n["mc_samples"]), "random": RandomBot()}
+        challengers = {"mc": BOTS.make(f"montecarlo:samples={n['mc_samples']}", rules),
+                       "random": BOTS.make("random", rules)}
         if P == 4:
-            challengers["learned"] = learned
-        for row in arena(rules, challengers, HEURISTICS["heuristic"], deals, seed, workers=2):
+            challengers["learned"] = seat(learned)
+        for row in field_arena(rules, challengers, "heuristic", deals, seed, threads=2):
             rows.append(row)
     return pd.DataFrame(rows)
 
 
 def teams_study(n: dict, seed: int) -> pd.DataFrame:
     rows = []
-    mc, h = MonteCarlo(samples=n["mc_samples"]), HEURISTICS["heuristic"]
     for label, teams in (("alternating", (0, 1, 0, 1)), ("adjacent", (0, 0, 1, 1))):
         rules = Rules(players=4, teams=teams).validate()
+        mc, h = BOTS.make(f"montecarlo:samples={n['mc_samples']}", rules), BOTS.make("heuristic", rules)
         wins = games = 0
         for team in (0, 1):  # the Monte Carlo pair sits on each team in turn, same deals
+            members = [p for p in range(4) if teams[p] == team]
             seats = [mc if teams[p] == team else h for p in range(4)]
-            g = simulate_games(rules, seats, [RandomCall()] * 4, n["team_deals"], seed, block=64, workers=2)
-            wins += int((g.winner == team).sum())
-            games += len(g.winner)
+            g = GAME.batch(rules, seats, n["team_deals"], seed, stream=team, threads=2)
+            wins += int(np.isclose(g.scores[:, members].sum(axis=1), 1).sum())
+            games += len(g)
         lo, hi = wilson(wins, games)
         rows.append({"seating": label, "teams": "".join(map(str, teams)), "games": games,
                      "mc_team_win_rate": wins / games, "ci_low": lo, "ci_high": hi, "fair_share": 0.5})
@@ -172,9 +181,8 @@ def teams_study(n: dict, seed: int) -> pd.DataFrame:
 def heuristic_fields_study(n: dict, seed: int) -> pd.DataFrame:
     rows = []
     names = ["heuristic", "first", "middle", "last", "reserve"]
-    challengers = {k: HEURISTICS[k] for k in names} | {"random": RandomBot()}
     for field in names:
-        for row in arena(Rules().validate(), challengers, HEURISTICS[field], n["field_deals"], seed, workers=2):
+        for row in field_arena(Rules().validate(), names + ["random"], field, n["field_deals"], seed, threads=2):
             rows.append({k: row[k] for k in ("bot", "field", "games", "win_rate", "ci_low", "ci_high")})
     return pd.DataFrame(rows)
 

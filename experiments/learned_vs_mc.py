@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geolab.bots.montecarlo import MonteCarloSeat
-from geolab.bots.ranks import make_policy
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules
+import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.registry import BOTS
+from geolab.bots.ranks.montecarlo import MonteCarloSeat
+from geolab.games.ranks.rules import Rules
 from geolab.lab.results import meta, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
 from geolab.lab.timing import TimedPolicy
@@ -45,8 +45,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="results/learning")
     args = parser.parse_args(argv)
     rules, start = Rules.preset(args.rules), time.perf_counter()
-    opponent = make_policy(args.opponent)
-    bots = {"learned": TimedPolicy(make_policy("learned"), "learned"),
+    opponent = BOTS.make(args.opponent, Rules())
+    bots = {"learned": TimedPolicy(BOTS.make("learned", Rules()), "learned"),
             "montecarlo": TimedPolicy(rb.SeatPolicy(MonteCarloSeat(seed=0)), "montecarlo")}  # fmt: skip
     rb.play(rules, (bots["learned"].policy, opponent), 64, args.seed + 1)  # compile outside the timing
     scores, rows = {}, []

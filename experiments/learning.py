@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geolab.bots.ranks import make_policy
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules
+import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.registry import BOTS
+from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
@@ -44,7 +44,7 @@ def speed(rules: Rules, bots: list[str], games: int, seed: int) -> pd.DataFrame:
     """Decisions per second of each bot in self-play, one thread, compile time excluded."""
     rows = []
     for spec in bots:
-        bot = make_policy(spec)
+        bot = BOTS.make(spec, Rules())
         rb.play(rules, (bot, bot), 512, seed, threads=1)  # compile and load first
         timed = TimedPolicy(bot)
         rb.play(rules, (timed, timed), games, seed, threads=1)
@@ -68,13 +68,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     rules, out, start = Rules.preset(args.rules), Path(args.out), time.perf_counter()
     sizes = [int(s) for s in args.sizes.split(",")]
-    opponent = make_policy(args.opponent)
+    opponent = BOTS.make(args.opponent, Rules())
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             fitted = training.fit(rules, n, args.seed)
             path = model.save(fitted, Path(tmp) / f"m{n}.joblib")
-            win, low, high = duplicate(rules, make_policy(f"learned:model={path}"), opponent, args.deals, args.eval_seed)
+            win, low, high = duplicate(rules, BOTS.make(f"learned:model={path}", Rules()), opponent, args.deals, args.eval_seed)
             held = fitted.meta["held_out"]
             rows.append({"rules": rules.name, "samples_per_kind": n, "train_seconds": fitted.meta["train_seconds"],
                          "opponent": args.opponent, "deals": args.deals, "win_rate": win, "ci_low": low, "ci_high": high,

@@ -1,7 +1,7 @@
 """Why the Play the Ranks batch engine is numba on bitmasks: two passes timed both ways.
 
 Greedy's lead at base 1 (numpy over int8 card arrays v the numba kernel over int64 masks) and
-the deal (`ranks.deal_arrays` in numpy v the engine's kernel, floats drawn included), on
+the deal (`ranks.reference.deal_arrays` in numpy v the engine's kernel, floats drawn included), on
 the same data, CPU time per row, best of 7. Writes results/bench/ranks_layout.json.
 """
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from geolab.bots.ranks import NEAR_K, _greedy_lead
-from geolab.games import ranks
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules
+import geolab.games.ranks.batch as rb
+import geolab.games.ranks.reference as ranks_ref
+from geolab.bots.ranks.heuristics import NEAR_K, greedy_lead_rows
+from geolab.games.ranks.rules import Rules
 from geolab.lab.results import meta, write_json
 
 
@@ -41,18 +41,18 @@ def main() -> dict:
         c = cards[np.arange(m), rb.DIST[cards, 1].argmin(axis=1)]  # first minimum: lowest card
         return c, NEAR_K[c, 1]
 
-    _greedy_lead(masks, bases, *out)
+    greedy_lead_rows(masks, bases, *out)
     c, k = numpy_lead()
     assert (c == out[0]).all() and (k == out[1]).all()
-    hands, _, _ = ranks.deal_arrays(rules, rb.BLOCK, rb.block_rng(0, 0))
+    hands, _, _ = ranks_ref.deal_arrays(rules, rb.BLOCK, rb.block_rng(0, 0))
     assert (hands == deals.hands[: rb.BLOCK]).all()
 
     def numpy_deal():
-        return ranks.deal_arrays(rules, m, rb.block_rng(0, 0))
+        return ranks_ref.deal_arrays(rules, m, rb.block_rng(0, 0))
 
     result = {
         "rows": m,
-        "greedy_lead_ns": {"numpy_int8_arrays": per_row(numpy_lead, m), "numba_bitmasks": per_row(lambda: _greedy_lead(masks, bases, *out), m)},
+        "greedy_lead_ns": {"numpy_int8_arrays": per_row(numpy_lead, m), "numba_bitmasks": per_row(lambda: greedy_lead_rows(masks, bases, *out), m)},
         "deal_ns": {"numpy_deal_arrays": per_row(numpy_deal, m), "numba_deal": per_row(lambda: rb.deal(rules, 0, 0, 16), m)},
     }
     write_json({**result, "meta": meta(script="experiments/ranks_layout.py")}, Path("results/bench/ranks_layout.json"))

@@ -20,10 +20,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geolab.bots.montecarlo import MonteCarloSeat
-from geolab.bots.oracle import play_with_oracle
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
-from geolab.games.ranks import Rules, deal_one, play
+from geolab.bots.ranks.montecarlo import MonteCarloSeat
+from geolab.bots.ranks.oracle import play_with_oracle
+from geolab.bots.ranks.seats import GreedySeat, RandomSeat
+from geolab.games.ranks.reference import deal_one, play
+from geolab.games.ranks.rules import Rules
 from geolab.lab.stats import wilson
 
 
@@ -37,7 +38,7 @@ def make_seat(spec: str, rng: np.random.Generator):
     if name == "montecarlo":
         return MonteCarloSeat(**kwargs)
     if name == "ismcts":
-        from geolab.bots.ismcts import ISMCTSSeat
+        from geolab.bots.ranks.ismcts import ISMCTSSeat
 
         return ISMCTSSeat(**kwargs)
     if name == "greedy":

@@ -1,7 +1,9 @@
-"""Game records (``geolab-record/1``): load, validate and replay with the reference engines.
+"""Game records (``geolab-record/1``) of any registered game: read, validate, replay, write.
 
-See ``docs/records.md``. Each game module that has records provides ``replay_record(record)``
-returning a JSON-ready report; this module only parses files and dispatches on ``game``.
+See ``docs/records.md``. The common envelope (``format``, ``game``, ``rules``...) is checked
+here and by `geolab.game.check_envelope`; the body by the game's own `Game.replay`, which
+plays the record on the reference engine and checks its claimed ``result``. `replay`,
+`geolab solve` and every other reader take this one path.
 """
 
 from __future__ import annotations
@@ -9,19 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from geolab import registry
 from geolab.errors import RecordError
-
-FORMAT = "geolab-record/1"
-
-
-def _replayers():
-    from geolab.games import classroom, jumbled, ranks_records
-
-    return {
-        "play-the-ranks": ranks_records.replay_record,
-        "jumbled-geopower-choice": jumbled.replay_record,
-        "class-double-choice": classroom.replay_record,
-    }
+from geolab.game import RECORD_FORMAT
 
 
 def load(path: str | Path) -> dict:
@@ -37,17 +29,20 @@ def load(path: str | Path) -> dict:
     return record
 
 
+def replay_played(record):
+    """(registry entry, the reference engine's played game) of a valid record."""
+    if not isinstance(record, dict):
+        raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
+    entry = registry.by_record(record.get("game"))
+    return entry, entry.game.replay(record)
+
+
 def replay(record) -> dict:
     """Validate and replay a record; returns the outcome report, or raises `RecordError`."""
-    if not isinstance(record, dict):
-        raise RecordError("record: expected a JSON object")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
-    game = record.get("game")
-    replayers = _replayers()
-    if game not in replayers:
-        raise RecordError(f"game: unknown game {game!r} (known: {', '.join(sorted(replayers))})")
-    return replayers[game](record)
+    entry, played = replay_played(record)
+    return entry.game.report(played)
 
 
 def dump(record: dict, path: str | Path) -> None:

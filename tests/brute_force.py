@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from geolab.games.ranks import Lead, Rules, is_over, outcome, trick_winner
+from geolab.games.ranks.reference import Lead, is_over, outcome, trick_winner
+from geolab.games.ranks.rules import Rules
 
 
 def _a_score(winner):

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
-from geolab.games.ranks import Rules, deal_one, play
+from geolab.bots.ranks.seats import GreedySeat, RandomSeat
+from geolab.games.ranks.reference import deal_one, play
+from geolab.games.ranks.rules import Rules
 
 
 def two_games(preset: str, make_seat, second_kw: dict):

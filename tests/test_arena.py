@@ -8,6 +8,7 @@ import pytest
 
 from geolab.cli import main
 from geolab.errors import GeolabError
+from geolab.game import split_bots
 from geolab.lab import arena
 
 STRENGTH = {"weak": 0.0, "mid": 0.7, "strong": 1.5}
@@ -30,11 +31,11 @@ def coin_runner(calls=None, interrupt_at=None):
 
 
 def test_split_bots_keeps_parameters_together():
-    assert arena.split_bots("random,greedy,mc:k=64,budget=10,planner") == ["random", "greedy", "mc:k=64,budget=10", "planner"]
+    assert split_bots("random,greedy,mc:k=64,budget=10,planner") == ["random", "greedy", "mc:k=64,budget=10", "planner"]
     with pytest.raises(GeolabError, match="named twice"):
         arena.run(coin_runner(), ["weak", "weak"], deals=1, seed=0, progress=False)
     with pytest.raises(GeolabError, match="empty name"):
-        arena.split_bots("greedy,,random")
+        split_bots("greedy,,random")
 
 
 def test_tables_ratings_and_seeding():

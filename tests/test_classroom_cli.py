@@ -1,4 +1,4 @@
-"""`geolab simulate|arena|bench|equilibrium class`: JSON output and exit codes."""
+"""`geolab simulate|arena|bench|equilibrium class`: JSON output and exit codes (the generic\nlab commands on Class, and its own equilibrium command)."""
 
 import json
 import re
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from geolab.games.classroom import N_HANDS
+from geolab.games.classroom.hands import N_HANDS
 
 from geolab.cli import main
 
@@ -18,33 +18,27 @@ def run(capsys, *argv):
 
 
 def test_simulate_json(capsys):
-    code, out, _ = run(capsys, "simulate", "class", "--games", "300", "--students", "17", "--groups", "3", "--json")
+    code, out, _ = run(capsys, "simulate", "class", "--games", "300", "--set", "students=17", "--set", "groups=3",
+                       "--json")
     assert code == 0
     result = json.loads(out)
-    (row,) = result["policies"]
-    assert row["policy"] == "equilibrium" and row["n"] == 300 * 17
-    assert row["group_ci"][0] <= row["group_win"] <= row["group_ci"][1]
-    assert result["games"] == 300 and result["mean_finalists"] >= 3
+    (row,) = result["bots"]
+    assert row["bot"] == "equilibrium" and row["seats"] == 17 and result["games"] == 300
+    assert row["win_share"] == pytest.approx(1.0)  # every seat plays the same policy
 
 
-def test_simulate_reference_engine_table(capsys):
-    code, out, _ = run(capsys, "simulate", "class", "--games", "20", "--engine", "reference",
-                       "--policies", "average,random")
-    assert code == 0 and "reference engine" in out and "average" in out
-
-
-def test_arena_on_duplicate_deals(capsys):
-    code, out, _ = run(capsys, "arena", "class", "--games", "2000", "--policies", "random,equilibrium",
-                       "--seed", "4", "--json")
+def test_arena_on_duplicate_deals(capsys, tmp_path):
+    code, out, _ = run(capsys, "arena", "class", "--games", "400", "--bots", "random,equilibrium",
+                       "--seed", "4", "--out", str(tmp_path), "--json")
     assert code == 0
-    rows = {r["policy"]: r for r in json.loads(out)["policies"]}
-    assert rows["random"]["n"] == rows["equilibrium"]["n"] == 2000 * 20
-    assert rows["equilibrium"]["group_ci"][0] > rows["random"]["group_ci"][1]
+    (pair,) = json.loads(out)["pairs"]
+    assert pair["a"] == "random" and pair["games"] == 400 * 2  # a and b alternate: two rotations
+    assert pair["ci_high"] < 0.5  # the equilibrium discard beats random discards on the same deals
 
 
 def test_bench_reports_both_engines_and_the_ratio(capsys):
-    code, out, _ = run(capsys, "bench", "class", "--games", "2000", "--reference-games", "3",
-                       "--repeats", "3", "--json")
+    code, out, _ = run(capsys, "bench", "class", "--games", "2000", "--runs", "3", "--set", "students=32",
+                       "--set", "groups=8", "--json")
     result = json.loads(out)
     assert code == 0 and len(result["batch_seconds"]) == 3
     assert result["ratio"] == pytest.approx(
@@ -81,11 +75,11 @@ def test_replay_of_the_documented_record(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["simulate", "class", "--students", "40"], "students: 40"),
-    (["simulate", "class", "--groups", "9"], "groups: 9"),
-    (["simulate", "class", "--students", "17", "--groups", "2", "--starting-rounds", "1"], "one deck"),
-    (["arena", "class", "--policies", "random,clever"], "unknown policy 'clever'"),
-    (["arena", "class", "--policies", "random,random"], "named twice"),
+    (["simulate", "class", "--set", "students=40"], "students: 40"),
+    (["simulate", "class", "--set", "groups=9"], "groups: 9"),
+    (["simulate", "class", "--set", "students=17", "--set", "groups=2", "--set", "starting_rounds=1"], "one deck"),
+    (["arena", "class", "--bots", "random,clever"], "unknown class bot 'clever'"),
+    (["arena", "class", "--bots", "random,random"], "named twice"),
     (["equilibrium", "class", "--sizes", "1"], "--sizes"),
     (["equilibrium", "class", "--sizes", "two"], "--sizes"),
     (["equilibrium", "class", "--check", "3"], "--check"),
@@ -96,7 +90,7 @@ def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
     assert code == 2 and words in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["simulate", "class", "--games", "0"], ["bench", "class", "--call", "maybe"]])
+@pytest.mark.parametrize("argv", [["simulate", "class", "--games", "x"], ["bench", "class", "--call", "maybe"]])
 def test_usage_errors_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as stop:
         main(argv)

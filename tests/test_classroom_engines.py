@@ -8,11 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from geolab.bots.classroom import AverageRank, RandomDiscard, TablePolicy, WorstCategory, tabulate
-from geolab.cards import card
-from geolab.errors import RulesError
-from geolab.games.classroom import RandomSource, RecordSource, Rules, play, policy_chooser, replay_record
-from geolab.games.classroom_batch import TABLE_SHAPE, simulate
+from geolab.bots.classroom.policies import AverageRank, RandomDiscard, Student, TablePolicy, WorstCategory, tabulate
+from geolab.cards import N_CARDS, card
+from geolab.errors import GeolabError, IllegalActionError, RulesError
+from geolab.game import shares
+from geolab.games.classroom.batch import TABLE_SHAPE, simulate
+from geolab.games.classroom.game import GAME
+from geolab.games.classroom.hands import hand_index
+from geolab.games.classroom.records import RecordSource, replay_record
+from geolab.games.classroom.reference import RandomSource, play, policy_chooser, seat_place
+from geolab.games.classroom.rules import Rules
 
 POLICIES = [AverageRank(), WorstCategory(), RandomDiscard()]
 TABLES = np.stack([tabulate(p) for p in POLICIES])
@@ -166,3 +171,72 @@ def test_championship_hands_count_every_hand_of_every_attempt(rules):
         assert batch.championship_hands[i] == sum(len(r["deal"]) for r in final)
     assert (batch.championship_hands >= batch.group_win.sum(axis=1)).all()
     assert (batch.championship_rounds > 1).any() == (batch.championship_hands > batch.group_win.sum(axis=1)).any()
+
+
+def test_other_streams_keep_the_deals_and_change_only_the_random_discards():
+    rules = Rules(students=20, groups=4)
+    seats = np.arange(20) % 3  # seats 2, 5, ... discard at random
+    base = simulate(rules, TABLES, seats, 300, seed=3, trace=True)
+    other = simulate(rules, TABLES, seats, 300, seed=3, trace=True, stream=1)
+    rounds = rules.rounds
+    assert (base.trace["hand"][:, :rounds] == other.trace["hand"][:, :rounds]).all()
+    assert (base.trace["call"][:, :rounds] == other.trace["call"][:, :rounds]).all()
+    steady = seats != 2
+    assert (base.trace["discard"][:, :rounds][:, :, steady] == other.trace["discard"][:, :rounds][:, :, steady]).all()
+    assert (base.trace["discard"][:, :rounds][:, :, ~steady] != other.trace["discard"][:, :rounds][:, :, ~steady]).any()
+    pinned = simulate(rules, TABLES, seats, 300, seed=3, trace=True, stream=0)
+    assert (pinned.trace["discard"] == base.trace["discard"]).all()
+
+
+def test_game_adapter_plays_the_engine_with_one_table_per_distinct_policy():
+    rules = Rules(students=20, groups=4)
+    seats = np.arange(20) % 3
+    made = [type(p)() for p in POLICIES]
+    batch = GAME.batch(rules, [made[p] for p in seats], 500, 7)
+    # fresh (but equal) policy objects per seat play the very same games
+    again = GAME.batch(rules, [type(POLICIES[p])() for p in seats], 500, 7, threads=1, chunk=33)
+    engine = simulate(rules, TABLES, seats, 500, seed=7)
+    np.testing.assert_array_equal(batch.scores, shares(engine.champion))
+    np.testing.assert_array_equal(again.scores, batch.scores)
+    np.testing.assert_array_equal(batch.length, engine.championship_rounds)
+    assert (batch.scores.sum(axis=1) == 1).all() and (batch.first == 0).all()
+    assert (batch.columns["group_win_S7"] == engine.group_win[:, 6]).all()
+    assert (batch.columns["finalists"] == engine.group_win.sum(axis=1)).all()
+    with pytest.raises(GeolabError, match="discard_table"):
+        GAME.batch(rules, [object()] * 20, 5, 0)
+
+
+def test_a_student_keeps_what_it_has_seen_and_nothing_else():
+    rules = Rules(students=20, groups=4)  # two Starting Rounds: groups 1-2, then 3-4
+    rng = np.random.default_rng(4)
+    deal = GAME.deal(rules, rng)
+    student = 15  # S16, in the second Starting Round
+    r, j, i = seat_place(rules, student)
+    assert (r, j, i) == (1, 0, 5)
+    other = GAME.redeal_hidden(rules, deal, student, rng)
+    assert other.starting[0] == deal.starting[0]  # played in front of it
+    mine, theirs = deal.starting[1], other.starting[1]
+    assert theirs.call == mine.call and theirs.decks[0][15:18] == mine.decks[0][15:18]
+    assert theirs.decks[0][:15] != mine.decks[0][:15] and sorted(theirs.decks[0]) == list(range(N_CARDS))
+    assert other.championship != deal.championship and other.later != deal.later
+
+
+def test_policies_seated_at_the_reference_engine_discard_as_in_the_batch_engine():
+    rules = Rules(students=17, groups=3)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        played = GAME.play(rules, GAME.deal(rules, rng), [Student(POLICIES[s % 2]) for s in range(17)])
+        for rnd in played.rounds:
+            for s, hand in rnd.hands.items():
+                obs = {"hand": np.array([sorted(hand)]), "call": np.array([rnd.call]),
+                       "opponents": np.array([len(next(c for c in rnd.contests if s in c)) - 1])}
+                assert rnd.discards[s] == sorted(hand)[int(TABLES[s % 2][rnd.call, obs["opponents"][0],
+                                                                        hand_index(obs["hand"])[0]])]
+        assert GAME.replay(GAME.to_record(played)).champions == played.champions
+
+    class Cheat:
+        def act(self, decision):
+            return True  # a bool is not a card, even where card 1 is in the hand
+
+    with pytest.raises(IllegalActionError, match="not a card"):
+        GAME.play(rules, GAME.deal(rules, rng), [Cheat()] * 17)

@@ -1,13 +1,22 @@
 """The equilibrium discard: a best response to itself under the model, checked on real deals."""
 
+import pickle
+import shutil
+
 import numpy as np
 import pytest
 
-from geolab.bots.classroom import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
+import geolab.bots.classroom.equilibrium as solver
+import geolab.lab.classroom_equilibrium as lab
+from geolab.bots.classroom.equilibrium import table_for
+from geolab.bots.classroom.policies import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
+from geolab.bots.classroom.registry import BOTS, shipped_model_path
 from geolab.cards import N_CARDS
-from geolab.games.classroom import BOTTOMS_UP, HANDS, N_HANDS, TOP_DOG, kept_sums
-from geolab.games.classroom_batch import block_keys, hand_row, shuffle_top
-from geolab.games.counter_rng import game_stream
+from geolab.common.counter_rng import game_stream
+from geolab.errors import GeolabError
+from geolab.games.classroom.batch import block_keys, hand_row, shuffle_top
+from geolab.games.classroom.hands import HANDS, N_HANDS, kept_sums
+from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
 from geolab.lab.classroom_equilibrium import (
     best_response, equilibrium_summary, equilibrium_table, group_play, model_exploitability, real_check,
     real_values, refine_real, solve, values,
@@ -124,3 +133,51 @@ def test_real_values_count_the_same_samples_as_a_plain_loop(call):
             for d in range(3):
                 wins[d, t % 2] += sum(P[c] for c in range(3) if not any(better(s[c], kept[h, d, c]) for s in opp))
         assert v[h] == pytest.approx(wins / (n // 2), abs=1e-12)
+
+
+def test_the_lab_checks_the_bots_solver_not_a_copy():
+    for name in ("solve", "values", "best_response", "equilibrium_table", "model_exploitability", "onehot"):
+        assert getattr(lab, name) is getattr(solver, name)
+
+
+def test_the_equilibrium_bot_plays_the_solved_table_of_its_geopower_deck():
+    bot = BOTS.make("equilibrium", Rules())
+    assert (bot.discard_table(Rules()) == equilibrium_table(P)[0]).all()
+    skewed = Rules(geopower=(1, 0, 4))
+    assert (BOTS.make("equilibrium", skewed).discard_table(skewed) == table_for((1, 0, 4))).all()
+    assert not (table_for((1, 0, 4)) == table_for((5, 5, 5))).all()
+
+
+def test_the_shipped_learned_model_loads_without_training_and_beats_random(tmp_path, monkeypatch):
+    path = shipped_model_path()
+    assert path.is_file() and path.stat().st_size < 2_000_000
+    state = pickle.loads(path.read_bytes())
+    assert state["params"] == {"n_rounds": 40_000, "field": "average", "max_opponents": 15, "max_iter": 150,
+                               "random_state": 0}
+
+    def no_training(self, rng=None):
+        raise AssertionError("building a bot trained it")
+
+    monkeypatch.setattr(LearnedDiscard, "fit", no_training)
+    shutil.copy(path, tmp_path / "copy.pkl")
+    assert BOTS.make(f"learned:model={tmp_path / 'copy.pkl'}", Rules()).name.startswith("learned:")
+    bot = BOTS.make("learned", Rules())
+    assert bot.name == "learned"
+    table = bot.discard_table(Rules())
+    assert BOTS.make("learned", Rules()).discard_table(Rules()) is table  # loaded and tabulated once
+    field = tabulate(AverageRank())[:, 3]
+    wins, _ = group_play(np.stack([table[:, 3], tabulate(RandomDiscard())[:, 3]]), field, 4, 0, (5, 5, 5),
+                         40_000, seed=4)
+    assert wins[:, 0].mean() > wins[:, 1].mean() + 0.03
+
+
+def test_a_saved_learned_model_plays_as_it_did_and_bad_files_are_refused(tmp_path):
+    learned = LearnedDiscard(n_rounds=4000, max_iter=30, random_state=3).fit()
+    learned.save(tmp_path / "m.pkl")
+    again = BOTS.make(f"learned:model={tmp_path / 'm.pkl'}", Rules())
+    assert (again.discard_table(Rules()) == tabulate(learned)).all()
+    (tmp_path / "bad.pkl").write_bytes(b"not a pickle")
+    with pytest.raises(GeolabError, match="model"):
+        BOTS.make(f"learned:model={tmp_path / 'bad.pkl'}", Rules())
+    with pytest.raises(GeolabError, match="no such file"):
+        BOTS.make(f"learned:model={tmp_path / 'none.pkl'}", Rules())

@@ -5,22 +5,12 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from geolab.bots.classroom import AverageRank, RandomDiscard, WorstCategory, tabulate
+from geolab.bots.classroom.policies import AverageRank, RandomDiscard, WorstCategory, tabulate
 from geolab.cards import N_CARDS
 from geolab.errors import RulesError
-from geolab.games.classroom import Rules
-from geolab.games.classroom_batch import (
-    TABLE_SHAPE,
-    TRACE_ATTEMPTS,
-    score_tables,
-    simulate,
-)
-from geolab.games.classroom_numpy import (
-    NumpySource,
-    outcomes,
-    score_table,
-    simulate_numpy,
-)
+from geolab.games.classroom.batch import TABLE_SHAPE, TRACE_ATTEMPTS, score_tables, simulate
+from geolab.games.classroom.numpy_engine import NumpySource, outcomes, score_table, simulate_numpy
+from geolab.games.classroom.rules import Rules
 from geolab.lab.classroom_arena import bench
 
 # the last table picks a discard per call, opponents and hand at random, so a wrong number of

@@ -5,9 +5,10 @@ import pytest
 
 from geolab.cards import POPULATION, POSTAL, RANKS, SIZE, card
 from geolab.errors import RulesError
-from geolab.games.classroom import (
-    BOTTOMS_UP, HANDS, TOP_DOG, Rules, hand_index, kept_sums, observe, round_winners, rules_from, score,
-)
+from geolab.games.classroom.hands import HANDS, hand_index, kept_sums
+from geolab.games.classroom.observations import observe
+from geolab.games.classroom.reference import round_winners, score
+from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
 
 
 def ranked(category: int, rank: int) -> int:
@@ -84,10 +85,24 @@ def test_two_decks_play_one_round_split_like_two_rounds():
     assert rules.rounds == 1
 
 
-def test_rules_from_names_unknown_fields():
-    assert rules_from({"students": 12, "groups": 3}).group_sizes() == (4, 4, 4)
+def test_rules_from_spec_names_unknown_fields():
+    assert Rules.from_spec({"students": 12, "groups": 3}).group_sizes() == (4, 4, 4)
     with pytest.raises(RulesError, match="unknown field 'pupils'"):
-        rules_from({"pupils": 12})
+        Rules.from_spec({"pupils": 12})
+
+
+def test_presets_are_the_text_s_class_sizes_and_specs_round_trip():
+    assert Rules.preset("default") == Rules() and Rules.DEFAULT == "default"
+    assert Rules.preset("small-class").rounds == 1
+    assert Rules.preset("full-class").rounds == 2 and not Rules.preset("full-class").two_decks
+    (decks,) = Rules.preset("two-decks").round_plan()
+    assert len(decks) == 2
+    # the fields that differ from the nearest preset, as records write them
+    assert Rules(students=12, groups=3).to_spec() == {"preset": "default", "students": 12, "groups": 3}
+    assert Rules.from_spec({"students": 10, "groups": 2}).to_spec() == "small-class"
+    assert Rules.from_spec({"geopower": [1, 0, 4]}).geopower == (1, 0, 4)  # JSON lists become tuples
+    with pytest.raises(RulesError, match="geopower"):
+        Rules.from_spec({"geopower": [1, 0]})
 
 
 def test_hand_table_indices_and_kept_sums():

@@ -6,12 +6,13 @@ import json
 import numpy as np
 import pytest
 
-from geolab.bots.human import HumanSeat
-from geolab.bots.ranks_seats import GreedySeat
+import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.human import HumanSeat
+from geolab.bots.ranks.seats import GreedySeat
 from geolab.cards import POSTAL
 from geolab.cli import main
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules, deal_one, play
+from geolab.games.ranks.reference import deal_one, play
+from geolab.games.ranks.rules import Rules
 from geolab.records import replay
 
 

@@ -8,11 +8,12 @@ import pytest
 
 from seat_games import two_games
 
-from geolab.bots.ismcts import ISMCTSSeat, _masks, _trick_facts
-from geolab.bots.ismcts_kernel import rollout
-from geolab.bots.ranks_seats import GreedySeat
+from geolab.bots.ranks.ismcts import ISMCTSSeat, _masks, _trick_facts
+from geolab.bots.ranks.ismcts_kernel import rollout
+from geolab.bots.ranks.seats import GreedySeat
 from geolab.errors import GeolabError
-from geolab.games.ranks import Lead, Rules, Trick, View, deal_one, outcome, play
+from geolab.games.ranks.reference import Lead, Trick, View, deal_one, outcome, play
+from geolab.games.ranks.rules import Rules
 
 PRESETS = ["combo1", "battle1", "battle2", "battle3", "geodouble"]
 
@@ -166,6 +167,6 @@ def test_bad_parameters_are_user_errors():
         ISMCTSSeat(iterations=0)
     with pytest.raises(GeolabError):
         ISMCTSSeat(budget_ms=-1)
-    from geolab.bots.ranks import make_policy
+    from geolab.bots.ranks.registry import BOTS
 
-    assert make_policy("ismcts:iterations=10,budget_ms=none").name == "ismcts"
+    assert BOTS.make("ismcts:iterations=10,budget_ms=none", Rules()).name == "ismcts:iterations=10,budget_ms=none"

@@ -1,31 +1,43 @@
-"""The Jumbled arena: every pair of bots shares P-player tables half and half on duplicate deals
-(`geolab.lab.jumbled.pairs_runner` plugged into `geolab.lab.arena.run`), and the race caller."""
-
-import json
+"""The Jumbled arena: every pair of bots shares P-player tables on duplicate deals through the
+generic lab (`geolab.lab.arena.pair_runner` over the registry's Jumbled game, every rotation
+of the a-b seating on the same deals), what the dealer's call is worth, and the race caller."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from geolab.bots.jumbled import FixedCall, Heuristic, RaceCall, RandomBot, make_caller
-from geolab.cli import main
-from geolab.games.jumbled import CallObservation, Rules
+from geolab import registry
+from geolab.bots.jumbled.callers import FixedCall, RaceCall, call_policy
+from geolab.bots.jumbled.registry import BOTS
+from geolab.errors import GeolabError
+from geolab.games.jumbled.game import GAME
+from geolab.games.jumbled.observations import CallObservation
+from geolab.games.jumbled.rules import Rules
 from geolab.lab import arena
-from geolab.lab.jumbled import pair_sides, pairs_runner
+from geolab.lab.jumbled import call_value
+from geolab.lab.tables import lineup, rotations
+
+ENTRY = registry.get("jumbled")
+
+
+def runner(rules, bots: dict, threads=None):
+    """The generic pair runner on Jumbled, ``bots`` mapping each name to a registry spec."""
+    return arena.pair_runner(ENTRY, rules, {n: BOTS.make(spec, rules) for n, spec in bots.items()}, threads=threads)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
-def test_pair_sides_swap_every_seat(players):
-    sides = pair_sides(players)
-    assert sides.shape == (2, players)
-    assert (sides[0] ^ sides[1]).all()  # each seat is a's in exactly one of the two games
-    assert sides[0, 0] and not sides[1, 0]  # each bot deals first once
-    assert sides[0].any() and sides[1].any()
+def test_rotations_give_each_bot_every_seat_and_the_first_deal(players):
+    """What the removed pair_sides promised, now the generic seating's: over a deal's
+    rotations each of a and b holds every seat (so every seat's cards) and deals first."""
+    turns = rotations(lineup(["a", "b"], players))
+    assert ENTRY.game.seats(Rules(players=players)) == players
+    for s in range(players):
+        assert {t[s] for t in turns} == {"a", "b"}
+    assert {t[0] for t in turns} == {"a", "b"}  # seat A is the first dealer
 
 
 def test_ratings_recover_the_order_and_identical_bots_split_evenly():
-    bots = {"heuristic": Heuristic(), "twin": Heuristic(), "random": RandomBot()}
-    result = arena.run(pairs_runner(Rules(), bots), list(bots), deals=300, seed=4, block=150, progress=False,
+    bots = {"heuristic": "heuristic", "twin": "heuristic", "random": "random"}
+    result = arena.run(runner(Rules(), bots), list(bots), deals=300, seed=4, block=150, progress=False,
                        length="rounds")
     pairs = result.pairs_table().set_index(["a", "b"])
     assert (pairs["games"] == 600).all() and "avg_rounds" in pairs.columns
@@ -40,68 +52,66 @@ def test_ratings_recover_the_order_and_identical_bots_split_evenly():
     assert first["games"] == 1800 and first["ci_low"] < first["win_rate"] < first["ci_high"]
 
 
-def test_identical_bots_score_one_half_on_every_deal_with_odd_tables():
-    """With the same bot on both sides and no randomness in it, the two games of a deal are the
-    same game with the labels swapped (a fixed call, a heuristic with a fixed small set), so a's
-    seats win exactly one of them (3 players: a holds two seats in one game and one in the other)."""
-    bots = {"x": Heuristic(single_at=(0, 0), name="x"), "y": Heuristic(single_at=(0, 0), name="y")}
-    d = pairs_runner(Rules(players=3), bots, FixedCall("top-dog"))("x", "y", 40, np.random.SeedSequence(1))
-    assert (d.score.sum(axis=1) == 1).all()
-    assert np.array_equal(d.tricks[:, 0], d.tricks[:, 1])
+def test_identical_bots_score_their_seat_share_on_every_deal_with_odd_tables():
+    """With the same bot on both sides and no randomness in it (a fixed call, a heuristic with
+    a fixed small set), a deal's rotations are the same game with the labels turned, so a's
+    seats win exactly their share of it: at 3 players a holds two seats in every rotation
+    and each seat in two of the three, so a's scores over the rotations sum to 2."""
+    bots = {"x": "first:call=top-dog", "y": "first:call=top-dog"}
+    d = runner(Rules(players=3), bots)("x", "y", 40, np.random.SeedSequence(1))
+    assert d.score.shape == (40, 3)
+    assert (d.score.sum(axis=1) == 2).all()
+    assert np.array_equal(d.tricks[:, 0], d.tricks[:, 1]) and np.array_equal(d.tricks[:, 0], d.tricks[:, 2])
+    assert (d.lead_score == d.lead_score[:, :1]).all()
 
 
 def test_same_numbers_however_chunked_or_threaded():
-    bots = {"heuristic": Heuristic(), "random": RandomBot()}
+    bots = {"heuristic": "heuristic", "random": "random"}
     rules = Rules(players=5)
     ss = np.random.SeedSequence(11)
-    one = pairs_runner(rules, bots, workers=1)("heuristic", "random", 600, ss)
-    again = pairs_runner(rules, bots, workers=2)("heuristic", "random", 600, ss)  # same SeedSequence object
+    one = runner(rules, bots, threads=1)("heuristic", "random", 600, ss)
+    again = runner(rules, bots, threads=2)("heuristic", "random", 600, ss)  # same SeedSequence object
     for f in ("score", "lead_score", "tricks"):
         assert np.array_equal(getattr(one, f), getattr(again, f))
-    runner = pairs_runner(rules, bots)
-    short = arena.run(runner, list(bots), deals=300, seed=2, block=300, progress=False)
-    longer = arena.run(runner, list(bots), deals=700, seed=2, block=300, progress=False)
+    made = [BOTS.make(n, rules) for n in ("heuristic", "random", "heuristic", "random", "heuristic")]
+    a = GAME.batch(rules, made, 2100, 3, threads=1)
+    b = GAME.batch(rules, made, 2100, 3, chunk=1, threads=2)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.length, b.length)
+    run = runner(rules, bots)
+    short = arena.run(run, list(bots), deals=300, seed=2, block=300, progress=False)
+    longer = arena.run(run, list(bots), deals=700, seed=2, block=300, progress=False)
     pair = ("heuristic", "random")
     assert np.array_equal(short.deals[pair].score, longer.deals[pair].score[:300])
 
 
 def test_interrupt_keeps_finished_blocks():
-    bots = {"heuristic": Heuristic(), "random": RandomBot()}
-    inner, calls = pairs_runner(Rules(), bots), []
+    bots = {"heuristic": "heuristic", "random": "random"}
+    inner, calls = runner(Rules(), bots), []
 
-    def runner(a, b, n, seed):
+    def interrupted(a, b, n, seed):
         calls.append(n)
         if len(calls) == 3:
             raise KeyboardInterrupt
         return inner(a, b, n, seed)
 
-    result = arena.run(runner, list(bots), deals=200, seed=0, block=50, progress=False)
+    result = arena.run(interrupted, list(bots), deals=200, seed=0, block=50, progress=False)
     assert result.interrupted and (result.pairs_table()["deals"] == 100).all()
 
 
-def test_arena_cli_writes_tables_plots_and_meta(tmp_path, capsys):
-    out = tmp_path / "run"
-    argv = ["arena", "jumbled", "--bots", "heuristic,random", "--games", "40", "--players", "3",
-            "--workers", "2", "--out", str(out), "--json"]
-    assert main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
-    (pair,) = report["pairs"]
-    assert pair["a"] == "heuristic" and pair["games"] == 80 and pair["ci_low"] <= pair["win_rate_a"] <= pair["ci_high"]
-    assert {r["bot"] for r in report["ratings"]} == {"heuristic", "random"}
-    for name in ("pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png", "meta.json"):
-        assert (out / name).stat().st_size > 0
-    meta = json.loads((out / "meta.json").read_text())
-    assert meta["game"] == "jumbled" and meta["rules_fields"]["players"] == 3 and meta["call"] == "random"
-    assert meta["first_lead_means"].startswith("the side at seat A")
-    assert pd.read_csv(out / "pairs.csv")["avg_rounds"].iloc[0] == pytest.approx(pair["avg_rounds"])
-    assert main(argv[:-3] + ["--out", str(tmp_path / "text")]) == 0
-    text = capsys.readouterr().out
-    assert "seat A (first dealer) wins" in text and "avg_rounds" in text
+def test_call_value_reports_each_policy_on_the_same_deals():
+    rules = Rules(players=3)
+    rows = call_value(rules, "heuristic", ["random", "race", "top-dog"], n_games=120, seed=0)
+    assert [r["caller"] for r in rows] == ["random", "race", "top-dog"]
+    assert all(r["games"] == 120 and r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
+    assert rows[0]["minus_random"] == 0 and rows[1]["diff_ci_low"] <= rows[1]["minus_random"] <= rows[1]["diff_ci_high"]
+    assert rows == call_value(rules, "heuristic", ["random", "race", "top-dog"], n_games=120, seed=0, threads=2)
+    teams = call_value(Rules.preset("teams"), "heuristic", ["random", "top-dog"], n_games=60, seed=1)
+    assert all(r["fair_share"] == 0.5 and 0 < r["win_rate"] < 1 for r in teams)
 
 
 def test_race_caller_is_legal_and_a_function_of_the_scores():
     rules = Rules()
-    caller = make_caller("race")
+    caller = call_policy("race")
     assert isinstance(caller, RaceCall)
     scores = np.random.default_rng(0).integers(0, 10, (200, 4)) * 5
     seat = np.arange(200) % 4
@@ -136,27 +146,17 @@ def test_race_caller_calls_bottoms_up_behind_and_top_dog_ahead_in_most_states():
     assert calls[mine < best_other].mean() > 0.9 and calls[mine > best_other].mean() < 0.1
 
 
-def test_calls_mode_reports_each_policy_on_the_same_deals(tmp_path, capsys):
-    out = tmp_path / "calls"
-    assert main(["arena", "jumbled", "--mode", "calls", "--callers", "random,race,top-dog", "--games", "120",
-                 "--players", "3", "--out", str(out), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["rows"]
-    assert [r["caller"] for r in rows] == ["random", "race", "top-dog"]
-    assert all(r["games"] == 120 and r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
-    assert rows[0]["minus_random"] == 0 and rows[1]["diff_ci_low"] <= rows[1]["minus_random"] <= rows[1]["diff_ci_high"]
-    assert pd.read_csv(out / "calls.csv")["wins"].tolist() == [r["wins"] for r in rows]
-    meta = json.loads((out / "calls_meta.json").read_text())
-    assert meta["callers"] == ["random", "race", "top-dog"] and meta["games"] == 120
-
-
-@pytest.mark.parametrize("argv, words", [
-    (["simulate", "jumbled", "--teams", "0,1,0,1", "--call", "race", "--games", "2"], "individual games"),
-    (["simulate", "jumbled", "--players", "8", "--target", "400", "--call", "race", "--games", "2"], "cannot model"),
-    (["arena", "jumbled", "--mode", "calls", "--callers", "race,race"], "named twice"),
-    (["arena", "jumbled", "--mode", "calls", "--callers", "race,maybe"], "unknown call policy 'maybe'"),
-    (["arena", "jumbled", "--mode", "calls", "--field", "nobody"], "unknown bot 'nobody'"),
+@pytest.mark.parametrize("run, words", [
+    (lambda: GAME.batch(Rules.preset("teams"), [BOTS.make("heuristic:call=race", Rules())] * 4, 2, 0),
+     "individual games"),
+    (lambda: GAME.batch(Rules(players=8, target=400), [BOTS.make("heuristic:call=race", Rules())] * 8, 2, 0),
+     "cannot model"),
+    (lambda: call_value(Rules(), "heuristic", ["race", "race"]), "named twice"),
+    (lambda: call_value(Rules(), "heuristic", ["race", "maybe"]), "unknown call policy 'maybe'"),
+    (lambda: call_value(Rules(), "nobody", ["race"]), "unknown jumbled bot 'nobody'"),
+    (lambda: call_value(Rules(), "heuristic:call=race", ["random"]), "the call policy is set here"),
 ])
-def test_caller_mistakes_exit_2_with_one_line(argv, words, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1
+def test_caller_mistakes_are_one_line_errors(run, words):
+    with pytest.raises(GeolabError, match=words) as error:
+        run()
+    assert "\n" not in str(error.value)

@@ -1,16 +1,23 @@
 """Jumbled bots: every policy plays legally under varied rules; heuristics follow their
-documented rules of thumb; the learned bot is reproducible; call policies answer as asked."""
+documented rules of thumb; the learned bot is reproducible and ships ready (building it never
+trains); call policies answer as asked; the registry builds every bot by name."""
 
 import numpy as np
 import pytest
 
-from geolab.bots.jumbled import (
-    HEURISTICS, FixedCall, Heuristic, Learned, MonteCarlo, RandomBot, RandomCall, make_bot, make_caller,
-)
+from geolab.bots.jumbled import learned as learned_module
+from geolab.bots.jumbled.callers import FixedCall, RaceCall, RandomCall, call_policy
+from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic, RandomBot
+from geolab.bots.jumbled.learned import DEFAULT_MODEL, Learned
+from geolab.bots.jumbled.montecarlo import MonteCarlo
+from geolab.bots.jumbled.registry import BOTS, seat
 from geolab.cards import card
 from geolab.errors import GeolabError
-from geolab.games.jumbled import BatchRound, CallObservation, Rules, deal, observe, play_game_batch
-from geolab.lab.jumbled import arena
+from geolab.games.jumbled.batch import BatchRound, deal, play_game_batch
+from geolab.games.jumbled.game import GAME
+from geolab.games.jumbled.observations import CallObservation, observe
+from geolab.games.jumbled.rules import Rules
+from geolab.lab.jumbled import field_arena
 
 RULES = [
     Rules(),
@@ -93,23 +100,98 @@ def test_call_policies_and_names():
     obs = CallObservation(rules, 0, np.arange(400), np.zeros(400, np.int64), np.zeros((400, 4), np.int64))
     calls = RandomCall().call(obs, np.random.default_rng(0))
     assert set(calls.tolist()) == {0, 1} and abs(calls.mean() - 0.5) < 0.1
-    assert (make_caller("bottoms-up").call(obs, None) == 1).all()
+    assert (call_policy("bottoms-up").call(obs, None) == 1).all()
+    assert isinstance(call_policy("race"), RaceCall) and isinstance(call_policy("random"), RandomCall)
     only = CallObservation(Rules(calls=("bottoms-up",)).validate(), 0, np.arange(9), np.zeros(9, np.int64),
                            np.zeros((9, 4), np.int64))
     assert (RandomCall().call(only, np.random.default_rng(0)) == 1).all()
     for bad in ("sideways",):
         with pytest.raises(GeolabError, match="unknown call policy"):
-            make_caller(bad)
-    assert make_bot("mc:8", rules).samples == 8
-    for bad, words in (("mc:0", "positive integer"), ("mc:x", "positive integer"), ("zzz", "unknown bot")):
+            call_policy(bad)
+        with pytest.raises(GeolabError, match="unknown call policy 'sideways'"):
+            BOTS.make(f"heuristic:call={bad}", rules)
+    bot = BOTS.make("montecarlo:samples=8", rules)
+    assert bot.policy.samples == 8 and bot.name == "montecarlo:samples=8"
+    assert (BOTS.make("first:call=bottoms-up", rules).call(obs, None) == 1).all()
+    assert BOTS.make("reserve", rules).policy is HEURISTICS["reserve"]
+    for bad, words in (("montecarlo:samples=0", "samples must be at least 1"), ("montecarlo:samples=x", "samples"),
+                       ("zzz", "unknown jumbled bot 'zzz'"), ("heuristic:samples=3", "unknown parameter 'samples'")):
         with pytest.raises(GeolabError, match=words):
-            make_bot(bad, rules)
+            BOTS.make(bad, rules)
+
+
+def test_every_registered_bot_plays_whole_games_with_its_call():
+    rules = Rules(players=3).validate()
+    for name in BOTS.names():
+        spec = BOTS.info(name).example
+        bots = [BOTS.make(f"{spec}{',' if ':' in spec else ':'}call=top-dog", rules), BOTS.make("heuristic", rules),
+                BOTS.make("random", rules)]
+        for record in GAME.batch_records(rules, bots, 3, 1):
+            assert GAME.report(GAME.replay(record))["finished"]
+            assert all(rd["call"] == "top-dog" for rd in record["rounds"][::3])  # seat A deals rounds 1, 4, ...
+
+
+def test_the_shipped_learned_bot_loads_without_training(monkeypatch, tmp_path):
+    assert DEFAULT_MODEL.is_file() and DEFAULT_MODEL.stat().st_size < 2_000_000
+
+    def no_training(self, rules):
+        raise AssertionError("building a bot must never train it")
+
+    monkeypatch.setattr(Learned, "fit", no_training)
+    rules = Rules().validate()
+    bot = BOTS.make("learned", rules)
+    assert bot.policy.meta_["rules"] == "standard" and bot.policy.meta_["format"] == learned_module.MODEL_FORMAT
+    hands, order = deal(rules, np.random.default_rng(2), 50)
+    rnd = BatchRound(rules, hands, order, np.arange(50, dtype=np.int8) % 2)
+    obs = observe(rnd, np.repeat(np.arange(50), 4), np.tile(np.arange(4), 50),
+                  np.zeros((50, 4), np.int64), np.zeros(50, np.int64), 0)
+    a = bot.act(obs, np.random.default_rng(0))
+    assert obs.legal_mask()[np.arange(len(a)), a].all()
+    path = tmp_path / "copy.pkl"
+    bot.policy.save(path)
+    again = BOTS.make(f"learned:model={path}", rules)
+    assert (again.act(obs, np.random.default_rng(9)) == a).all()
+    for bad in (tmp_path / "missing.pkl", DOC_FILE):
+        with pytest.raises(GeolabError, match="learned Jumbled model"):
+            BOTS.make(f"learned:model={bad}", rules)
+
+
+DOC_FILE = __file__  # a file that is not a model
 
 
 def test_arena_rows_carry_sample_sizes_and_intervals():
-    rows = arena(Rules().validate(), {"random": RandomBot(), "last": HEURISTICS["last"]}, HEURISTICS["heuristic"],
-                 n_deals=12, seed=1, block=6)
+    rules = Rules().validate()
+    rows = field_arena(rules, ["random", "last"], "heuristic", n_deals=12, seed=1)
     for row in rows:
-        assert row["games"] == 48 and row["deals"] == 12
+        assert row["games"] == 48 and row["deals"] == 12 and row["field"] == "heuristic"
         assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
         assert row["fair_share"] == 0.25
+    built = field_arena(rules, {"random": BOTS.make("random", rules), "last": seat(HEURISTICS["last"])},
+                        BOTS.make("heuristic", rules), n_deals=12, seed=1)
+    assert [r["win_rate"] for r in built] == [r["win_rate"] for r in rows]
+    with pytest.raises(GeolabError, match="named twice"):
+        field_arena(rules, ["last", "last"], n_deals=2)
+    with pytest.raises(GeolabError, match="individual play"):
+        field_arena(Rules.preset("teams"), ["last"], n_deals=2)
+
+
+def test_a_bot_seat_decides_on_the_reference_engine_as_the_bot_does_on_the_batch_engine():
+    """Deterministic bots (fixed single-card sets, fixed or race calls) make the same game on
+    both engines from the same deals: a batch record replayed as a reference game with the
+    bots seated (`BotSeat`) writes the same record again."""
+    from geolab.bots.jumbled.seats import BotSeat
+    from geolab.cards import category
+    from geolab.games.jumbled.reference import Deal, RoundDeal
+
+    rules = Rules(players=3).validate()
+    bots = [BOTS.make(s, rules) for s in ("first:call=top-dog", "last:call=bottoms-up", "middle:call=race")]
+    for record in GAME.batch_records(rules, bots, 8, 4):
+        fixed = []
+        for rd in record["rounds"]:
+            turned = [category(st["geopower"]) for st in rd["sets"]]
+            rest = [c for c in range(3) for _ in range(rules.geopower_deck[c] - turned.count(c))]
+            fixed.append(RoundDeal(tuple(tuple(card(x) for x in rd["deal"][s]) for s in "ABC"), tuple(turned + rest)))
+        played = GAME.play(rules, Deal(0, tuple(fixed)), [BotSeat(b) for b in bots])
+        assert GAME.to_record(played) == record
+    seats = [BotSeat(BOTS.make(s, rules), np.random.default_rng(1)) for s in ("montecarlo:samples=4", "learned", "random")]
+    assert GAME.play(rules, GAME.deal(rules, np.random.default_rng(2)), seats).over

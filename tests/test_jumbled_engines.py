@@ -1,20 +1,27 @@
 """The batch engine, the fused loop and the reference engine agree exactly; observations hide
 what they must; results do not depend on how the work is split."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from geolab.bots.jumbled import (
-    HEURISTICS, Heuristic, MonteCarlo, RandomBot, RandomCall, heuristic_block, heuristic_rounds,
-)
+from geolab.bots.jumbled.callers import RandomCall
+from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic, RandomBot, heuristic_block, heuristic_rounds
+from geolab.bots.jumbled.montecarlo import MonteCarlo
 from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
-from geolab.games.jumbled import (
-    BatchRound, Game, Rules, batch_to_records, category_probs, deal, deal_block, dealer_calls, observe,
-    play_game_batch, play_round_batch, replay_record, turned_categories,
+from geolab.games.jumbled.batch import (
+    BatchRound, deal, deal_block, dealer_calls, play_game_batch, play_round_batch, turned_categories,
 )
-from geolab.lab.jumbled import simulate_games, simulate_rounds
+from geolab.games.jumbled.observations import observe
+from geolab.games.jumbled.records import batch_to_records, replay_record
+from geolab.games.jumbled.reference import Game, category_probs
+from geolab.bots.jumbled.registry import BOTS
+from geolab.games.jumbled.game import GAME
+from geolab.games.jumbled.rules import Rules
+from geolab.lab.jumbled import simulate_rounds
 
 VARIANTS = [
     Rules(),
@@ -43,7 +50,7 @@ def reference_round(rules, rnd, g):
 
 def rnd_order(rules, rnd, g):
     """A deck order that turns the cards the batch round turned."""
-    turned = [int(c) for c in rnd._turns[g, : min(rules.sets_per_round, rules.deck_size)]]
+    turned = [int(c) for c in rnd.turned[g, : min(rules.sets_per_round, rules.deck_size)]]
     left = list(rules.geopower_deck)
     for c in turned:
         left[c] -= 1
@@ -82,7 +89,7 @@ def test_batch_and_reference_agree_set_by_set(rules):
     for g in range(150):
         ref = reference_round(rules, rnd, g)
         for s, result in enumerate(ref.sets):
-            assert result.category == rnd._turns[g, s]
+            assert result.category == rnd.turned[g, s]
             assert result.totals == rnd.totals[g, s].tolist()
             assert result.winners == np.flatnonzero(rnd.won[g, s]).tolist()
         assert ref.points() == points[g].tolist()
@@ -156,10 +163,12 @@ def test_fused_tables_make_every_heuristic_choice_the_decision_path_makes(rules)
 
 def test_results_do_not_depend_on_the_number_of_workers():
     rules = Rules().validate()
-    bots = [HEURISTICS["heuristic"], RandomBot(), HEURISTICS["first"], HEURISTICS["heuristic"]]
-    one = simulate_games(rules, bots, n_games=300, seed=9, block=64, workers=1)
-    two = simulate_games(rules, bots, n_games=300, seed=9, block=64, workers=2)
-    assert (one.winner == two.winner).all() and (one.scores == two.scores).all()
+    names = ["heuristic", "random", "first", "heuristic"]
+    bots = [BOTS.make(n, rules) for n in names]
+    one = GAME.batch(rules, bots, 3000, 9, threads=1)
+    two = GAME.batch(rules, bots, 3000, 9, chunk=64, threads=2)
+    assert (one.scores == two.scores).all() and (one.length == two.length).all()
+    assert all((one.columns[k] == two.columns[k]).all() for k in one.columns)
     a = simulate_rounds(rules, [bots[0]] * 4, n_rounds=3000, seed=1, block=512, workers=1)
     b = simulate_rounds(rules, [bots[0]] * 4, n_rounds=3000, seed=1, block=512, workers=2)
     assert (a == b).all()
@@ -261,14 +270,14 @@ def test_an_illegal_call_raises_naming_the_policy():
 
 
 def test_dealing_in_slices_draws_the_same_deals_as_one_draw(monkeypatch):
-    import geolab.games.jumbled as jumbled
+    import geolab.games.jumbled.batch as jumbled_batch
 
     rules = Rules(players=8).validate()
-    one = jumbled.deal(rules, np.random.default_rng(21), 2500)
-    monkeypatch.setattr(jumbled, "_DEAL_SLICE", 7)
-    sliced = jumbled.deal(rules, np.random.default_rng(21), 2500)
-    monkeypatch.setattr(jumbled, "_DEAL_SLICE", 1 << 20)
-    whole = jumbled.deal(rules, np.random.default_rng(21), 2500)
+    one = jumbled_batch.deal(rules, np.random.default_rng(21), 2500)
+    monkeypatch.setattr(jumbled_batch, "_DEAL_SLICE", 7)
+    sliced = jumbled_batch.deal(rules, np.random.default_rng(21), 2500)
+    monkeypatch.setattr(jumbled_batch, "_DEAL_SLICE", 1 << 20)
+    whole = jumbled_batch.deal(rules, np.random.default_rng(21), 2500)
     for a, b, c in zip(one, sliced, whole):
         assert (a == b).all() and (a == c).all()
 
@@ -381,10 +390,88 @@ def test_fused_block_calls_are_random_among_the_allowed_calls_or_given():
 
 def test_simulate_rounds_fused_and_stepwise_agree_on_average_and_blocks_fix_the_result():
     rules = Rules().validate()
-    bot = HEURISTICS["heuristic"]
+    bot = BOTS.make("heuristic", rules)
     fused = simulate_rounds(rules, [bot] * 4, n_rounds=6000, seed=3, block=1000)
     step = simulate_rounds(rules, [bot] * 4, n_rounds=6000, seed=3, block=1000, fused=False)
     assert fused.shape == step.shape == (6000, 4)
     assert abs(fused.mean() - step.mean()) < 0.3  # the same game; only the bots' coin flips differ
     cut = simulate_rounds(rules, [bot] * 4, n_rounds=2500, seed=3, block=1000, workers=2)
     assert (cut == fused[:2500]).all()
+
+
+# The game interface (geolab.games.jumbled.game) ---------------------------------------------
+
+
+def round_deals(records):
+    return [[rd["deal"] for rd in record["rounds"]] for record in records]
+
+
+def test_every_seating_plays_the_same_deals_round_by_round():
+    rules = Rules().validate()
+    one = GAME.batch_records(rules, [BOTS.make(n, rules) for n in ("heuristic", "random", "first", "last")], 30, 5)
+    other = GAME.batch_records(rules, [BOTS.make(n, rules) for n in ("random", "last", "heuristic", "heuristic")], 30, 5)
+    compared = 0
+    for a, b in zip(round_deals(one), round_deals(other)):
+        for x, y in zip(a, b):
+            assert x == y
+            compared += 1
+    assert compared > 60
+    assert round_deals(GAME.batch_records(rules, [BOTS.make("heuristic", rules)] * 4, 30, 6)) != round_deals(one)
+
+
+def test_a_team_win_is_shared_by_its_members_and_rows_sum_to_one():
+    rules = Rules.preset("teams")
+    b = GAME.batch(rules, [BOTS.make("heuristic", rules)] * 4, 400, 2)
+    assert np.allclose(b.scores.sum(axis=1), 1) and (b.first == 0).all() and (b.length >= 1).all()
+    ac = b.scores[:, 0] > 0
+    assert np.array_equal(b.scores[ac][:, [0, 2]], np.full((ac.sum(), 2), 0.5))
+    assert (b.scores[ac][:, [1, 3]] == 0).all() and (b.scores[~ac][:, [1, 3]] == 0.5).all()
+    points = np.stack([b.columns[f"points_{s}"] for s in "ABCD"], axis=1)
+    ac_points, bd_points = points[:, [0, 2]].sum(axis=1), points[:, [1, 3]].sum(axis=1)
+    assert (ac == (ac_points > bd_points)).all() and (np.maximum(ac_points, bd_points) >= 50).all()
+
+
+class Scripted:
+    """A reference-engine seat: the first legal action, every decision logged."""
+
+    def __init__(self, log, illegal_at=None):
+        self.log, self.illegal_at = log, illegal_at
+
+    def act(self, decision):
+        self.log.append(decision)
+        if self.illegal_at == (decision.kind, len(self.log)):
+            return decision.legal[0][:1] + decision.legal[0][:1]  # the same card twice
+        return decision.legal[0]
+
+
+def test_reference_decisions_are_the_dealers_call_then_every_seats_set_choice():
+    rules = Rules(players=3).validate()
+    deal = GAME.deal(rules, np.random.default_rng(1))
+    log = []
+    played = GAME.play(rules, deal, [Scripted(log)] * 3)
+    first = deal.round(rules, 0)
+    assert [(d.kind, d.seat) for d in log[:4]] == [("call", 0), ("choose", 0), ("choose", 1), ("choose", 2)]
+    assert log[0].legal == rules.calls and log[0].observation.hand == () and log[0].observation.call is None
+    assert log[2].observation.hand == first.hands[1] and log[2].observation.call == "top-dog"
+    assert log[2].legal == tuple(c for k in (1, 2) for c in combinations(first.hands[1], k))  # 6 + 15
+    assert log[4].observation.sets[0].category == played.rounds[0].sets[0].category  # set 2 sees set 1
+    assert log[4].observation.sets[0].plays == tuple(played.rounds[0].sets[0].plays)
+    assert played.over and len(played.rounds) == len([d for d in log if d.kind == "call"])
+    assert [d.seat for d in log if d.kind == "call"][:4] == [0, 1, 2, 0]  # the deal passes left
+    with pytest.raises(IllegalActionError, match="round 1: set 1: B's choice"):
+        GAME.play(rules, deal, [Scripted([]), Scripted([], ("choose", 1)), Scripted([])])
+
+
+def test_redealing_the_hidden_cards_keeps_the_seats_own_hand_only():
+    rules = Rules().validate()
+    rng = np.random.default_rng(3)
+    deal = GAME.deal(rules, rng)
+    first = deal.round(rules, 0)
+    for seat in (1, 2, 3):
+        other = GAME.redeal_hidden(rules, deal, seat, rng).round(rules, 0)
+        assert other.hands[seat] == first.hands[seat]
+        assert all(other.hands[p] != first.hands[p] for p in range(4) if p != seat)
+        assert len({c for h in other.hands for c in h}) == 24
+        assert sorted(other.geopower) == sorted(first.geopower)
+    assert GAME.redeal_hidden(rules, deal, 0, rng).round(rules, 0) != first  # the first dealer has seen nothing
+    assert deal.round(rules, 5) == deal.round(rules, 5) != deal.round(rules, 6)

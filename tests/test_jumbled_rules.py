@@ -5,9 +5,9 @@ import pytest
 
 from geolab.cards import SIZE, STATEHOOD, card
 from geolab.errors import IllegalActionError, RulesError
-from geolab.games.jumbled import (
-    BOTTOMS_UP, TOP_DOG, BatchRound, Game, Round, Rules, decide_winners,
-)
+from geolab.games.jumbled.batch import BatchRound, decide_winners
+from geolab.games.jumbled.reference import Game, Round
+from geolab.games.jumbled.rules import BOTTOMS_UP, TOP_DOG, Rules
 
 
 def cards(text):
@@ -44,11 +44,29 @@ def test_defaults_are_the_official_game():
     ({"final_tie": "coin"}, "final_tie"),
     ({"target": 0}, "target"),
     ({"cards_dealt": 17, "players": 2, "cards_to_play": 5}, "at most 16"),
-    ({"players": 4.5}, "must be an integer"),
+    ({"players": 4.5}, "players must be a whole number"),
+    ({"teams": ["a", "b", "a", "b"]}, "teams"),
+    ({"geopower_deck": (5, 5)}, "geopower_deck must be a list of 3 values"),
 ])
 def test_impossible_settings_are_refused_with_a_clear_message(settings, words):
     with pytest.raises(RulesError, match=words):
         Rules(**settings).validate()
+    with pytest.raises(RulesError, match=words):
+        Rules.from_spec({k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()})
+
+
+def test_presets_and_specs():
+    assert Rules.preset("standard") == Rules() and Rules.DEFAULT == "standard"
+    teams = Rules.preset("teams")
+    assert teams.players == 4 and teams.team_of == (0, 1, 0, 1) and teams.team_name(0) == "A+C"
+    assert Rules().to_spec() == "standard" and teams.to_spec() == "teams"
+    two = Rules(players=2)
+    assert two.to_spec() == {"preset": "standard", "players": 2}
+    for spec in ({"players": 2}, {"preset": "standard", "players": 2}):  # what records hold
+        assert Rules.from_spec(spec) == two
+    assert Rules.from_spec({"players": 4, "teams": [0, 1, 0, 1]}) == teams
+    assert Rules.from_spec({"preset": "teams", "target": 30}).to_spec() == {"preset": "teams", "target": 30}
+    assert set(Rules.HELP) == {f["field"] for f in Rules().describe()}
 
 
 def two_player_round(call, a_hand, b_hand, deck):

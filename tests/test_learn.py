@@ -6,13 +6,13 @@ import joblib
 import numpy as np
 import pytest
 
-from geolab.bots.learned import LearnedPolicy
-from geolab.bots.ranks import make_policy
+import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.registry import BOTS
+from geolab.bots.ranks.learned import LearnedPolicy
 from geolab.cli import main
 from geolab.errors import GeolabError
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import PRESETS, Rules
-from geolab.games.ranks_records import replay_record, to_record
+from geolab.games.ranks.records import replay_record, to_record
+from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.learn import model, training
 from geolab.learn.features import candidates, public
 
@@ -56,7 +56,7 @@ def test_fast_scores_equal_the_pipeline(combo1_model):
             slow = fitted.estimators[obs.kind].predict(cand.X[cand.valid])
             np.testing.assert_allclose(fast[cand.valid], slow, rtol=1e-4, atol=1e-5)  # X is float32
             seen.append(obs.kind)
-            return make_policy("greedy").act(obs, rng)
+            return BOTS.make("greedy", Rules()).act(obs, rng)
 
     rb.play(Rules.combo1(), (Check(), Check()), 32, seed=1, **SMALL)
     assert {"discard", "lead", "follow"} <= set(seen)
@@ -67,7 +67,7 @@ def test_a_model_for_other_rules_is_refused(combo1_model, capsys):
         model.load(combo1_model, Rules.battle(1))
     bot = LearnedPolicy(str(combo1_model))
     with pytest.raises(GeolabError, match="trained for rules"):
-        rb.play(Rules.battle(1), (bot, make_policy("greedy")), 8, seed=0, **SMALL)
+        rb.play(Rules.battle(1), (bot, BOTS.make("greedy", Rules())), 8, seed=0, **SMALL)
     code = main(["simulate", "ranks", "--rules", "battle1", "--games", "10", "--bots", f"learned:model={combo1_model},greedy"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "trained for rules" in err
@@ -84,7 +84,7 @@ def test_cli_refuses_tiny_samples(capsys):
 def test_learned_bot_plays_legally_and_replays(preset):
     rules = Rules.preset(preset)
     for pair in (("learned", "greedy"), ("planner", "learned")):
-        played = rb.play(rules, tuple(make_policy(p) for p in pair), 24, seed=11, **SMALL)
+        played = rb.play(rules, tuple(BOTS.make(p, Rules()) for p in pair), 24, seed=11, **SMALL)
         for i in range(len(played)):
             result = replay_record(json.loads(json.dumps(to_record(played.game(i), result=False))))
             assert result["winner"] == (None if played.winner[i] < 0 else "AB"[played.winner[i]])
@@ -138,7 +138,7 @@ class HiddenSwapSpy:
 @pytest.mark.parametrize("preset", ["combo1", "battle2", "geodouble"])
 def test_features_never_read_hidden_information(preset):
     spy = HiddenSwapSpy()
-    rb.play(Rules.preset(preset), (spy, make_policy("greedy")), 64, seed=2, **SMALL)
+    rb.play(Rules.preset(preset), (spy, BOTS.make("greedy", Rules())), 64, seed=2, **SMALL)
     kinds = {k[0] for k in spy.checked}
     assert {"lead", "follow"} <= kinds
     if preset != "battle2":

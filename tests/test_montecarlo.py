@@ -5,12 +5,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from geolab.bots.montecarlo import MonteCarloSeat, play_log_likelihood, undominated_leads, unseen_cards
-from geolab.bots.oracle import play_with_oracle
+from geolab.bots.ranks.montecarlo import MonteCarloSeat, play_log_likelihood, undominated_leads, unseen_cards
+from geolab.bots.ranks.oracle import play_with_oracle
 from seat_games import two_games
 
-from geolab.bots.ranks_seats import GreedySeat
-from geolab.games.ranks import Rules, Trick, View, deal_one, play
+from geolab.bots.ranks.seats import GreedySeat
+from geolab.games.ranks.reference import Trick, View, deal_one, play
+from geolab.games.ranks.rules import Rules
 
 
 def small_seat(**kw):
@@ -79,15 +80,15 @@ def test_oracle_is_flagged_and_legal():
     deal = deal_one(rules, rng)
     game = play_with_oracle(rules, deal.hands, 1, GreedySeat(), None, deal.power_bases)
     assert game.winner in (0, 1, None)
-    from geolab.bots.oracle import PeekingOracleSeat
+    from geolab.bots.ranks.oracle import PeekingOracleSeat
 
     assert "peeking" in PeekingOracleSeat.name
 
 
 def test_registered_as_batched_policies():
-    from geolab.bots.ranks import make_policy
+    from geolab.bots.ranks.registry import BOTS
 
-    assert make_policy("montecarlo:k=4").name == "montecarlo"
+    assert BOTS.make("montecarlo:k=4", Rules()).name == "montecarlo:k=4"
 
 
 def test_sampling_seed_is_the_same_in_every_process():
@@ -95,8 +96,9 @@ def test_sampling_seed_is_the_same_in_every_process():
     import subprocess
     import sys
 
-    code = ("import numpy as np; from geolab.games.ranks import Rules, deal_one, play; "
-            "from geolab.bots.ranks_seats import GreedySeat; from geolab.bots.montecarlo import visible_key; "
+    code = ("import numpy as np; from geolab.games.ranks.rules import Rules; "
+            "from geolab.games.ranks.reference import deal_one, play; "
+            "from geolab.bots.ranks.seats import GreedySeat; from geolab.bots.ranks.montecarlo import visible_key; "
             "keys = []\n"
             "class Spy(GreedySeat):\n"
             "    def follow(self, view):\n"

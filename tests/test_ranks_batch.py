@@ -6,13 +6,14 @@ from dataclasses import fields, replace
 import numpy as np
 import pytest
 
-from geolab.bots.ranks import FUSED, POLICIES, GreedyPolicy, Policy, make_policy
-from geolab.bots.ranks_seats import GreedySeat
+import geolab.games.ranks.batch as rb
+import geolab.games.ranks.reference as ranks_ref
+from geolab.bots.ranks.heuristics import FUSED, GreedyPolicy, Policy
+from geolab.bots.ranks.registry import BOTS
+from geolab.bots.ranks.seats import GreedySeat
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.games import ranks
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import PRESETS, Rules
-from geolab.games.ranks_records import replay_record, to_record
+from geolab.games.ranks.records import replay_record, to_record
+from geolab.games.ranks.rules import PRESETS, Rules
 
 SMALL = {"block": 16, "chunk": 32}
 #: The heuristic bots; the learned bot needs a trained model and is tested with it.
@@ -29,7 +30,7 @@ def test_fast_dealer_is_deal_arrays(preset):
     d = rb.deal(rules, 7, 3, 2, block=500)
     for b in (3, 4):
         rng = rb.block_rng(7, b)
-        hands, draw, power = ranks.deal_arrays(rules, 500, rng)
+        hands, draw, power = ranks_ref.deal_arrays(rules, 500, rng)
         part = slice((b - 3) * 500, (b - 2) * 500)
         assert (d.keys[part] == rng.integers(0, 2**63, size=500, dtype=np.int64)).all()  # then the keys
         assert (d.hands[part] == hands).all() and (d.draw[part] == draw).all()
@@ -42,7 +43,7 @@ def test_every_bot_pairing_replays_through_the_reference_engine(preset):
     rules = Rules.preset(preset)
     for a in HEURISTICS:
         for b in HEURISTICS:
-            played = rb.play(rules, (make_policy(a), make_policy(b)), 24, seed=len(a) * 31 + len(b), **SMALL)
+            played = rb.play(rules, (BOTS.make(a, Rules()), BOTS.make(b, Rules())), 24, seed=len(a) * 31 + len(b), **SMALL)
             for i in range(len(played)):
                 record = json.loads(json.dumps(to_record(played.game(i), result=False)))
                 result = replay_record(record)
@@ -53,20 +54,20 @@ def test_every_bot_pairing_replays_through_the_reference_engine(preset):
                 assert result["first_lead"] == "AB"[played.first_lead[i]]
 
 
-def _reference_games(rules: Rules, played: rb.Played, seats) -> list[ranks.Game]:
+def _reference_games(rules: Rules, played: rb.Played, seats) -> list[ranks_ref.Game]:
     games = []
     for i in range(len(played)):
-        draw = ranks.Deal((tuple(played.hands[i, 0]), tuple(played.hands[i, 1])), tuple(played.draw[i]))
+        draw = ranks_ref.Deal((tuple(played.hands[i, 0]), tuple(played.hands[i, 1])), tuple(played.draw[i]))
         first = draw.drawn_first_lead() if rules.first_lead == "given" else None
         power = None if played.power is None else played.power[i].tolist()
-        games.append(ranks.play(rules, played.hands[i].tolist(), seats, first, power))
+        games.append(ranks_ref.play(rules, played.hands[i].tolist(), seats, first, power))
     return games
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_batched_greedy_decides_as_greedy_seat(preset):
     rules = Rules.preset(preset)
-    greedy = make_policy("greedy")
+    greedy = BOTS.make("greedy", Rules())
     played = rb.play(rules, (greedy, greedy), 64, seed=5, **SMALL)
     reference = _reference_games(rules, played, [GreedySeat(), GreedySeat()])
     assert [played.game(i) for i in range(len(played))] == reference
@@ -109,7 +110,7 @@ def test_views_are_the_reference_engines(preset):
 
 def test_same_seed_same_games_whatever_the_chunks():
     rules = Rules.preset("battle2")
-    bots = (make_policy("random"), make_policy("greedy"))
+    bots = (BOTS.make("random", Rules()), BOTS.make("greedy", Rules()))
     runs = [
         rb.play(rules, bots, 150, seed=9, block=16, chunk=16, threads=1),
         rb.play(rules, bots, 150, seed=9, block=16, chunk=48, threads=2),
@@ -120,7 +121,7 @@ def test_same_seed_same_games_whatever_the_chunks():
             assert (getattr(other, name) == getattr(runs[0], name)).all(), name
         for k, v in runs[0].history.items():
             assert (other.history[k] == v).all(), k
-    swapped = rb.play(rules, bots, 150, seed=9, block=16, chunk=48, swap=True)
+    swapped = rb.play(rules, bots[::-1], 150, seed=9, block=16, chunk=48, stream=1)
     assert (swapped.hands == runs[0].hands).all()
 
 
@@ -130,7 +131,7 @@ class _Cheat(Policy):
     name = "cheat"
 
     def __init__(self, kind, bad):
-        self.kind, self.bad, self.greedy = kind, bad, make_policy("greedy")
+        self.kind, self.bad, self.greedy = kind, bad, BOTS.make("greedy", Rules())
 
     def act(self, obs, rng):
         action = self.greedy.act(obs, rng)
@@ -158,7 +159,7 @@ def _not_in_hand(obs):
 def test_an_illegal_action_is_reported_not_corrected(preset, kind, bad, message):
     cheat = _Cheat(kind, bad)
     with pytest.raises(IllegalActionError, match="cheat") as error:
-        rb.play(Rules.preset(preset), (make_policy("greedy"), cheat), 32, seed=1, **SMALL)
+        rb.play(Rules.preset(preset), (BOTS.make("greedy", Rules()), cheat), 32, seed=1, **SMALL)
     assert message in str(error.value)
 
 
@@ -172,7 +173,7 @@ def test_observations_hide_what_the_seat_may_not_see():
             for name in ("discards", "opponent_discards", "played", "first_lead", "declarations"):
                 getattr(obs, name)  # read now, as a policy does
             seen.setdefault((obs.rules.name, obs.kind), obs)
-            return make_policy("greedy").act(obs, rng)
+            return BOTS.make("greedy", Rules()).act(obs, rng)
 
     for preset in ("combo1", "battle1", "battle2"):
         rules = Rules.preset(preset)
@@ -188,13 +189,13 @@ def test_observations_hide_what_the_seat_may_not_see():
     assert (lead.hand & lead.played[:, 0] == 0).all() and (lead.hand & lead.discards == 0).all()
 
 
-def test_make_policy():
-    assert set(HEURISTICS) <= set(POLICIES)
-    assert make_policy("greedy").name == "greedy" and make_policy("counter:concede=2").concede == 2
-    with pytest.raises(GeolabError, match="unknown policy"):
-        make_policy("nobody")
-    with pytest.raises(GeolabError, match="takes no parameter"):
-        make_policy("greedy:depth=3")
+def test_the_registry_builds_every_heuristic_by_name():
+    assert set(HEURISTICS) <= set(BOTS.names())
+    assert BOTS.make("greedy", Rules()).name == "greedy" and BOTS.make("counter:concede=2", Rules()).concede == 2
+    with pytest.raises(GeolabError, match="unknown ranks bot"):
+        BOTS.make("nobody", Rules())
+    with pytest.raises(GeolabError, match="unknown parameter 'depth'"):
+        BOTS.make("greedy:depth=3", Rules())
 
 
 VARIANTS = [
@@ -210,12 +211,12 @@ VARIANTS = [
 def test_rule_variants_replay_through_the_reference_engine(spec):
     rules = Rules.from_spec(spec)
     for a, b in [("greedy", "random"), ("counter", "planner")]:
-        played = rb.play(rules, (make_policy(a), make_policy(b)), 32, seed=4, **SMALL)
+        played = rb.play(rules, (BOTS.make(a, Rules()), BOTS.make(b, Rules())), 32, seed=4, **SMALL)
         for i in range(len(played)):
             result = replay_record(json.loads(json.dumps(to_record(played.game(i), result=False))))
             assert result["trick_winners"] == sides(played, i)
             assert result["points"] == {"A": int(played.points[i, 0]), "B": int(played.points[i, 1])}
-    greedy = make_policy("greedy")
+    greedy = BOTS.make("greedy", Rules())
     played = rb.play(rules, (greedy, greedy), 32, seed=4, **SMALL)
     assert [played.game(i) for i in range(len(played))] == _reference_games(rules, played, [GreedySeat(), GreedySeat()])
 
@@ -236,7 +237,7 @@ def test_the_fused_kernel_plays_the_games_of_the_decision_loop(spec):
     names = [p.name for p in FUSED] + ["counter:concede=2"]
     for a in names:
         for b in names:
-            bots = (make_policy(a), make_policy(b))
+            bots = (BOTS.make(a, Rules()), BOTS.make(b, Rules()))
             assert rb._fused(bots) is not None and rb._fused((_Walked(bots[0]), bots[1])) is None
             for seed in (0, 1, 2):
                 fused = rb.play(rules, bots, 80, seed, **SMALL)
@@ -255,4 +256,4 @@ def test_a_subclass_of_a_fused_policy_is_walked():
     class Sulky(GreedyPolicy):
         name = "sulky"
 
-    assert Sulky().fused is None and make_policy("greedy").fused is not None
+    assert Sulky().fused is None and BOTS.make("greedy", Rules()).fused is not None

@@ -6,9 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
-from geolab.games.ranks import PRESETS, Rules, deal_one, is_over, play, play_series
-from geolab.games.ranks_records import replay_record, to_record
+from geolab.bots.ranks.seats import GreedySeat, RandomSeat
+from geolab.games.ranks.records import replay_record, to_record
+from geolab.games.ranks.reference import deal_one, is_over, play, play_series
+from geolab.games.ranks.rules import PRESETS, Rules
 
 
 @settings(max_examples=60, deadline=None)

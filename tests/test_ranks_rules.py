@@ -4,7 +4,8 @@ import pytest
 
 from geolab.cards import POPULATION, SIZE, STATEHOOD, card
 from geolab.errors import RulesError
-from geolab.games.ranks import PRESETS, Rules, outcome, points, score_series, trick_winner
+from geolab.games.ranks.reference import outcome, points, score_series, trick_winner
+from geolab.games.ranks.rules import PRESETS, Rules
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

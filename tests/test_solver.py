@@ -9,7 +9,8 @@ import pytest
 
 from brute_force import Brute
 from geolab.errors import GeolabError
-from geolab.games.ranks import Lead, Rules, deal_one
+from geolab.games.ranks.reference import Lead, deal_one
+from geolab.games.ranks.rules import Rules
 from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver, Position
 
 SOLVER = OracleSolver()
@@ -87,7 +88,7 @@ def test_every_move_value_matches_brute_force(preset):
 def test_batch_matches_one_by_one():
     rules = Rules.battle(3)
     rng = np.random.default_rng(3)
-    from geolab.games.ranks import deal_arrays
+    from geolab.games.ranks.reference import deal_arrays
 
     hands, _, power = deal_arrays(rules, 6, rng)
     a, b = hands[:, 0, :8], hands[:, 1, :8]
@@ -105,7 +106,7 @@ def test_batch_matches_one_by_one():
 @pytest.mark.parametrize("preset", ["combo1", "battle2", "battle3"])
 def test_batch_split_over_two_threads_changes_nothing(preset, monkeypatch):
     """A big unlimited batch runs in two halves on two threads: same results, same work."""
-    from geolab.games.ranks import deal_arrays
+    from geolab.games.ranks.reference import deal_arrays
     from geolab.solvers import double_dummy
 
     rules = small_rules(preset, 6)
@@ -140,7 +141,7 @@ def test_bad_positions_are_clear_errors():
 
 def test_work_limit_stops_with_unknown_never_a_wrong_value():
     """A budget that runs out leaves results CUT_SHORT; every result it gives is the exact one."""
-    from geolab.games.ranks import deal_arrays
+    from geolab.games.ranks.reference import deal_arrays
 
     rules = Rules.combo1()
     hands, _, _ = deal_arrays(rules, 12, np.random.default_rng(12))
@@ -163,7 +164,7 @@ def test_work_limit_stops_with_unknown_never_a_wrong_value():
 
 def test_unused_work_limit_changes_nothing():
     """With room to spare the limit gives the unlimited results and does the same work."""
-    from geolab.games.ranks import deal_arrays
+    from geolab.games.ranks.reference import deal_arrays
 
     rules = Rules.battle(2)
     hands, _, _ = deal_arrays(rules, 6, np.random.default_rng(13))

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from geolab import records
-from geolab.bots.ranks_seats import GreedySeat, RandomSeat
+from geolab.bots.ranks.seats import GreedySeat, RandomSeat
 from geolab.cli import main
-from geolab.games.ranks import Rules, deal_one, play
-from geolab.games.ranks_records import replay_game, to_record
+from geolab.games.ranks.records import replay_game, to_record
+from geolab.games.ranks.reference import deal_one, play
+from geolab.games.ranks.rules import Rules
 from geolab.solvers.analysis import decisions, decisions_lost, deal_value
 
 RECORDS = Path(__file__).parent / "records"

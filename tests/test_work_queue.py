@@ -2,7 +2,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from geolab.games.work_queue import take
+from geolab.common.work_queue import take
 
 
 @njit(parallel=True)

@@ -2,7 +2,8 @@
 
 Each topic module in this package adds its subcommands through ``register(commands)``, where
 ``commands`` maps a top-level verb (``simulate``, ``arena``, ``bench``) to the subparsers of
-that verb's games, and ``commands["top"]`` is the top-level subparsers. User mistakes
+that verb's games, and ``commands["top"]`` is the top-level subparsers. `geolab.cli.lab`
+adds every registered game to those verbs with the same flags. User mistakes
 (`GeolabError`) become one line on stderr and exit code 2, never a traceback.
 """
 
@@ -24,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from geolab.cli import cards, classroom, jumbled, play, ranks, replay, solve, train  # topic modules, each registers its verbs
+    from geolab.cli import cards, equilibrium, lab, play, replay, solve, train  # topic modules, each registers its verbs
 
     parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"geolab {__version__}")
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         verb_parser = top.add_parser(verb, help=text, description=text)
         commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for module in (cards, replay, ranks, play, jumbled, classroom, train, solve):
+    for module in (cards, lab, replay, play, train, solve, equilibrium):
         module.register(commands)
     return parser
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from geolab.bots.human import HumanSeat
-from geolab.bots.ranks import POLICIES, make_policy
-from geolab.games.ranks import PRESETS, SIDES, Rules
-from geolab.games.ranks_batch import SeatPolicy, play
-from geolab.games.ranks_records import report, to_record
+from geolab.bots.ranks.registry import BOTS
+from geolab.bots.ranks.human import HumanSeat
+from geolab.games.ranks.batch import SeatPolicy, play
+from geolab.games.ranks.records import report, to_record
+from geolab.games.ranks.rules import PRESETS, SIDES, Rules
 from geolab.records import dump
 
 
@@ -17,7 +17,7 @@ def register(commands) -> None:
     sub = p.add_subparsers(dest="game", required=True, parser_class=type(p))
     q = sub.add_parser("ranks", help="one deal of Play the Ranks against a bot")
     q.add_argument("--rules", default="combo1", choices=list(PRESETS))
-    q.add_argument("--bot", default="planner", help=f"the opponent ({', '.join(POLICIES)}; name:key=value)")
+    q.add_argument("--bot", default="planner", help=f"the opponent ({', '.join(BOTS.names())}; name:key=value)")
     q.add_argument("--side", default="A", choices=SIDES, help="your side")
     q.add_argument("--seed", type=int, help="deal seed (default: a fresh one, printed)")
     q.add_argument("--record", help="write the game as a record to this file")
@@ -26,12 +26,13 @@ def register(commands) -> None:
 
 def run(args) -> int:
     rules = Rules.preset(args.rules)
-    bot = make_policy(args.bot)
+    bot = BOTS.make(args.bot, rules)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     print(f"Play the Ranks ({rules.name}) against {args.bot}, seed {seed}; rules: docs/rules.md")
     human = SeatPolicy(HumanSeat())
     try:
-        played = play(rules, [human, bot], 1, seed, swap=args.side == "B", threads=1)
+        seats = [human, bot] if args.side == "A" else [bot, human]
+        played = play(rules, seats, 1, seed, stream=int(args.side == "B"), threads=1)
     except EOFError:
         print("\nno more input: game abandoned")
         return 1

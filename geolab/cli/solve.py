@@ -15,8 +15,9 @@ import numpy as np
 from geolab import records
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli.output import print_json, print_table
-from geolab.games.ranks import SIDES, Lead
-from geolab.games.ranks_records import replay_game
+from geolab.games.ranks.records import replay_game
+from geolab.games.ranks.reference import Lead
+from geolab.games.ranks.rules import SIDES
 from geolab.solvers.analysis import decisions
 from geolab.solvers.double_dummy import PARALLEL_MIN, OracleSolver, Position
 
@@ -129,7 +130,8 @@ def run_solve(args) -> None:
 
 def run_bench(args) -> None:
     """Time the oracle on full 8 v 8 Combo 1 deals from trick 1 (one core; the big batch on two threads)."""
-    from geolab.games.ranks import Rules, deal_arrays
+    from geolab.games.ranks.reference import deal_arrays
+    from geolab.games.ranks.rules import Rules
 
     rules = Rules.combo1()
     solver = OracleSolver()

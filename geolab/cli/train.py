@@ -6,7 +6,7 @@ from pathlib import Path
 
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
-from geolab.games.ranks import PRESETS, Rules
+from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.learn import model, training
 
 

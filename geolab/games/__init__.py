@@ -1,1 +1,1 @@
-"""One module per game: Rules, reference engine, batch engine, observations, legal masks."""
+"""One package per game: rules, reference engine, batch engine, observations, records."""

@@ -1,10 +1,11 @@
-"""The arena: every pair of bots on the same duplicate deals, win rates, ratings, files, plots.
+"""The arena: every pair of bots on the same duplicate deals, win rates, ratings.
 
-Each deal is played twice with the seats swapped, so the luck of the cards cancels within a
-deal; every pair plays the same deals (common random numbers). Deals come in fixed blocks of
-`BLOCK`, block k seeded by `SeedSequence(seed).spawn(...)[k]`, so a run's numbers depend only
-on its seed and size, never on how it is split or parallelised; a Ctrl-C keeps every finished
-block. A game plugs in through a `DuplicateRunner`.
+A pair sits around the table alternately (two seats: one each; n seats: a b a b ...), and each
+deal is played under every rotation of that seating (`geolab.lab.tables`), so the luck of the
+cards cancels within a deal; every pair plays the same deals (common random numbers). Deals
+come in fixed blocks of `BLOCK`, block k seeded by `SeedSequence(seed).spawn(...)[k]`, so a
+run's numbers depend only on its seed and size, never on how it is split or parallelised; a
+Ctrl-C keeps every finished block. Any registered game plugs in through `pair_runner`.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ import pandas as pd
 
 from geolab.errors import GeolabError
 from geolab.lab.progress import Progress
-from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, duplicate_interval, paired_scores, wilson
+from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, duplicate_interval, wilson
+from geolab.lab.tables import duplicate, lineup, seat_shares
+from geolab.registry import Entry
 
 
 @dataclass(frozen=True)
 class Duplicate:
-    """One pair on n duplicate deals. `score[i, s]`: bot a's score (1 win, ½ tie, 0 loss) on
-    deal i when it sits on side s; `lead_score[i, s]`: the first-lead side's score in that game;
-    `tricks[i, s]`: tricks played."""
+    """One pair on n duplicate deals, R rotations each. `score[i, r]`: bot a's share of the
+    win (1 win, ½ tie, 0 loss) on deal i under rotation r; `lead_score[i, r]`: the first
+    mover's share in that game; `tricks[i, r]`: its length (tricks, rounds...)."""
 
     score: np.ndarray
     lead_score: np.ndarray
@@ -41,18 +44,20 @@ class Duplicate:
 DuplicateRunner = Callable[[str, str, int, np.random.SeedSequence], Duplicate]
 
 
-def split_bots(text: str) -> list[str]:
-    """`a,b,mc:k=64,budget=10` -> ['a', 'b', 'mc:k=64,budget=10']: a `key=value` token
-    without its own `name:` continues the bot before it."""
-    bots: list[str] = []
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            raise GeolabError(f"--bots: empty name in {text!r}")
-        if "=" in token and ":" not in token and bots:
-            bots[-1] += "," + token
-        else:
-            bots.append(token)
-    return bots
+def pair_runner(entry: Entry, rules, bots: dict, chunk: int | None = None,
+                threads: int | None = None) -> DuplicateRunner:
+    """The runner of any registered game: a and b alternate around the table, every rotation
+    of that seating on the same deals. `bots` maps each name to its built policy."""
+    seats = entry.game.seats(rules)
+
+    def run_pair(a: str, b: str, n: int, seed: np.random.SeedSequence) -> Duplicate:
+        turns, played = duplicate(entry, rules, lineup([a, b], seats), n, seed, chunk, threads, bots)
+        score = np.stack([seat_shares(p, t, a) for t, p in zip(turns, played)], axis=1)
+        lead = np.stack([p.scores[np.arange(len(p)), p.first] for p in played], axis=1)
+        length = np.stack([p.length for p in played], axis=1)
+        return Duplicate(score, lead, length)
+
+    return run_pair
 
 
 @dataclass
@@ -65,15 +70,15 @@ class ArenaResult:
 
     @property
     def games(self) -> int:
-        return sum(2 * len(d.score) for d in self.deals.values())
+        return sum(d.score.size for d in self.deals.values())
 
     def pairs_table(self) -> pd.DataFrame:
         rows = []
         for (a, b), d in self.deals.items():
-            per_deal = paired_scores(d.score[:, 0], d.score[:, 1])
-            mean, low, high = duplicate_interval(per_deal)
+            per_deal = d.score.mean(axis=1)
+            mean, low, high = duplicate_interval(per_deal, d.score.shape[1])
             rows.append({
-                "a": a, "b": b, "deals": len(per_deal), "games": 2 * len(per_deal),
+                "a": a, "b": b, "deals": len(per_deal), "games": d.score.size,
                 "wins_a": int((d.score == 1).sum()), "ties": int((d.score == 0.5).sum()),
                 "win_rate_a": mean, "ci_low": low, "ci_high": high,
                 f"avg_{self.length}": float(d.tricks.mean()),
@@ -114,8 +119,9 @@ BLOCK = 10_000
 
 
 def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, block: int = BLOCK,
-        progress: bool | None = None, length: str = "tricks") -> ArenaResult:
-    """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished blocks."""
+        progress: bool | None = None, length: str = "tricks", rotations_per_deal: int = 2) -> ArenaResult:
+    """Play every pair of `bots` on `deals` duplicate deals; Ctrl-C keeps finished blocks.
+    `rotations_per_deal` only sizes the progress bar."""
     if len(bots) < 2:
         raise GeolabError("the arena needs at least two bots")
     if len(set(bots)) != len(bots):
@@ -128,13 +134,13 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, blo
     parts: dict[tuple[str, str], list[Duplicate]] = {p: [] for p in pairs}
     result = ArenaResult(list(bots), length=length)
     start = time.perf_counter()
-    with Progress(2 * deals * len(pairs), "games", enabled=progress) as bar:
+    with Progress(deals * len(pairs) * rotations_per_deal, "games", enabled=progress) as bar:
         try:
             for size, block_seed in zip(sizes, seeds):
                 done = []
                 for pair in pairs:  # a block counts only when every pair has played it
                     done.append(runner(pair[0], pair[1], size, block_seed))
-                    bar.update(2 * size)
+                    bar.update(done[-1].score.size)
                 for pair, part in zip(pairs, done):
                     parts[pair].append(part)
         except KeyboardInterrupt:

@@ -1,25 +1,33 @@
-"""Jumbled GeoPower Choice in the lab: seeded blocks, simulations, duplicate arena, benchmark.
+"""Jumbled GeoPower Choice in the lab: round simulations, the one-against-a-field arena, what
+the dealer's call is worth, and the benchmark. Whole games, seatings and the pairwise arena are
+the generic lab's (`geolab.lab.tables`, `geolab.lab.arena` over `geolab.games.jumbled.game.GAME`);
+what is here is particular to this game. Bots are the registry's (`geolab.bots.jumbled.registry`),
+built from specs or given built.
 
-Work is cut into fixed blocks of games (or rounds). Block b is seeded by the b-th child of
-``SeedSequence(seed)``, and each block spawns its own deal and play streams, so a result
-depends on (seed, block size) only, never on how many workers run the blocks or in which order.
+Round simulations come in fixed blocks of rounds: block b is seeded by the b-th child of
+``SeedSequence(seed)``, so a result depends on (seed, block size) only, never on how many
+workers run the blocks or in which order.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 
-from geolab.bots.jumbled import Heuristic, RandomCall, heuristic_block, heuristic_rounds
+from geolab.bots.jumbled.callers import RandomCall
+from geolab.bots.jumbled.heuristics import Heuristic, heuristic_block, heuristic_rounds
+from geolab.bots.jumbled.registry import BOTS
+from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
-from geolab.games.jumbled import (
-    Game, Rules, block_keys, deal, deal_block, dealer_calls, play_game_batch, play_round_batch,
-)
-from geolab.lab.arena import Duplicate
+from geolab.game import parse_bot
+from geolab.games.jumbled.batch import block_keys, deal, deal_block, dealer_calls, play_round_batch
+from geolab.games.jumbled.game import GAME
+from geolab.games.jumbled.reference import Game
+from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.lab.stats import mean_ci, wilson
 
 
@@ -35,9 +43,7 @@ def run_blocks(fn, n: int, block: int, seed, workers: int = 1) -> list:
     if n < 1 or block < 1 or workers < 1:
         raise GeolabError("sizes, block and workers must be positive")
     spans = _blocks(n, block)
-    root = (np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
-            if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed))
-    seqs = root.spawn(len(spans))
+    seqs = sequence(seed).spawn(len(spans))
     jobs = [(size, ss) for (_, size), ss in zip(spans, seqs)]
     if workers == 1:
         return [fn(size, ss) for size, ss in jobs]
@@ -45,162 +51,89 @@ def run_blocks(fn, n: int, block: int, seed, workers: int = 1) -> list:
         return list(pool.map(lambda job: fn(*job), jobs))
 
 
-def _streams(ss: np.random.SeedSequence, n_configs: int = 1):
-    """A block's deal seed and one play stream per configuration played on its deals (every
-    configuration re-creates the deal stream from the same seed, so all see the same deals)."""
-    deal_ss, play_ss = ss.spawn(2)
-    return deal_ss, [np.random.default_rng(s) for s in play_ss.spawn(n_configs)]
+def _built(rules: Rules, bot):
+    """A bot from a registry spec, or the bot itself when already built."""
+    return BOTS.make(bot, rules) if isinstance(bot, str) else bot
 
 
-@dataclass
-class Games:
-    """Results of many games, one row each."""
-
-    winner: np.ndarray  # team index, -1 draw
-    rounds: np.ndarray
-    scores: np.ndarray  # (n, P)
-
-    @classmethod
-    def concat(cls, parts) -> "Games":
-        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("winner", "rounds", "scores")))
+def with_call(spec: str, call: str) -> str:
+    """A bot spec with its dealer's call policy set: ``heuristic`` -> ``heuristic:call=race``."""
+    name, params = parse_bot(spec)
+    if "call" in params:
+        raise GeolabError(f"bot {spec!r}: the call policy is set here, not in the spec")
+    return f"{spec}{',' if params else ':'}call={call}"
 
 
-def simulate_games(rules: Rules, players, callers=None, n_games: int = 1000, seed: int = 0,
-                   block: int = 1024, workers: int = 1) -> Games:
-    """n games to the target with a fixed seating (``players[p]`` at seat p)."""
-    rules = rules.validate()
-    callers = callers or [RandomCall()] * rules.players
-    _check_seats(rules, players, callers)
-
-    def one(size, ss):
-        deal_ss, (play_rng,) = _streams(ss)
-        b = play_game_batch(rules, players, callers, size, np.random.default_rng(deal_ss), play_rng)
-        return Games(b.winner, b.rounds, b.scores)
-
-    return Games.concat(run_blocks(one, n_games, block, seed, workers))
-
-
-def _check_seats(rules: Rules, players, callers) -> None:
-    if len(players) != rules.players or len(callers) != rules.players:
-        raise GeolabError(f"{len(players)} bots and {len(callers)} callers for {rules.players} seats")
-
-
-def arena(rules: Rules, challengers: dict, field, n_deals: int = 200, seed: int = 0,
-          block: int = 256, workers: int = 1, caller=None) -> list[dict]:
-    """Each challenger takes one seat against ``field`` in every other seat, on the same deal
-    streams (hands and GeoPower orders, round by round), once per seat (rotation); a table row
-    per challenger with its win rate and a Wilson 95% interval over all its games."""
+def field_arena(rules: Rules, challengers: Sequence[str] | Mapping[str, object], field="heuristic",
+                n_deals: int = 200, seed: int = 0, threads: int | None = None) -> list[dict]:
+    """Each challenger takes one seat against ``field`` in every other seat, on the same deals
+    (`GAME.batch`: every round's hands and GeoPower order depend on the seed only), once per
+    seat, each seating on its own play stream; a table row per challenger with its win rate
+    and a Wilson 95% interval over all its games. Challengers and field are registry specs or
+    built bots (a mapping names them)."""
     rules = rules.validate()
     if rules.teams is not None:
-        raise GeolabError("the arena seats one challenger against a field; use individual play (no --teams)")
-    caller = caller or RandomCall()
-    P, names = rules.players, list(challengers)
-
-    def one(size, ss):
-        deal_ss, play_rngs = _streams(ss, len(names) * P)
-        out = {}
-        for ci, name in enumerate(names):
-            wins = np.zeros(size)
-            points = np.zeros(size)
-            rounds = np.zeros(size)
-            for seat in range(P):
-                players = [field] * P
-                players[seat] = challengers[name]
-                b = play_game_batch(rules, players, [caller] * P, size, np.random.default_rng(deal_ss),
-                                    play_rngs[ci * P + seat])
-                wins += b.winner == seat
-                points += b.scores[:, seat]
-                rounds += b.rounds
-            out[name] = (wins, points, rounds)
-        return out
-
-    parts = run_blocks(one, n_deals, block, seed, workers)
+        raise GeolabError("the arena seats one challenger against a field; use individual play (no teams)")
+    if isinstance(challengers, Mapping):
+        built = dict(challengers)
+    else:
+        names = list(challengers)
+        if len(set(names)) != len(names):
+            raise GeolabError(f"a challenger is named twice in {', '.join(names)}")
+        built = {n: _built(rules, n) for n in names}
+    field_name = field if isinstance(field, str) else getattr(field, "name", "field")
+    field = _built(rules, field)
+    P = rules.players
     rows = []
-    for name in names:
-        wins = np.concatenate([p[name][0] for p in parts])
-        points = np.concatenate([p[name][1] for p in parts])
-        rounds = np.concatenate([p[name][2] for p in parts])
+    for ci, (name, bot) in enumerate(built.items()):
+        wins = points = rounds = 0
+        for s in range(P):
+            seats = [field] * P
+            seats[s] = bot
+            b = GAME.batch(rules, seats, n_deals, seed, stream=ci * P + s, threads=threads)
+            wins += int((b.scores[:, s] == 1).sum())
+            points += float(b.columns[f"points_{SEAT_LETTERS[s]}"].sum())
+            rounds += float(b.length.sum())
         games = n_deals * P
-        lo, hi = wilson(wins.sum(), games)
-        rows.append({"bot": name, "field": getattr(field, "name", "field"), "players": P,
-                     "deals": n_deals, "games": games, "wins": int(wins.sum()),
-                     "win_rate": wins.sum() / games, "ci_low": lo, "ci_high": hi,
-                     "fair_share": 1 / P, "mean_points": points.sum() / games,
-                     "mean_rounds": rounds.sum() / games})
+        lo, hi = wilson(wins, games)
+        rows.append({"bot": name, "field": field_name, "players": P, "deals": n_deals, "games": games,
+                     "wins": wins, "win_rate": wins / games, "ci_low": lo, "ci_high": hi, "fair_share": 1 / P,
+                     "mean_points": points / games, "mean_rounds": rounds / games})
     return rows
 
 
-#: Deals per arena block (the unit a Ctrl-C keeps) and per thread job inside a block: together
-#: with the seed they fix the deals.
-ARENA_BLOCK = 1000
-PAIR_CHUNK = 250
-
-
-def pair_sides(players: int) -> np.ndarray:
-    """``(2, players)`` bools: where bot a sits in the two games of a duplicate pair. Side 0 puts
-    a at the even seats (A, C, ...) and b at the odd ones; side 1 swaps them, so over a pair
-    each bot holds every seat's hands once and deals first once."""
-    even = np.arange(players) % 2 == 0
-    return np.stack([even, ~even])
-
-
-def pairs_runner(rules: Rules, bots: dict, caller=None, workers: int = 1, chunk: int = PAIR_CHUNK):
-    """A `geolab.lab.arena.DuplicateRunner` for P-player tables: bots a and b share a table half
-    and half (`pair_sides`), on the same deal streams with the seats swapped. A game scores 1
-    for a if one of a's seats wins it, ½ for a draw, 0 otherwise; identical bots score ½ in
-    expectation whatever the seat advantages. The "lead" score is that of the side at seat A,
-    the first dealer; the length is the game's rounds."""
-    rules = rules.validate()
-    if rules.teams is not None:
-        raise GeolabError("the arena seats bots, not teams; use individual play (no --teams)")
-    caller = caller or RandomCall()
-    P = rules.players
-    sides = pair_sides(P)
-
-    def one(a, b, size, ss):
-        deal_ss, play_rngs = _streams(ss, 2)
-        score, lead, rounds = np.zeros((size, 2)), np.zeros((size, 2)), np.zeros((size, 2))
-        for s in range(2):
-            players = [bots[a] if sides[s, p] else bots[b] for p in range(P)]
-            g = play_game_batch(rules, players, [caller] * P, size, np.random.default_rng(deal_ss), play_rngs[s])
-            won = g.winner >= 0
-            score[:, s] = np.where(won, sides[s][np.maximum(g.winner, 0)], 0.5)
-            lead[:, s] = score[:, s] if sides[s, 0] else 1 - score[:, s]
-            rounds[:, s] = g.rounds
-        return score, lead, rounds
-
-    def runner(a, b, n, ss):
-        parts = run_blocks(lambda size, sub: one(a, b, size, sub), n, chunk, ss, workers)
-        return Duplicate(*(np.concatenate([p[i] for p in parts]) for i in range(3)))
-
-    return runner
-
-
-def call_value(rules: Rules, bot, callers: dict, n_games: int = 10_000, seed: int = 0,
-               workers: int = 1) -> list[dict]:
-    """What the dealer's call is worth: ``bot`` at every seat, seat A calling with each of
-    ``callers`` in turn and the other seats at random, on the same deal streams. A row per
-    caller: seat A's win rate (Wilson 95%), and its per-game difference from the first caller's
-    games on the same deals, with a normal 95% interval over the deals."""
+def call_value(rules: Rules, field: str = "heuristic", callers: Sequence[str] = ("random", "race"),
+               n_games: int = 10_000, seed: int = 0, threads: int | None = None) -> list[dict]:
+    """What the dealer's call is worth: the ``field`` bot at every seat, seat A calling by each
+    of ``callers`` in turn (``field:call=NAME``) and the other seats at random, on the same
+    deals and play stream. A row per caller: seat A's (team's) win rate (Wilson 95%), and its
+    per-game difference from the first caller's games on the same deals, with a normal 95%
+    interval over the deals."""
     rules = rules.validate()
     names = list(callers)
+    if len(set(names)) != len(names):
+        raise GeolabError(f"a call policy is named twice in {', '.join(names)}")
+    seat_a = {c: BOTS.make(with_call(field, c), rules) for c in names}  # every mistake before any play
+    others = BOTS.make(with_call(field, "random"), rules)
+    team_a = rules.team_of.count(rules.team_of[0])
     wins = {}
-    for name in names:
-        seats = [callers[name]] + [RandomCall()] * (rules.players - 1)
-        wins[name] = (simulate_games(rules, [bot] * rules.players, seats, n_games, seed, workers=workers).winner == 0)
+    for c in names:
+        b = GAME.batch(rules, [seat_a[c]] + [others] * (rules.players - 1), n_games, seed, threads=threads)
+        wins[c] = np.isclose(b.scores[:, 0], 1 / team_a) & ~b.columns["draw"]
     rows = []
     for name in names:
         lo, hi = wilson(wins[name].sum(), n_games)
         diff, d_lo, d_hi = mean_ci(wins[name].astype(float) - wins[names[0]])
         rows.append({"caller": name, "games": n_games, "wins": int(wins[name].sum()),
-                     "win_rate": wins[name].mean(), "ci_low": lo, "ci_high": hi, "fair_share": 1 / rules.players,
+                     "win_rate": wins[name].mean(), "ci_low": lo, "ci_high": hi, "fair_share": 1 / rules.n_teams,
                      f"minus_{names[0]}": diff, "diff_ci_low": d_lo, "diff_ci_high": d_hi})
     return rows
 
 
-def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000, seed: int = 0,
+def simulate_rounds(rules: Rules, bots: Sequence, n_rounds: int = 100_000, seed: int = 0,
                     block: int = 16384, workers: int = 1, fused: bool | None = None) -> np.ndarray:
-    """Independent single rounds from zero scores; (n, P) round points.
+    """Independent single rounds from zero scores, ``bots[p]`` at seat p (registry specs or
+    built bots: set choices and the dealer's call); (n, P) round points.
 
     Round i of block b is dealt by `deal_block` from the block's deal key, so every way of
     playing a seed sees the same deals. ``fused`` (default: whenever possible) uses the
@@ -210,9 +143,13 @@ def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000
     sample from the step-by-step run of the same seed.
     """
     rules = rules.validate()
-    callers = callers or [RandomCall()] * rules.players
-    _check_seats(rules, players, callers)
-    can_fuse = isinstance(players[0], Heuristic) and all(b is players[0] for b in players)
+    made: dict = {}
+    bots = [made.setdefault(b, _built(rules, b)) if isinstance(b, str) else b for b in bots]
+    if len(bots) != rules.players:
+        raise GeolabError(f"{len(bots)} bots for {rules.players} seats")
+    policies = [getattr(b, "policy", b) for b in bots]
+    callers = [getattr(b, "caller", b) for b in bots]
+    can_fuse = isinstance(policies[0], Heuristic) and all(p is policies[0] for p in policies)
     fused = can_fuse if fused is None else fused
     if fused and not can_fuse:
         raise GeolabError("the fused loop needs one heuristic object at every seat")
@@ -222,32 +159,34 @@ def simulate_rounds(rules: Rules, players, callers=None, n_rounds: int = 100_000
     def one(size, ss):
         deal_key, play_key = block_keys(ss)
         if fused and random_calls:  # drawn inside the loop
-            return heuristic_block(rules, players[0], size, deal_key, play_key).points
+            return heuristic_block(rules, policies[0], size, deal_key, play_key).points
         dealer = np.arange(size) % rules.players
         zeros = np.zeros((size, rules.players), np.int64)
         play_rng = np.random.default_rng(play_key)
         if fused:
-            calls = dealer_calls(rules, callers, dealer, zeros, 0, play_rng)
-            return heuristic_block(rules, players[0], size, deal_key, play_key, calls=calls).points
+            calls = dealer_calls(rules, bots, dealer, zeros, 0, play_rng)
+            return heuristic_block(rules, policies[0], size, deal_key, play_key, calls=calls).points
         hands, order = deal_block(rules, deal_key, size)
-        return play_round_batch(rules, players, callers, hands, order, zeros, dealer, 0, play_rng).points()
+        return play_round_batch(rules, bots, bots, hands, order, zeros, dealer, 0, play_rng).points()
 
     return np.concatenate(run_blocks(one, n_rounds, block, seed, workers))
 
 
-def reference_rounds_per_s(rules: Rules, bot: Heuristic, seconds: float = 0.5, seed: int = 0) -> dict:
+def reference_rounds_per_s(rules: Rules, bot, seconds: float = 0.5, seed: int = 0) -> dict:
     """Rounds per second of the plain-Python reference engine, two ways: ``engine`` replays
     decisions ``bot`` made in a batch (the engine alone: round set-up, three `play_set` calls
     with their legality checks, scoring); ``with_bot`` steps one seat at a time and asks ``bot``
-    through one-row observations, as an interactive caller would."""
-    from geolab.games.jumbled import BatchRound, observe
+    through one-row observations, as an interactive caller would. ``bot`` is a registry
+    heuristic (or a `Heuristic`)."""
+    from geolab.games.jumbled.batch import BatchRound
+    from geolab.games.jumbled.observations import observe
 
     rng = np.random.default_rng(seed)
     P, H, S = rules.players, rules.cards_dealt, rules.sets_per_round
     n_pool = 512
     hands, order = deal(rules, rng, n_pool)
     calls = dealer_calls(rules, [RandomCall()] * P, np.zeros(n_pool, np.int64), np.zeros((n_pool, P), np.int64), 0, rng)
-    actions, _ = heuristic_rounds(rules, bot, hands, order, calls, rng)
+    actions, _ = heuristic_rounds(rules, getattr(bot, "policy", bot), hands, order, calls, rng)
     pool = [([list(map(int, h)) for h in hands[g]], [int(c) for c in order[g]], int(calls[g]),
              [[tuple(int(hands[g, p, i]) for i in range(H) if actions[g, s, p] >> i & 1) for p in range(P)]
               for s in range(S)]) for g in range(n_pool)]
@@ -285,11 +224,11 @@ def bench(players: tuple[int, ...] = (4, 8), rounds: int = 1 << 20, repeats: int
     and of the reference engine in the same run (the ratio uses the engine-only rate). Also
     rounds per CPU-second of the process (all threads), which stays meaningful when other work
     shares the cores, and the load averages before and after (how busy the cores were)."""
-    bot = Heuristic()
-    out: dict = {"workers": workers, "repeats": repeats, "rounds": rounds, "bot": bot.name,
+    out: dict = {"workers": workers, "repeats": repeats, "rounds": rounds, "bot": "heuristic",
                  "cpus": os.cpu_count(), "load_average_before": list(os.getloadavg())}
     for P in players:
         rules = Rules(players=P).validate()
+        bot = BOTS.make("heuristic", rules)
         simulate_rounds(rules, [bot] * P, n_rounds=2048, block=1024)  # compile before timing
         rates, cpu_rates, stepwise = [], [], []
         for r in range(repeats):

@@ -49,12 +49,13 @@ def paired_scores(score_seat_a: np.ndarray, score_seat_b: np.ndarray) -> np.ndar
     return (np.asarray(score_seat_a, float) + np.asarray(score_seat_b, float)) / 2
 
 
-def duplicate_interval(per_deal: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+def duplicate_interval(per_deal: np.ndarray, games_per_deal: int = 2,
+                       confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean per-deal score on duplicate deals and a Wilson interval on its effective sample size.
 
-    Each deal gives a score in {0, ½, 1} (two games). Pairing makes the deal's two games
-    informative together, so the interval uses Kish's effective number of trials,
-    n·p(1-p)/s², capped at the number of games (2n): where the scores vary, it follows their
+    Each deal gives a score in [0, 1], the mean of its `games_per_deal` games (its seatings).
+    Pairing makes a deal's games informative together, so the interval uses Kish's effective
+    number of trials, n·p(1-p)/s², capped at the number of games (g·n): where the scores vary, it follows their
     real spread; where every deal scored the same (s² = 0), it falls back to the games, so a
     clean sweep still gets an honest, non-zero interval.
     """
@@ -64,8 +65,9 @@ def duplicate_interval(per_deal: np.ndarray, confidence: float = 0.95) -> tuple[
         return float("nan"), float("nan"), float("nan")
     p = float(per_deal.mean())
     var = float(per_deal.var(ddof=1)) if n > 1 else 0.0
-    n_eff = 2 * n if var == 0 else min(2 * n, n * p * (1 - p) / var)
-    low, high = wilson(p * n_eff, n_eff, confidence) if n_eff > 0 else wilson(p * 2 * n, 2 * n, confidence)
+    g = games_per_deal * n
+    n_eff = g if var == 0 else min(g, n * p * (1 - p) / var)
+    low, high = wilson(p * n_eff, n_eff, confidence) if n_eff > 0 else wilson(p * g, g, confidence)
     return p, low, high
 
 

@@ -17,8 +17,10 @@ import numpy as np
 from numba import njit
 
 from geolab.cards import N_CARDS, RANKS, STATEHOOD
-from geolab.games.ranks import Rules
-from geolab.games.ranks_batch import Observation, future_bases, kernel_rules, lowest, uselessness
+from geolab.bots.ranks.heuristics import GreedyPolicy
+from geolab.common.bits import lowest
+from geolab.games.ranks.batch import Observation, future_bases, kernel_rules, uselessness
+from geolab.games.ranks.rules import Rules
 
 _R = RANKS.astype(np.int64)
 _ALL = (1 << N_CARDS) - 1
@@ -114,9 +116,6 @@ def public(obs: Observation) -> Public:
             seen = seen | (np.int64(1) << lead_card)
     won = obs.tricks_won.astype(np.int64)
     declared = obs.declarations.astype(np.int64)
-    # imported on use: geolab.bots.ranks registers the learned bot, which imports this module
-    from geolab.bots.ranks import GreedyPolicy
-
     choice = GreedyPolicy().act(obs, None)
     if obs.kind == "lead":
         base = choice.base if choice.base is not None else obs.bases[:, 0]

@@ -22,12 +22,13 @@ from sklearn.metrics import r2_score
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
+import geolab.games.ranks.batch as rb
 from geolab import __version__
-from geolab.bots.ranks import make_policy
+from geolab.bots.ranks.registry import BOTS
+from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError
-from geolab.games import ranks_batch as rb
-from geolab.games.ranks import Rules
-from geolab.games.ranks_batch import KINDS, Leads
+from geolab.games.ranks.batch import KINDS, Leads
+from geolab.games.ranks.rules import Rules
 from geolab.learn.features import FEATURES, candidates, max_candidates, public
 from geolab.learn.model import LearnedModel
 
@@ -106,21 +107,17 @@ class Decisions:
         return Decisions(self.kind, self.X[rows], self.valid[rows], self.outcome[rows])
 
 
-def _seed_int(seq: np.random.SeedSequence) -> int:
-    return int(seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 def generate(rules: Rules, kind: str, states: int, seed: int, continuation: str = CONTINUATION) -> Decisions:
     """Sample `states` decisions of `kind` (one per game) and label every legal action."""
     rules.validate()
-    base = make_policy(continuation)
+    base = BOTS.make(continuation, rules)
     K, F = max_candidates(rules, kind), len(FEATURES[kind])
     parts = []
     batches = np.random.SeedSequence([seed, KINDS.index(kind)]).spawn(-(-states // BATCH))
     for b, child in enumerate(batches):
         n = min(BATCH, states - b * BATCH)
         rng = np.random.default_rng(child)
-        game_seed = _seed_int(child)
+        game_seed = int_seed(child)
         early = kind in ("discard", "declare")
         trick = np.zeros(n, np.int64) if early else rng.integers(0, rules.tricks, n)
         side = rng.integers(0, 2, n) if early else np.full(n, -1)

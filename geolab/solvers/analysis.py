@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from geolab.games.ranks import Game, Lead, Rules
-from geolab.solvers.double_dummy import OracleSolver, Position, Solution, _rank_for
+from geolab.games.ranks.reference import Game, Lead
+from geolab.games.ranks.rules import Rules
+from geolab.solvers.double_dummy import OracleSolver, Position, Solution, rank_for
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,8 @@ class Decision:
 
     @property
     def optimal(self) -> bool:
-        best = max(_rank_for(self.side, m.winner) for m in self.solution.moves)
-        return _rank_for(self.side, self.played_value.winner) == best
+        best = max(rank_for(self.side, m.winner) for m in self.solution.moves)
+        return rank_for(self.side, self.played_value.winner) == best
 
 
 def positions(game: Game) -> Iterator[tuple[Position, Lead | int]]:

@@ -27,7 +27,8 @@ import numpy as np
 
 from geolab.cards import N_CARDS, RANKS
 from geolab.errors import GeolabError
-from geolab.games.ranks import Lead, Rules, is_over
+from geolab.games.ranks.reference import Lead, is_over
+from geolab.games.ranks.rules import Rules
 from geolab.solvers import dd_kernel as K
 
 MAX_CARDS = 10  # cards a side at the root: the table has 2^(2n+1) entries
@@ -168,11 +169,11 @@ class Solution:
 
     def best_for(self, side: int) -> tuple[MoveValue, ...]:
         """The moves that give `side` its best outcome."""
-        best = max(_rank_for(side, m.winner) for m in self.moves)
-        return tuple(m for m in self.moves if _rank_for(side, m.winner) == best)
+        best = max(rank_for(side, m.winner) for m in self.moves)
+        return tuple(m for m in self.moves if rank_for(side, m.winner) == best)
 
 
-def _rank_for(side: int, winner: int | None) -> int:
+def rank_for(side: int, winner: int | None) -> int:
     """2 if `side` wins, 1 for a tie, 0 if it loses: bigger is better for `side`."""
     return 1 if winner is None else (2 if winner == side else 0)
 
@@ -184,7 +185,7 @@ def _level_winner(level: int) -> int | None:
 class OracleSolver:
     """Exact best-play outcomes and move values, seeing both hands (an oracle: it peeks).
 
-    >>> from geolab.games.ranks import Rules
+    >>> from geolab.games.ranks.rules import Rules
     >>> pos = Position(Rules.combo1(), ((0, 1, 2, 3, 4, 5, 6, 7), tuple(range(8, 16))), leader=0)
     >>> OracleSolver().winner(pos) in (0, 1)
     True
@@ -256,8 +257,8 @@ class OracleSolver:
             k, bj = pos.lead.category, self._slot(tb, t, pos.lead.base)
             for j, c in enumerate(hands[1 - s]):
                 moves.append(MoveValue(c, *value(slot, k, bj, j)))
-        best = max(_rank_for(pos.mover, m.winner) for m in moves)
-        winner = next(m.winner for m in moves if _rank_for(pos.mover, m.winner) == best)
+        best = max(rank_for(pos.mover, m.winner) for m in moves)
+        winner = next(m.winner for m in moves if rank_for(pos.mover, m.winner) == best)
         forced = max(m.tricks[pos.mover] for m in moves)
         tricks = (forced, rules.tricks - forced) if pos.mover == 0 else (rules.tricks - forced, forced)
         return Solution(winner, tricks, tuple(moves))

@@ -1,0 +1,83 @@
+"""The Jumbled GeoPower Choice bots, registered once: name, factory, parameters, family.
+
+A Jumbled bot plays both of a seat's kinds of decision on the batch engine: ``act(obs, rng)``
+lays the set choices (its set policy) and ``call(obs, rng)`` makes the dealer's call (its call
+policy, the ``call`` parameter every bot takes: random, top-dog, bottoms-up or race). Building
+a bot never trains it: ``learned`` plays a saved model.
+"""
+
+from __future__ import annotations
+
+from geolab.bots.jumbled.callers import call_policy
+from geolab.bots.jumbled.heuristics import HEURISTICS, RandomBot
+from geolab.bots.jumbled.learned import Learned
+from geolab.bots.jumbled.montecarlo import MonteCarlo
+from geolab.game import Bots
+from geolab.games.jumbled.rules import Rules
+
+
+class JumbledBot:
+    """A seat's policies for the batch engine: ``policy`` for the set choices, ``caller`` for
+    the dealer's call. Seats holding the same object are asked together, in one batch."""
+
+    def __init__(self, policy, caller, name: str):
+        self.policy, self.caller, self.name = policy, caller, name
+
+    def act(self, obs, rng):
+        return self.policy.act(obs, rng)
+
+    def call(self, obs, rng):
+        return self.caller.call(obs, rng)
+
+    def __repr__(self) -> str:
+        return f"JumbledBot({self.name!r})"
+
+
+def seat(policy, call: str = "random", name: str | None = None) -> JumbledBot:
+    """Any set policy (a `Heuristic`, a `Learned` fitted in a study...) as a bot, with the
+    call policy named by `call`."""
+    return JumbledBot(policy, call_policy(call), name or getattr(policy, "name", type(policy).__name__))
+
+
+def random(rules: Rules, call: str = "random"):
+    return seat(RandomBot(), call, "random")
+
+
+def _heuristic(key: str):
+    def factory(rules: Rules, call: str = "random"):
+        return seat(HEURISTICS[key], call, key)
+
+    factory.__name__ = factory.__qualname__ = key
+    return factory
+
+
+def montecarlo(rules: Rules, samples: int = 64, call: str = "random"):
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    return seat(MonteCarlo(samples=samples), call, "montecarlo")
+
+
+def learned(rules: Rules, model: str | None = None, call: str = "random"):
+    return seat(Learned.load(model), call, "learned")
+
+
+BOTS = Bots("jumbled")
+BOTS.add("random", random, "any legal set choice, uniformly", family="random")
+BOTS.add("heuristic", _heuristic("heuristic"),
+         "one card on a set chosen at random among those left, the card best on average; pairs safe in every "
+         "category still possible (the strongest rule of thumb)")
+BOTS.add("reserve", _heuristic("reserve"), "heuristic, keeping its best card back for the single-card set")
+BOTS.add("first", _heuristic("first"), "lays its single card on set 1, keeping its best card for it")
+BOTS.add("middle", _heuristic("middle"), "lays its single card on set 2, keeping its best card for it")
+BOTS.add("last", _heuristic("last"), "lays its single card on set 3, keeping its best card for it")
+BOTS.add("montecarlo", montecarlo,
+         "samples the unseen cards and GeoPower draws, rolls every legal choice out with the heuristic",
+         family="search", example="montecarlo:samples=4")
+BOTS.add("learned", learned,
+         "gradient-boosted action values over hand features (the shipped model unless model=PATH; trained on "
+         "the standard rules)", family="learned")
+
+#: `geolab simulate jumbled` and `geolab arena jumbled` line-ups by default: the heuristic
+#: family and the random floor (Monte Carlo is about a thousand times slower).
+SIMULATE = "heuristic"
+ARENA = "heuristic,reserve,first,middle,last,random"

@@ -1,0 +1,99 @@
+"""One-game seats for the Play the Ranks reference engine: `random` and `greedy`.
+
+These decide one deal at a time from a `View`, for the reference engine, records and tests.
+The batched policies in `geolab.bots.ranks.heuristics` implement the same rules of thumb over arrays and
+must choose exactly what these choose (tests check it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geolab.cards import RANKS
+from geolab.games.ranks.reference import Lead, View, trick_winner
+from geolab.games.ranks.rules import Rules
+
+
+def remaining_bases(rules: Rules, view: View, start: int) -> tuple[int, ...]:
+    """The bases that tricks start.. may be played at, as far as this seat can know."""
+    if rules.base_mode == "lead":
+        return rules.lead_bases
+    bases = tuple(rules.base_of(t, view.power_bases) for t in range(start, rules.tricks))
+    return bases or (rules.base_of(rules.tricks - 1, view.power_bases),)
+
+
+def uselessness(c: int, bases: tuple[int, ...]) -> int:
+    """How far the card's best rank lies from the nearest base still to come (large = useless)."""
+    return min(abs(int(RANKS[c, k]) - b) for k in range(3) for b in set(bases))
+
+
+class RandomSeat:
+    """Uniformly random among the legal choices."""
+
+    name = "random"
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+
+    def discard(self, view: View):
+        hand = list(view.hand)
+        return [hand[i] for i in self.rng.choice(len(hand), view.rules.discards, replace=False)]
+
+    def declare(self, view: View) -> bool:
+        return bool(self.rng.integers(2))
+
+    def lead(self, view: View) -> Lead:
+        bases = view.allowed_bases()
+        return Lead(
+            int(self.rng.choice(view.hand)),
+            int(self.rng.integers(3)),
+            int(bases[self.rng.integers(len(bases))]),
+        )
+
+    def follow(self, view: View) -> int:
+        return int(self.rng.choice(view.hand))
+
+
+class GreedySeat:
+    """Lead the most extreme rank for the base; answer with the cheapest winning card.
+
+    Lead: the (card, category, base) whose rank lies nearest the base. Follow: of the cards
+    that beat the lead, the one farthest from the base (the cheapest win); if none wins, or
+    the lead is face-down, throw the card least useful for the tricks to come — unless the
+    lead is hidden, then play the card nearest the base in the named category. Discard: the
+    least useful cards over the whole deal. Declare when at least `win_tricks` cards have a
+    rank within 3 of a base. Ties go to the lowest card number, then category, then base.
+    """
+
+    name = "greedy"
+
+    def discard(self, view: View):
+        bases = remaining_bases(view.rules, view, 0)
+        order = sorted(view.hand, key=lambda c: (-uselessness(c, bases), c))
+        return order[: view.rules.discards]
+
+    def declare(self, view: View) -> bool:
+        bases = remaining_bases(view.rules, view, 0)
+        return sum(uselessness(c, bases) <= 3 for c in view.hand) >= view.rules.win_tricks
+
+    def lead(self, view: View) -> Lead:
+        best = min(
+            (abs(int(RANKS[c, k]) - b), c, k, i)
+            for c in view.hand
+            for k in range(3)
+            for i, b in enumerate(view.allowed_bases())
+        )
+        _, c, k, i = best
+        return Lead(c, k, view.allowed_bases()[i])
+
+    def follow(self, view: View) -> int:
+        k, base = view.lead_category, view.lead_base
+        if view.lead_card is None:
+            return min(view.hand, key=lambda c: (abs(int(RANKS[c, k]) - base), c))
+        leader = 1 - view.side
+        winners = [c for c in view.hand if trick_winner(view.rules, leader, view.lead_card, c, k, base) == view.side]
+        if winners:
+            return min(winners, key=lambda c: (-abs(int(RANKS[c, k]) - base), c))
+        bases = remaining_bases(view.rules, view, view.trick + 1)
+        return min(view.hand, key=lambda c: (-uselessness(c, bases), c))
+

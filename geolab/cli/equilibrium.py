@@ -1,0 +1,48 @@
+"""`geolab equilibrium class`: the equilibrium discard of Class GeoPower Double Choice."""
+
+from __future__ import annotations
+
+from geolab.cli.output import print_json, print_table
+from geolab.errors import GeolabError
+from geolab.games.classroom.rules import Rules
+
+
+def register(commands) -> None:
+    top = commands["top"].add_parser("equilibrium", help="solve games for equilibrium play")
+    sub = top.add_subparsers(dest="game", required=True, parser_class=type(top))
+    p = sub.add_parser("class", help="the equilibrium discard per group size and call")
+    p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
+    p.add_argument("--check", type=int, default=0, help="simulated real groups per hand (even; 0 = model only)")
+    p.add_argument("--refine", type=int, default=0,
+                   help="best-response steps on real deals after the model's solution (needs --check)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_equilibrium)
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = set()
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            sizes.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise GeolabError(f"--sizes: cannot read {text!r} (try 4, 2-16 or 3,5)") from None
+    if not sizes or min(sizes) < 2 or max(sizes) > 32:
+        raise GeolabError(f"--sizes: group sizes must be within 2-32, got {text!r}")
+    return sorted(sizes)
+
+
+def run_equilibrium(args) -> None:
+    from geolab.lab.classroom_equilibrium import equilibrium_summary
+
+    sizes = _sizes(args.sizes)
+    if args.check < 0 or args.check % 2:
+        raise GeolabError(f"--check: expected an even number of simulated groups per hand, got {args.check}")
+    if args.refine < 0 or (args.refine and not args.check):
+        raise GeolabError(f"--refine: expected a number of steps >= 0, with --check, got {args.refine}")
+    rows = equilibrium_summary(Rules().geopower_p, sizes, args.check, args.seed, args.refine)
+    if args.json:
+        print_json({"sizes": sizes, "check": args.check, "refine": args.refine, "seed": args.seed, "rows": rows})
+        return
+    print_table(rows)

@@ -1,0 +1,241 @@
+"""The lab's commands for every registered game, with the same flags for all of them:
+``geolab games``, ``bots GAME``, ``rules GAME``, ``simulate GAME``, ``arena GAME``,
+``bench GAME``. Nothing here names a game: each is found in `geolab.registry`.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from datetime import datetime
+from pathlib import Path
+
+from geolab import registry
+from geolab.cli.output import print_json, print_table
+from geolab.errors import GeolabError
+from geolab.game import split_bots
+from geolab.lab import arena, benches, plots, tables
+from geolab.lab.results import meta, save_figure, write_json, write_table
+
+
+def register(commands) -> None:
+    top = commands["top"]
+    p = top.add_parser("games", help="the games geolab plays")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_games)
+    for verb, text in [("bots", "a game's bots and their parameters"),
+                       ("rules", "every field of a game's rules, its value and what it means")]:
+        parser = top.add_parser(verb, help=text, description=text)
+        sub = parser.add_subparsers(dest="game", required=True, parser_class=type(parser))
+        for name in registry.names():
+            q = sub.add_parser(name, help=registry.title(name))
+            q.add_argument("--json", action="store_true")
+            if verb == "rules":
+                _rules_arguments(q)
+            q.set_defaults(run=run_bots if verb == "bots" else run_rules, game=name)
+    for name in registry.names():
+        title = registry.title(name)
+        p = commands["simulate"].add_parser(name, help=title, description=f"{title}: {SIMULATE_TEXT}")
+        _rules_arguments(p)
+        p.add_argument("--bots", help="bots by seat, comma-separated, repeated around the table "
+                                      "(name:key=value sets parameters; see geolab bots GAME)")
+        p.add_argument("--games", type=int, default=2000, help="deals, each played under every rotation (default 2000)")
+        _run_arguments(p)
+        p.add_argument("--chunk", type=int, help="games per chunk (never changes the result)")
+        p.set_defaults(run=run_simulate, game=name)
+
+        p = commands["arena"].add_parser(name, help=title, description=f"{title}: {ARENA_TEXT}")
+        _rules_arguments(p)
+        p.add_argument("--bots", help="comma-separated bots, at least two (default: the game's ladder)")
+        p.add_argument("--games", type=int, default=100, help="duplicate deals per pair (default 100)")
+        _run_arguments(p)
+        p.set_defaults(run=run_arena, game=name)
+
+        p = commands["bench"].add_parser(name, help=title, description=f"{title}: batch engine speed against "
+                                         "the reference engine, measured in the same run")
+        _rules_arguments(p)
+        p.add_argument("--games", type=int, help="games (or rounds) per timed run (default: the game's)")
+        p.add_argument("--runs", type=int, default=5, help="timed runs; medians are reported (default 5)")
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--threads", type=int, help="threads (default: one per core)")
+        p.add_argument("--out", help="also write the numbers to this JSON file")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(run=run_bench, game=name)
+
+
+SIMULATE_TEXT = ("many games between bots on the batch engine; every deal is played under every "
+                 "rotation of the seats, so each bot holds every seat's cards")
+ARENA_TEXT = ("every pair of bots on the same duplicate deals: win rates with 95%% intervals, "
+              "Bradley-Terry ratings, CSV/Parquet/PNG and meta.json")
+
+
+def _rules_arguments(p) -> None:
+    p.add_argument("--rules", help="rules preset (see geolab rules GAME)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change one rules field (repeatable), e.g. --set end_at=none")
+
+
+def _run_arguments(p) -> None:
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, help="threads (default: one per core; never changes the result)")
+    p.add_argument("--out", help="result directory")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _rules(entry, args):
+    Rules = entry.game.Rules
+    rules = Rules.preset(args.rules) if args.rules else Rules.preset(Rules.DEFAULT)
+    return rules.with_settings(args.set) if args.set else rules
+
+
+def _positive(value, flag: str):
+    if value is not None and value < 1:
+        raise GeolabError(f"{flag} must be at least 1, got {value}")
+    return value
+
+
+def run_games(args) -> None:
+    rows = [{"game": e.name, "title": e.game.title, "seats": e.game.seats(e.game.Rules.preset(e.game.Rules.DEFAULT)),
+             "presets": ", ".join(e.game.Rules.PRESETS), "records": e.game.record_game, "bots": len(e.bots.names())}
+            for e in registry.entries()]
+    if args.json:
+        print_json(rows)
+        return
+    print_table(rows)
+    print("\nseats: at the default rules; presets: geolab rules GAME --rules PRESET; bots: geolab bots GAME")
+
+
+def run_bots(args) -> None:
+    entry = registry.get(args.game)
+    rows = entry.bots.describe()
+    if args.json:
+        print_json(rows)
+        return
+    print(f"{entry.game.title}: bots (set a parameter with name:key=value; peeks = sees hidden cards)")
+    print_table(rows)
+
+
+def run_rules(args) -> None:
+    entry = registry.get(args.game)
+    rules = _rules(entry, args)
+    rows = rules.describe()
+    if args.json:
+        print_json({"spec": rules.to_spec(), "fields": rows})
+        return
+    print(f"{entry.game.title}, rules {rules.to_spec()} (presets: {', '.join(type(rules).PRESETS)})")
+    print_table(rows)
+
+
+def _threads(args):
+    return _positive(args.threads, "--threads")
+
+
+def run_simulate(args) -> None:
+    entry = registry.get(args.game)
+    rules = _rules(entry, args)
+    _positive(args.games, "--games")
+    _positive(args.chunk, "--chunk")
+    names = split_bots(args.bots or entry.simulate_bots)
+    games, summary = tables.simulate(entry, rules, names, args.games, args.seed, args.chunk, _threads(args))
+    summary["seed"] = args.seed
+    if args.out:
+        out = Path(args.out)
+        write_table(games, out, "games")
+        write_json(meta(**summary), out / "meta.json")
+        summary["out"] = str(out)
+    if args.json:
+        print_json(summary)
+        return
+    game = entry.game
+    print(f"{game.title}, rules {_spec_text(rules)}: {summary['deals']:,} deals x {summary['rotations']} rotations "
+          f"= {summary['games']:,} games, seed {args.seed}; batch engine")
+    print("win_share: the bot's share of the wins (a tie or shared win splits it), 95% CI over deals; "
+          "fair_share: its share of the seats")
+    print_table(summary["bots"])
+    print()
+    print_table(summary["seats"])
+    low, high = summary["first_ci"]
+    print(f"\n{game.first_means} wins {summary['first_win_share']:.4f} (95% CI {low:.4f}-{high:.4f}); "
+          f"shared wins {summary['shared_rate']:.2%}; {summary['mean_length']:.3f} {game.length_unit} a game; "
+          f"{summary['games_per_s']:,.0f} games/s")
+    if args.out:
+        print(f"games table and meta.json: {summary['out']}/")
+
+
+def _spec_text(rules) -> str:
+    spec = rules.to_spec()
+    return spec if isinstance(spec, str) else ", ".join(f"{k}={v}" for k, v in spec.items())
+
+
+def run_arena(args) -> None:
+    entry = registry.get(args.game)
+    game = entry.game
+    rules = _rules(entry, args)
+    _positive(args.games, "--games")
+    names = split_bots(args.bots or entry.arena_bots)
+    if len(names) < 2:
+        raise GeolabError("the arena needs at least two bots")
+    if len(set(names)) != len(names):
+        raise GeolabError(f"--bots: a bot is named twice in {', '.join(names)}")
+    built = {n: entry.bots.make(n, rules) for n in names}  # every mistake before any play
+    per_deal = len(tables.rotations(tables.lineup(names[:2], game.seats(rules))))
+    runner = arena.pair_runner(entry, rules, built, threads=_threads(args))
+    title = f"{game.title} ({_spec_text(rules)})"
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = arena.run(runner, names, args.games, args.seed, progress=None if not args.json else False,
+                           length=game.length_unit, rotations_per_deal=per_deal)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
+    spec = rules.to_spec()
+    run_id = f"{datetime.now():%Y%m%d-%H%M%S}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-")
+    out = Path(args.out) if args.out else Path("results") / "arena" / run_id
+    write_table(pairs, out, "pairs")
+    write_table(ratings, out, "ratings")
+    for name, fig in (("win_rates.png", plots.win_rate_heatmap(pairs, names, title)),
+                      ("ladder.png", plots.rating_ladder(ratings, title))):
+        save_figure(fig, out / name)
+        plots.close(fig)
+    info = meta(game=game.name, rules=spec, bots=names, deals_per_pair=args.games, seed=args.seed,
+                block=arena.BLOCK, games=result.games, wall_seconds=round(result.seconds, 3),
+                interrupted=result.interrupted, first_lead=lead, first_means=game.first_means,
+                seating=f"a and b alternate around the table; every deal under each of the {per_deal} rotations",
+                statistics="win rates: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample "
+                           "size (Kish); ratings: Bradley-Terry on all games, Elo points, 95% CI from the "
+                           "observed information")
+    write_json(info, out / "meta.json")
+    games_per_s = result.games / result.seconds if result.seconds else float("nan")
+    if args.json:
+        print_json({"pairs": pairs.to_dict("records"), "ratings": ratings.to_dict("records"),
+                    "first_lead": lead, "games": result.games, "games_per_s": games_per_s,
+                    "interrupted": result.interrupted, "out": str(out)})
+        return
+    note = " (INTERRUPTED: partial results)" if result.interrupted else ""
+    print(f"{title}: {len(names)} bots, {args.games:,} duplicate deals a pair, {per_deal} seatings a deal, "
+          f"seed {args.seed}{note}")
+    print("win_rate_a: a's share of the wins against b (ties split), 95% CI over deals")
+    print_table(pairs.drop(columns=["wins_a"]).to_dict("records"))
+    print()
+    print("rating: Bradley-Terry strength in Elo points (+400 = 10x the odds), relative to the anchor; "
+          "score: share of all its games won")
+    print_table(ratings.to_dict("records"))
+    print()
+    print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
+          f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s)")
+    print(f"tables and plots: {out}/ (win_rates.png, ladder.png, pairs.csv, ratings.csv, meta.json)")
+
+
+def run_bench(args) -> None:
+    entry = registry.get(args.game)
+    rules = _rules(entry, args)
+    result = benches.run(entry.name, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
+                         seed=args.seed, threads=_threads(args))
+    if args.out:
+        write_json(meta(game=entry.name, rules=rules.to_spec(), **result), Path(args.out))
+    if args.json:
+        print_json(result)
+        return
+    print(f"{entry.game.title}: {result.pop('summary', 'speed')}")
+    print_table([{"measure": k, "value": v} for k, v in result.items() if isinstance(v, (int, float, str))])

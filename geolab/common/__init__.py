@@ -1,0 +1,1 @@
+"""Shared primitives of the compiled engines: bit helpers, counter-based random streams, work sharing."""

@@ -1,0 +1,476 @@
+"""The game interface: the one contract every game keeps, and the parts every game shares.
+
+Everything above the games layer (bots' registries, the lab, records, play, the CLI, the
+conformance tests) speaks only this contract, so a new game is one package and one line in
+`geolab.registry`. The contract, in the order a game is used:
+
+- `RulesBase`: a game's `Rules` is a frozen dataclass that inherits it. Every field is checked
+  for type at construction (a string, float or list where an int belongs is a `RulesError`),
+  named presets come from ``PRESETS``, one serialisation (`from_spec` / `to_spec`: a preset
+  name, or ``{"preset": name, **overrides}``), `replace(**overrides)` and `with_settings`
+  (``field=value`` texts from ``--set``); `validate()` checks ranges and consistency.
+- `Bots`: one registry per game; a bot is built from ``name:key=value,...``, its parameters
+  read from the factory's signature with their types and defaults. Building never trains.
+- `Game`: the batch engine behind one call (`Game.batch`, one row a game with the common
+  columns of `Batch`), the reference engine with per-seat `Decision` s (observation and legal
+  actions) and a `Seat` that may be a bot or a person, and the game's record body.
+
+Duplicate seating (every rotation of the seats over the same deals) is done once, above this
+line, in `geolab.lab.tables`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import re
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from geolab.errors import GeolabError, RecordError, RulesError
+
+RECORD_FORMAT = "geolab-record/1"
+SEAT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+# ----- typed values -------------------------------------------------------------------------
+def _options(annotation: str) -> list[str]:
+    return [part.strip() for part in annotation.split("|")]
+
+
+def _scalar(kind: str, value, where: str):
+    """`value` as `kind` ("int", "float", "bool", "str"), or a RulesError-free ValueError."""
+    if kind == "int":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{where} must be a whole number, got {value!r}")
+        return int(value)
+    if kind == "float":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"{where} must be a number, got {value!r}")
+        value = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"{where} must be a finite number, got {value!r}")
+        return value
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{where} must be true or false, got {value!r}")
+        return bool(value)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a string, got {value!r}")
+        return value
+    raise TypeError(f"unsupported type {kind!r}")  # a programming error in a Rules class
+
+
+def coerce(annotation: str, value, where: str):
+    """`value` checked against a field's annotation text (``int``, ``int | None``,
+    ``tuple[int, ...]``, ``tuple[int, int, int]``, ...); lists become tuples. Raises
+    ValueError naming `where` and the expected type."""
+    options = _options(annotation)
+    if value is None:
+        if "None" in options:
+            return None
+        raise ValueError(f"{where} must not be null")
+    errors = []
+    for option in (o for o in options if o != "None"):
+        try:
+            match = re.fullmatch(r"tuple\[(.*)\]", option)
+            if not match:
+                return _scalar(option, value, where)
+            items = [i.strip() for i in match.group(1).split(",")]
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"{where} must be a list, got {value!r}")
+            if items[-1] == "...":
+                kinds = [items[0]] * len(value)
+            elif len(items) != len(value):
+                raise ValueError(f"{where} must be a list of {len(items)} values, got {list(value)!r}")
+            else:
+                kinds = items
+            return tuple(_scalar(k, v, f"{where}[{i}]") for i, (k, v) in enumerate(zip(kinds, value)))
+        except ValueError as error:
+            errors.append(str(error))
+    raise ValueError(errors[0] if len(errors) == 1 else f"{where}: expected {annotation}, got {value!r}")
+
+
+def parse_value(text: str):
+    """A command-line value: JSON where it reads as JSON (``5``, ``[1, 50]``, ``true``,
+    ``null``), ``none`` for null, else the text itself."""
+    text = text.strip()
+    if text.lower() == "none":
+        return None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return text
+
+
+def _type_name(annotation: str) -> str:
+    return annotation.replace("tuple[int, ...]", "list of int").replace("tuple[str, ...]", "list of str")
+
+
+# ----- Rules --------------------------------------------------------------------------------
+class RulesBase:
+    """What every game's frozen `Rules` dataclass inherits: typed fields, presets, specs.
+
+    A subclass sets ``PRESETS`` (name -> a function returning the preset), ``DEFAULT`` (the
+    preset a spec without one starts from) and ``HELP`` (field -> what it means), and writes
+    `validate()` for ranges and consistency."""
+
+    PRESETS: ClassVar[Mapping[str, Callable[[], RulesBase]]] = {}
+    DEFAULT: ClassVar[str] = ""
+    HELP: ClassVar[Mapping[str, str]] = {}
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            try:
+                value = coerce(f.type, getattr(self, f.name), f.name)
+            except ValueError as error:
+                raise RulesError(f"rules: {error}") from None
+            object.__setattr__(self, f.name, value)
+
+    def validate(self):  # pragma: no cover - every game writes its own
+        return self
+
+    # ----- presets and specs -------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str):
+        if not isinstance(name, str) or name not in cls.PRESETS:
+            raise RulesError(f"unknown rules preset {name!r} (known: {', '.join(cls.PRESETS)})")
+        return cls.PRESETS[name]().validate()
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_spec(cls, spec):
+        """A preset name, or an object ``{"preset": name, field: value, ...}`` (the preset
+        defaults to ``DEFAULT``); every field checked, then `validate`d."""
+        if isinstance(spec, str):
+            return cls.preset(spec)
+        if not isinstance(spec, dict):
+            raise RulesError(f"rules: expected a preset name or an object of fields, got {type(spec).__name__}")
+        spec = dict(spec)
+        base = cls.preset(spec.pop("preset", cls.DEFAULT))
+        return base.replace(**spec)
+
+    def replace(self, **overrides):
+        """These rules with some fields changed; unknown fields and bad values are `RulesError`s."""
+        known = self.field_names()
+        unknown = [k for k in overrides if k not in known]
+        if unknown:
+            raise RulesError(f"rules: unknown field {unknown[0]!r} (fields: {', '.join(known)})")
+        return dataclasses.replace(self, **overrides).validate()
+
+    def with_settings(self, settings: Sequence[str]):
+        """These rules with ``field=value`` texts applied (``--set end_at=none``)."""
+        overrides = {}
+        for text in settings:
+            key, eq, value = text.partition("=")
+            if not eq or not key.strip():
+                raise RulesError(f"--set: expected field=value, got {text!r}")
+            overrides[key.strip()] = parse_value(value)
+        return self.replace(**overrides)
+
+    def to_spec(self):
+        """The shortest spec `from_spec` turns back into these rules: a preset name, or the
+        nearest preset and the fields that differ from it."""
+        presets = {name: make() for name, make in self.PRESETS.items()}
+        for name, rules in presets.items():
+            if rules == self:
+                return name
+
+        def diff(other) -> dict:
+            return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
+                    if getattr(self, f.name) != getattr(other, f.name)}
+
+        name = min(presets, key=lambda n: len(diff(presets[n])))
+        return {"preset": name, **diff(presets[name])}
+
+    def describe(self) -> list[dict]:
+        """Every field: its value, its type and what it means (``geolab rules GAME``)."""
+        return [{"field": f.name, "value": _plain(getattr(self, f.name)), "type": _type_name(f.type),
+                 "meaning": self.HELP.get(f.name, "")} for f in fields(self)]
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+# ----- bots ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a bot: ``name:key=value`` sets it."""
+
+    name: str
+    type: str
+    default: Any
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    factory: Callable
+    summary: str
+    family: str
+    peeks: bool
+    params: tuple[Param, ...]
+    example: str  # a quick, seed-deterministic spec of this bot (the conformance tests play it)
+
+    def row(self) -> dict:
+        return {"bot": self.name, "family": self.family, "peeks": self.peeks, "summary": self.summary,
+                "parameters": ", ".join(f"{p.name}: {_type_name(p.type)} = {p.default!r}" for p in self.params)}
+
+
+def split_bots(text: str) -> list[str]:
+    """``a,b,mc:k=64,budget=10`` -> ``['a', 'b', 'mc:k=64,budget=10']``: a ``key=value``
+    token without its own ``name:`` continues the bot before it."""
+    bots: list[str] = []
+    for token in (t.strip() for t in str(text).split(",")):
+        if not token:
+            raise GeolabError(f"--bots: empty name in {text!r}")
+        if "=" in token and ":" not in token and bots:
+            bots[-1] += "," + token
+        else:
+            bots.append(token)
+    return bots
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, str]]:
+    """``name:key=value,key=value`` -> (name, {key: text})."""
+    name, _, text = str(spec).partition(":")
+    params: dict[str, str] = {}
+    for item in filter(None, (i.strip() for i in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise GeolabError(f"bot {spec!r}: expected key=value, got {item!r}")
+        if key.strip() in params:
+            raise GeolabError(f"bot {spec!r}: {key.strip()} is given twice")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+class Bots:
+    """The bots of one game, by name; each built by ``factory(rules, **params)``.
+
+    A factory's keyword parameters (after ``rules``) are the bot's parameters: their
+    annotations give the types the spec's texts are read as, their defaults the defaults."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self._bots: dict[str, BotInfo] = {}
+
+    def add(self, name: str, factory: Callable, summary: str, family: str = "heuristic",
+            peeks: bool = False, example: str | None = None) -> None:
+        if peeks and "oracle" not in name and "peek" not in name:
+            raise ValueError(f"bot {name!r} peeks, so its name must say so (oracle, peek)")
+        target = factory.__init__ if isinstance(factory, type) else factory
+        try:
+            hints = typing.get_type_hints(target)
+        except NameError:  # an annotation only a type checker can resolve: read its text
+            hints = dict(getattr(target, "__annotations__", {}))
+        params = []
+        for p in list(inspect.signature(factory).parameters.values())[1:]:
+            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                raise ValueError(f"bot {name!r}: name its parameters (no *args or **kwargs)")
+            annotation = hints.get(p.name, str)
+            text = annotation if isinstance(annotation, str) else _annotation_text(annotation)
+            params.append(Param(p.name, text, p.default))
+        self._bots[name] = BotInfo(name, factory, summary, family, peeks, tuple(params), example or name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._bots
+
+    def names(self) -> list[str]:
+        return list(self._bots)
+
+    def info(self, name: str) -> BotInfo:
+        if name not in self._bots:
+            raise GeolabError(f"unknown {self.game} bot {name!r} (known: {', '.join(self._bots)})")
+        return self._bots[name]
+
+    def kwargs(self, spec: str) -> tuple[BotInfo, dict]:
+        """The bot a spec names and its parameters read as their types."""
+        name, texts = parse_bot(spec)
+        info = self.info(name)
+        by_name = {p.name: p for p in info.params}
+        valid = ", ".join(f"{p.name} ({_type_name(p.type)}, default {p.default!r})" for p in info.params) or "none"
+        kwargs = {}
+        for key, text in texts.items():
+            if key not in by_name:
+                raise GeolabError(f"bot {spec!r}: unknown parameter {key!r} (valid: {valid})")
+            value = parse_value(text)
+            if by_name[key].type in ("str", "str | None") and value is not None:
+                value = text
+            if "float" in _options(by_name[key].type) and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            try:
+                kwargs[key] = coerce(by_name[key].type, value, key)
+            except ValueError as error:
+                raise GeolabError(f"bot {spec!r}: {error} (valid: {valid})") from None
+        return info, kwargs
+
+    def make(self, spec: str, rules):
+        """The policy a spec names, for these rules. Its ``name`` is the spec."""
+        info, kwargs = self.kwargs(spec)
+        try:
+            bot = info.factory(rules, **kwargs)
+        except (ValueError, TypeError) as error:
+            raise GeolabError(f"bot {spec!r}: {error}") from None
+        try:
+            bot.name = str(spec)
+        except AttributeError:
+            pass
+        return bot
+
+    def describe(self) -> list[dict]:
+        return [b.row() for b in self._bots.values()]
+
+
+def _annotation_text(annotation) -> str:
+    if annotation is type(None):
+        return "None"
+    args = typing.get_args(annotation)
+    if args and typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType")):
+        return " | ".join(_annotation_text(a) for a in args)
+    return getattr(annotation, "__name__", str(annotation))
+
+
+# ----- the batch engine's table -------------------------------------------------------------
+@dataclass
+class Batch:
+    """n games from the batch engine, as columns.
+
+    ``scores[i, s]`` is seat s's share of game i's win: 1 for a sole winner, split equally
+    between seats that share it (a tie, a draw, shared champions, a team), 0 otherwise, so
+    every row sums to 1. ``length`` counts the game's unit (`Game.length_unit`), ``first`` is
+    the seat that moved or dealt first; ``columns`` holds the game's own columns."""
+
+    scores: np.ndarray
+    length: np.ndarray
+    first: np.ndarray
+    columns: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.length)
+
+    @staticmethod
+    def concat(parts: Sequence[Batch]) -> Batch:
+        return Batch(np.concatenate([p.scores for p in parts]), np.concatenate([p.length for p in parts]),
+                     np.concatenate([p.first for p in parts]),
+                     {k: np.concatenate([p.columns[k] for p in parts]) for k in parts[0].columns})
+
+
+def shares(winners: np.ndarray) -> np.ndarray:
+    """Bool winners (n, seats) -> win shares: each row's winners split 1 (none: all split it)."""
+    winners = np.asarray(winners, bool)
+    none = ~winners.any(axis=1)
+    winners = winners | none[:, None]
+    return winners / winners.sum(axis=1, keepdims=True)
+
+
+# ----- the reference engine -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Decision:
+    """What one seat is asked: its `observation` (only what it may see) and the `legal`
+    actions, in the game's own action form. `kind` names the decision (``"discard"``...)."""
+
+    seat: int
+    kind: str
+    observation: Any
+    legal: tuple
+
+
+class Seat(Protocol):
+    """A decision maker in the reference engine: a bot or a person."""
+
+    def act(self, decision: Decision) -> Any: ...
+
+
+class Game(Protocol):
+    """What a game provides to the rest of geolab (see the module docstring)."""
+
+    name: str  # the CLI's name: geolab simulate NAME
+    title: str
+    record_game: str  # the ``game`` of its records
+    Rules: type
+    length_unit: str  # what `Batch.length` counts: "tricks", "rounds", ...
+    first_means: str  # what `Batch.first` is: "first lead", "first dealer", ...
+
+    def seats(self, rules) -> int: ...
+    def seat_name(self, rules, seat: int) -> str: ...
+
+    def batch(self, rules, bots: Sequence, n: int, seed, *, stream: int = 0,
+              chunk: int | None = None, threads: int | None = None) -> Batch:
+        """n games, ``bots[s]`` at seat s. The deals depend on (rules, n, seed) only, so every
+        seating of the same seed plays the same cards; ``stream`` picks the seating's own
+        stream for any other randomness. Chunk size and threads never change the result."""
+
+    def batch_records(self, rules, bots: Sequence, n: int, seed) -> list[dict]:
+        """The first n games of `batch` (stream 0) as records with their ``result``, so the
+        reference engine can replay the batch engine's deals and decisions."""
+
+    def deal(self, rules, rng: np.random.Generator) -> Any:
+        """One deal for the reference engine: everything chance decides before play."""
+
+    def redeal_hidden(self, rules, deal, seat: int, rng: np.random.Generator) -> Any:
+        """The same deal as `seat` sees it before its first decision, every card it cannot
+        see dealt anew."""
+
+    def play(self, rules, deal, seats: Sequence[Seat]) -> Any:
+        """One game on the reference engine, ``seats[s]`` asked for seat s's decisions;
+        returns the played game. An action not among ``Decision.legal`` is an
+        `IllegalActionError` naming the decision."""
+
+    def scores(self, played) -> np.ndarray:
+        """Win shares per seat of a played game, as in `Batch.scores`."""
+
+    def to_record(self, played) -> dict:
+        """The record of a played game (envelope, body, ``result``)."""
+
+    def replay(self, record) -> Any:
+        """A whole record checked (envelope, body, every decision, the claimed ``result``)
+        and replayed on the reference engine; any problem is one `RecordError` line."""
+
+    def report(self, played) -> dict:
+        """What happened, JSON-ready (``geolab replay`` prints it)."""
+
+
+# ----- records ------------------------------------------------------------------------------
+def check_envelope(record, game: str) -> dict:
+    """The common fields of a record: a JSON object of this `format` and `game`."""
+    if not isinstance(record, dict):
+        raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
+    if record.get("game") != game:
+        raise RecordError(f"game: expected {game!r}, got {record.get('game')!r}")
+    return record
+
+
+def check_result(claimed, report: dict) -> None:
+    """A record's claimed ``result`` against the replay's report, key by key."""
+    if claimed is None:
+        return
+    if not isinstance(claimed, dict):
+        raise RecordError("result: expected an object")
+    for key, value in claimed.items():
+        if key not in report:
+            raise RecordError(f"result.{key}: unknown key (known: {', '.join(report)})")
+        if value != report[key]:
+            raise RecordError(f"result.{key}: the record says {value!r}, the replay gives {report[key]!r}")
+
+
+def envelope(game: str, rules_spec, body: dict, seed: int | None = None, players=None) -> dict:
+    """A record: the common fields first, then the game's body."""
+    head = {"format": RECORD_FORMAT, "game": game, "rules": rules_spec}
+    if seed is not None:
+        head["seed"] = int(seed)
+    if players is not None:
+        head["players"] = players
+    return {**head, **body}

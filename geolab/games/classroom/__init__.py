@@ -1,0 +1,7 @@
+"""Class GeoPower Double Choice: a class in groups, three cards dealt to each student, one
+discarded, one hidden category; group winners meet in a championship. `rules` holds the
+`Rules` and presets, `reference` the scoring and the reference engine (the specification),
+`observations` what a student sees, `records` game records, `hands` the three-card hand
+tables, `batch` the numba batch engine, `numpy_engine` the same games in plain numpy, and
+`game` the game on geolab's game interface (`GAME`, registered as ``class``).
+"""

@@ -1,0 +1,430 @@
+"""Class GeoPower Double Choice for many classes at once: a numba kernel.
+
+Numba, not numpy, by measurement: the plain-numpy engine (`numpy_engine`, the benchmark's
+same-run baseline) is 2.5-2.9x slower in the same runs, a class game being a few hundred tiny
+steps (deal, look up a discard, compare sums). Discard policies enter as lookup tables over all
+19,600 hands (a policy sees only its hand, the call and the number of opponents, so any policy
+is such a table); -1 marks "discard at random". Randomness: each game has its own splitmix64
+streams, keyed by the game's block (a child of `SeedSequence(seed).spawn`) and its index in the
+block, so results never depend on how the games are chunked or threaded, and duplicate runs
+with swapped policies get the same deals. Deal streams and policy streams are separate for the
+same reason.
+
+Speed (issue 8; measured on the shared 2-core machine). Each simulation first turns the
+discard tables into score tables (`score_tables`: policy, call, category, opponents, hand ->
+the round score), so a student-hand costs one load instead of a discard lookup and three rank
+lookups; the discard itself is worked out only for traced games and random discards. The
+games run in a plain serial function (`_games`; numba compiled the same loop about 25% slower
+as the body of a `prange`) that indexes arrays instead of slicing them (no reference counting
+inside the loop), finds winners without branches and takes a hand's table row from two small
+tables. The parallel loop has one iteration per worker, and each worker takes the next PIECE
+games from a shared counter (`work_queue.take`): a `prange` over the games gave each core an
+equal half up front, and the two cores' speeds drift apart (one thread here ran 680-1,250 ns
+of CPU a game within minutes). Taking pieces: 1.08x and 1.06x wall time (medians of paired
+runs against equal halves: 41 pairs of 100,000 games and 15 of 400,000); a Python thread pool
+over 2,048-game spans instead gained 1.13x in one set and lost 8% in another (a dispatch a span).
+The random streams are unchanged through all of this: the same seed gives the same games, draw
+for draw (tests pin digests of the outputs).
+
+Where the time goes (stubs, A/B on 2 threads): without the Championship Round a game takes
+about a third less (8.3 of its 40.3 hands: a short deal with the same fixed costs), without the
+shuffle 40% less, without the score-table load 14% less, with score-table loads confined to
+1 KB 6% less (16% on 1 thread). Tried and not kept, all bit-identical: scoring each group as it
+is dealt, one pass for a championship attempt's best and winners, an int8 deck, numba's
+"numpy" error model and both Starting Round decks shuffled in one loop (15% fewer instructions,
+1.06-1.13x on 1 thread, 1.01x on 2 threads over 9 pairs); dealing the games of a chunk in order
+of their (call, category) so consecutive deals read one score table (0.95-1.0x: a few hundred
+deals touch most of a 19.6 KB table once, and bigger chunks cost more than they saved); a hand
+loop with the rare path out of line and per-seat table offsets, 0.87-0.92x; every swap place
+first and then the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score
+tables, 0.90x. A per-hand helper inlined with array arguments ran 2.2x slower (numba counts
+references to them on every hand): keep such helpers to scalars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
+from geolab.common.counter_rng import GOLDEN, game_stream, mix64
+from geolab.common.work_queue import take
+from geolab.errors import RulesError
+from geolab.game import envelope
+from geolab.games.classroom.hands import kept_sums
+from geolab.games.classroom.records import GAME, student_name
+from geolab.games.classroom.rules import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules
+
+MAX_OPPONENTS = 31
+N_ROWS = 19600  # three-card hands
+TABLE_SHAPE = (2, MAX_OPPONENTS + 1, N_ROWS)
+BLOCK = 1 << 16  # games per seed block (block b is seeded by the b-th child of the seed)
+PIECE = 256  # games a worker takes from the shared counter at a time
+TRACE_ATTEMPTS = 8
+_PAIRS = np.array([b * (b - 1) // 2 for b in range(N_CARDS)], np.int64)  # C(b, 2)
+_TRIPLES = np.array([c * (c - 1) * (c - 2) // 6 for c in range(N_CARDS)], np.int64)  # C(c, 3)
+
+
+@njit(cache=True, inline="always")
+def below(state, n):
+    """Advance a splitmix64 stream; return it and a uniform integer in [0, n).
+    (Multiply-shift on 32 bits: bias below 1e-8 for n <= 50.)"""
+    state = state + GOLDEN
+    return state, np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def draw_category(state, counts):
+    state, u = below(state, counts[0] + counts[1] + counts[2])
+    if u < counts[0]:
+        return state, 0
+    if u < counts[0] + counts[1]:
+        return state, 1
+    return state, 2
+
+
+@njit(cache=True, inline="always")
+def hand_row(x, y, z):
+    """Sort three cards; return them and the hand's table row. Branch-free (min/max):
+    random cards make branches mispredict, which doubled the kernel's time. The row is
+    a + C(b, 2) + C(c, 3) from two small tables (cheaper than the multiplications)."""
+    a = min(x, min(y, z))
+    c = max(x, max(y, z))
+    b = x + y + z - a - c
+    return a, b, c, a + _PAIRS[b] + _TRIPLES[c]
+
+
+@njit(cache=True, inline="always")
+def shuffle_top(deck, size, count, state):
+    """Fisher-Yates for the first `count` places of deck[:size]; two places per 64-bit draw
+    (the high and low 32 bits, multiply-shift: bias below 1e-8). Indexes are unsigned so numba
+    drops its negative-index wraparound (about 1.15-1.25x for the kernel with `_deal`'s)."""
+    for p in range(0, count, 2):
+        state = state + GOLDEN
+        z = mix64(state)
+        k = np.uint64(p) + (((z >> np.uint64(32)) * np.uint64(size - p)) >> np.uint64(32))
+        deck[np.uint64(p)], deck[k] = deck[k], deck[np.uint64(p)]
+        if p + 1 < count:
+            k = np.uint64(p + 1) + (((z & np.uint64(0xFFFFFFFF)) * np.uint64(size - p - 1)) >> np.uint64(32))
+            deck[np.uint64(p + 1)], deck[k] = deck[k], deck[np.uint64(p + 1)]
+    return state
+
+
+def score_tables(tables) -> np.ndarray:
+    """Flat (2 calls, 3 categories, P, 32, 19600) int8: each policy's round score for every
+    call, category, number of opponents and hand; -1 where the policy discards at random.
+    One load replaces the discard lookup and three rank lookups per student-hand."""
+    return _score_tables(tables, _kept_by_category())
+
+
+@cache
+def _kept_by_category() -> np.ndarray:
+    """(category, hand, discard) int8 round scores, discard 3 = -1 (at random: -1 & 3 == 3)."""
+    kept = np.full((3, N_ROWS, 4), -1, np.int8)
+    kept[:, :, :3] = kept_sums().transpose(2, 0, 1)
+    return kept
+
+
+@njit(parallel=True, cache=True)
+def _score_tables(tables, kept):
+    n_pol, n_opp = tables.shape[0], tables.shape[2]
+    per_call_cat = n_pol * n_opp * N_ROWS
+    out = np.empty(6 * per_call_cat, np.int8)
+    for call_cat in prange(6):
+        call, cat = call_cat // 3, call_cat % 3
+        i = call_cat * per_call_cat
+        for p in range(n_pol):
+            for opp in range(n_opp):
+                for row in range(N_ROWS):
+                    out[i + row] = kept[cat, row, tables[p, call, opp, row] & 3]
+                i += N_ROWS
+    return out
+
+
+@njit(cache=True, inline="always")
+def _deal(deck, members, which, first, m, call, cat, scores, at, offset, seat, opp_of, tables, ranks, dstate,
+          pstate, score, trace, hands, discards):
+    """Deal a fresh deck to the m students members[which, first:first + m], discard by table,
+    score. A student's score is one load, scores[at + offset[s] + hand row]; the discard is
+    worked out only for a traced game or a random discard (which draws from the policy
+    stream). Hot indexes are unsigned: no negative-index wraparound."""
+    for i in range(N_CARDS):
+        deck[i] = i
+    dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
+    for i in range(m):
+        s = np.uint64(members[which, first + i])
+        j = np.uint64(3 * i)
+        a, b, c, row = hand_row(deck[j], deck[j + np.uint64(1)], deck[j + np.uint64(2)])
+        v = np.int64(scores[np.uint64(at + offset[s] + row)])
+        if v < 0 or trace:
+            d = np.int64(tables[seat[s], call, opp_of[s], row])
+            if d < 0:
+                pstate, d = below(pstate, 3)
+            drop = a + (b - a) * (d >= 1) + (c - b) * (d >= 2)
+            v = ranks[a, cat] + ranks[b, cat] + ranks[c, cat] - ranks[drop, cat]
+            if trace:
+                hands[s, 0], hands[s, 1], hands[s, 2] = a, b, c
+                discards[s] = d
+        score[s] = v
+    return dstate, pstate
+
+
+@njit(cache=True, inline="always")
+def _call(dstate, call_mode):
+    if call_mode == 0:
+        return below(dstate, 2)
+    return dstate, call_mode - 1
+
+
+@njit(cache=True)
+def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_round, group_first,
+           group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
+           group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
+    """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (inside a parallel
+    loop's body numba optimised it about 25% worse). Arrays are indexed, never sliced (a
+    slice's reference count is an atomic shared by both threads), and winners are found
+    without branches (who wins is a coin flip to the branch predictor)."""
+    students, n_groups = seat.shape[0], group_size.shape[0]
+    n_rounds = group_round.max() + 1
+    per_call_cat = tables.shape[0] * tables.shape[2] * N_ROWS
+    deck = np.empty(N_CARDS, np.int64)
+    score = np.zeros(students, np.int64)
+    hands = np.zeros((students, 3), np.int64)
+    discards = np.zeros(students, np.int64)
+    group_opp = np.zeros(students, np.int64)
+    final_opp = np.zeros(students, np.int64)
+    group_offset = np.zeros(students, np.int64)
+    final_offset = np.zeros(students, np.int64)
+    alive = np.zeros((1, students), np.int64)
+    won = np.zeros(students, np.int64)
+    for grp in range(n_groups):
+        for t in range(group_first[grp], group_first[grp] + group_size[grp]):
+            group_opp[t] = group_size[grp] - 1
+    for s in range(students):
+        group_offset[s] = (seat[s] * tables.shape[2] + group_opp[s]) * N_ROWS
+    for g in range(lo, hi):
+        dstate = game_stream(key, start + g)
+        pstate = game_stream(pkey, start + g)
+        for r in range(n_rounds):
+            dstate, call = _call(dstate, call_mode)
+            dstate, cat = draw_category(dstate, counts)
+            at = (call * 3 + cat) * per_call_cat
+            for d in range(deck_round.shape[0]):
+                if deck_round[d] == r:
+                    dstate, pstate = _deal(deck, deck_members, d, 0, deck_size[d], call, cat, scores, at, group_offset,
+                                           seat, group_opp, tables, ranks, dstate, pstate, score, trace, hands,
+                                           discards)
+            sign = 1 - 2 * call  # the best score is the lowest of sign * score
+            for grp in range(n_groups):
+                if group_round[grp] == r:
+                    first, last = group_first[grp], group_first[grp] + group_size[grp]
+                    best = sign * score[first]
+                    for t in range(first + 1, last):
+                        best = min(best, sign * score[t])
+                    for t in range(first, last):
+                        group_win[g, t] = sign * score[t] == best
+            if trace:
+                t_call[g, r], t_cat[g, r] = call, cat
+                for d in range(deck_round.shape[0]):
+                    if deck_round[d] == r:
+                        for i in range(deck_size[d]):
+                            s = deck_members[d, i]
+                            t_hand[g, r, s] = hands[s]
+                            t_disc[g, r, s] = discards[s]
+        f = 0
+        for s in range(students):
+            alive[0, f] = s
+            f += group_win[g, s]
+        attempt, dealt = 0, 0  # dealt: championship hands over all attempts
+        while True:
+            dstate, call = _call(dstate, call_mode)
+            dstate, cat = draw_category(dstate, counts)
+            at = (call * 3 + cat) * per_call_cat
+            for i in range(f):
+                s = alive[0, i]
+                final_opp[s] = f - 1
+                final_offset[s] = (seat[s] * tables.shape[2] + f - 1) * N_ROWS
+            for first in range(0, f, per_deck):
+                dstate, pstate = _deal(deck, alive, 0, first, min(per_deck, f - first), call, cat, scores, at,
+                                       final_offset, seat, final_opp, tables, ranks, dstate, pstate, score, trace,
+                                       hands, discards)
+            t = n_rounds + attempt
+            if trace and t < t_call.shape[1]:
+                t_call[g, t], t_cat[g, t] = call, cat
+                for i in range(f):
+                    t_hand[g, t, alive[0, i]] = hands[alive[0, i]]
+                    t_disc[g, t, alive[0, i]] = discards[alive[0, i]]
+            attempt += 1
+            dealt += f
+            sign = 1 - 2 * call
+            best = sign * score[alive[0, 0]]
+            for i in range(1, f):
+                best = min(best, sign * score[alive[0, i]])
+            w = 0
+            for i in range(f):
+                won[w] = alive[0, i]
+                w += sign * score[alive[0, i]] == best
+            if w == 1 or share_ties:
+                for i in range(w):
+                    champion[g, won[i]] = True
+                break
+            for i in range(w):
+                alive[0, i] = won[i]
+            f = w
+        champ_rounds[g] = attempt
+        champ_hands[g] = dealt
+
+
+@njit(parallel=True, cache=True)
+def _kernel(workers, next_piece, key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_first,
+            group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
+            group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
+    """Games 0..n-1 of a block from `start` on: one parallel iteration per worker, and each
+    worker takes the next PIECE games (`take`) until none are left, so a worker on a core
+    that other jobs slow down holds up no one."""
+    pieces = (n + PIECE - 1) // PIECE
+    for _ in prange(workers):
+        piece = take(next_piece)
+        while piece < pieces:
+            _games(piece * PIECE, min(n, (piece + 1) * PIECE), key, pkey, start, deck_round, deck_members,
+                   deck_size, group_round, group_first, group_size, seat, tables, scores, ranks, counts, call_mode,
+                   per_deck, share_ties, group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat,
+                   t_hand, t_disc)
+            piece = take(next_piece)
+
+
+def _plan_arrays(rules: Rules) -> dict:
+    """The rules' grouping and round plan as the kernel's arrays."""
+    groups = rules.groups_of()
+    decks = [(r, [s for g in deck for s in groups[g]]) for r, rnd in enumerate(rules.round_plan()) for deck in rnd]
+    deck_members = np.zeros((len(decks), rules.students), np.int64)
+    for d, (_, members) in enumerate(decks):
+        deck_members[d, : len(members)] = members
+    group_round = np.zeros(rules.groups, np.int64)
+    for r, rnd in enumerate(rules.round_plan()):
+        for deck in rnd:
+            group_round[list(deck)] = r
+    return {
+        "deck_round": np.array([r for r, _ in decks], np.int64),
+        "deck_members": deck_members,
+        "deck_size": np.array([len(m) for _, m in decks], np.int64),
+        "group_round": group_round,
+        "group_first": np.array([members[0] for members in groups], np.int64),  # groups are consecutive seats
+        "group_size": np.array(rules.group_sizes(), np.int64),
+    }
+
+
+def block_keys(seed: int, block: int, stream: int = 0) -> tuple[np.uint64, np.uint64]:
+    """Deal and policy keys of one block of BLOCK games: the block-th child of the seed.
+    Policy stream `stream` > 0 (another seating of the same deals) keys its random discards
+    by that child's own child `stream` instead; the deal key never changes with it."""
+    child = np.random.SeedSequence(seed, spawn_key=(block,))  # == SeedSequence(seed).spawn(...)[block]
+    deal_key, policy_key = child.generate_state(2, np.uint64)
+    if stream:
+        policy_key = np.random.SeedSequence(seed, spawn_key=(block, stream)).generate_state(1, np.uint64)[0]
+    return deal_key, policy_key
+
+
+def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray, np.ndarray]:
+    """What both batch engines (this one and `numpy_engine`) accept: valid rules with
+    3-card hands, n_games >= 0, and policy tables and seats (returned as the engines' arrays)."""
+    rules.validate()
+    if rules.dealt != 3:
+        raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
+    if n_games < 0:
+        raise RulesError("n_games must be >= 0")
+    tables = np.ascontiguousarray(tables, dtype=np.int8)
+    seats, students = np.asarray(seats, dtype=np.int64), rules.students
+    if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
+        raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
+    if tables.size and (tables.min() < -1 or tables.max() > 2):
+        raise RulesError("policy tables hold discard positions 0-2, or -1 for a random discard")
+    if seats.shape != (students,) or seats.min() < 0 or seats.max() >= len(tables):
+        raise RulesError(f"seats must give one policy number in 0..{len(tables) - 1} for each of {students} students")
+    return tables, seats
+
+
+@dataclass
+class ClassBatch:
+    """Outcomes of many class games (rows) for each student (columns)."""
+
+    rules: Rules
+    group_win: np.ndarray
+    champion: np.ndarray
+    championship_rounds: np.ndarray
+    trace: dict | None = None
+    championship_hands: np.ndarray | None = None  # hands dealt in the Championship Round, all attempts
+
+    def record(self, i: int) -> dict:
+        """Game i as a `geolab-record/1` object (needs `trace=True`)."""
+        if self.trace is None:
+            raise RulesError("this batch was simulated without trace=True")
+        total = self.rules.rounds + int(self.championship_rounds[i])
+        if total > self.trace["call"].shape[1]:
+            raise RulesError(f"game {i} has more championship replays than the trace keeps")
+        rounds = []
+        for t in range(total):
+            hands, discards = self.trace["hand"][i, t], self.trace["discard"][i, t]
+            playing = [s for s in range(self.rules.students) if hands[s, 0] >= 0]
+            rounds.append({
+                "stage": STARTING if t < self.rules.rounds else CHAMPIONSHIP,
+                "call": CALLS[self.trace["call"][i, t]],
+                "deal": {student_name(s): [POSTAL[c] for c in hands[s]] for s in playing},
+                "discards": {student_name(s): POSTAL[hands[s, discards[s]]] for s in playing},
+                "geopower": CATEGORIES[self.trace["category"][i, t]],
+            })
+        groups = self.rules.groups_of()
+        record = envelope(GAME, self.rules.to_spec(), {"rounds": rounds})
+        record["result"] = {
+            "group_winners": [[student_name(s) for s in g if self.group_win[i, s]] for g in groups],
+            "champions": [student_name(s) for s in np.flatnonzero(self.champion[i])],
+        }
+        return record
+
+
+def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bool = False,
+             chunk: int = BLOCK, first_game: int = 0, progress=None, stream: int = 0) -> ClassBatch:
+    """Play games first_game .. first_game + n_games - 1 of the stream `seed`.
+
+    `tables` (P, 2, 32, 19600) int8 discard positions per policy, call, number of opponents
+    and hand; `seats` the policy number of each student. Game i's deals depend only on
+    (seed, i): the same seed with other tables or seats replays the same Starting Round
+    deals (duplicate play), and any `chunk` gives the same results. `stream` picks the
+    random discards' stream (`block_keys`): 0 is the pinned one; the deals never change with it.
+    """
+    if chunk < 1:
+        raise RulesError("chunk must be >= 1")
+    tables, seats = check_inputs(rules, tables, seats, n_games)
+    plan = _plan_arrays(rules)
+    n, s = n_games, rules.students
+    group_win = np.zeros((n, s), np.bool_)
+    champion = np.zeros((n, s), np.bool_)
+    champ_rounds = np.zeros(n, np.int64)
+    champ_hands = np.zeros(n, np.int32)
+    t = rules.rounds + TRACE_ATTEMPTS if trace else 0
+    m = n if trace else 0
+    t_call, t_cat = np.full((m, t), -1, np.int8), np.full((m, t), -1, np.int8)
+    t_hand, t_disc = np.full((m, t, s, 3), -1, np.int8), np.full((m, t, s), -1, np.int8)
+    counts = np.array(rules.geopower, np.int64)
+    ranks = RANKS.astype(np.int64)
+    scores = score_tables(tables)
+    lo = 0
+    while lo < n:
+        block, local = divmod(first_game + lo, BLOCK)
+        hi = lo + min(chunk, BLOCK - local, n - lo)
+        key, pkey = block_keys(seed, block, stream)
+        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), key, pkey, local, hi - lo, plan["deck_round"],
+                plan["deck_members"], plan["deck_size"], plan["group_round"], plan["group_first"], plan["group_size"],
+                seats, tables, scores, ranks, counts, CALL_MODES.index(rules.call), rules.max_per_round,
+                rules.championship_ties == "share", group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi],
+                champ_hands[lo:hi], trace, t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
+                t_hand[lo:hi] if trace else t_hand, t_disc[lo:hi] if trace else t_disc)
+        if progress is not None:
+            progress.update(hi - lo)
+        lo = hi
+    traced = {"call": t_call, "category": t_cat, "hand": t_hand, "discard": t_disc} if trace else None
+    return ClassBatch(rules, group_win, champion, champ_rounds, traced, champ_hands)

@@ -1,0 +1,160 @@
+"""Class GeoPower Double Choice on the game interface (`geolab.game.Game`): the adapter the
+registry holds.
+
+Seats are the students, seat s is student ``S{s+1}`` of the records; groups are consecutive
+seats (`Rules.groups_of`). A bot is a discard policy and must give the batch engine its
+lookup table: ``bot.discard_table(rules)`` -> (2 calls, 32 opponent counts, 19,600 hands)
+int8 discard positions, -1 for "at random" (every bot of `geolab.bots.classroom` does; the
+games layer never imports bots). The reference engine asks each student one `Decision` a
+round it plays, ``kind="discard"``: its observation is a `View` (own sorted hand, the call,
+the number of opponents), its legal actions the cards of that hand; the answer is a card.
+
+Nobody moves first (every student of a round discards at once, face-down), so `Batch.first`
+is always seat 0, student S1, and ``first_means`` says so: the lab's "first mover" figures
+are then S1's.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from geolab.cards import POSTAL
+from geolab.common.seeding import int_seed
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import Batch, Decision, check_envelope, check_result, shares
+from geolab.games.classroom import batch as engine
+from geolab.games.classroom import records
+from geolab.games.classroom.observations import View
+from geolab.games.classroom.reference import Deal, DealSource, GameLog, deal_one, play, redeal_hidden
+from geolab.games.classroom.rules import CHAMPIONSHIP, STARTING, Rules
+
+
+def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
+    """One discard table per distinct bot (equal tables merged: the policy number never
+    touches the random streams) and the seat -> table map."""
+    if len(bots) != rules.students:
+        raise GeolabError(f"class: {len(bots)} bots for {rules.students} students")
+    by_bot: dict[int, int] = {}
+    by_table: dict[bytes, int] = {}
+    tables, seats = [], []
+    for bot in bots:
+        if id(bot) not in by_bot:
+            make = getattr(bot, "discard_table", None)
+            if make is None:
+                raise GeolabError(f"class: bot {getattr(bot, 'name', bot)!r} gives no discard_table(rules)")
+            table = np.ascontiguousarray(make(rules), dtype=np.int8)
+            key = table.tobytes()
+            if key not in by_table:
+                by_table[key] = len(tables)
+                tables.append(table)
+            by_bot[id(bot)] = by_table[key]
+        seats.append(by_bot[id(bot)])
+    return np.stack(tables), np.array(seats, np.int64)
+
+
+class _Asked:
+    """The reference engine's chooser that asks `geolab.game.Seat` s and checks each answer."""
+
+    def __init__(self, rules: Rules, seats):
+        self.rules, self.seats = rules, seats
+
+    def __call__(self, index: int, student: int, hand: tuple[int, ...], call: int, opponents: int) -> int:
+        view = View(tuple(sorted(int(c) for c in hand)), int(call), int(opponents))
+        action = self.seats[student].act(Decision(student, "discard", view, view.hand))
+        try:
+            ok = not isinstance(action, (bool, np.bool_)) and action in view.hand
+        except TypeError:
+            ok = False
+        if not ok:
+            stage = STARTING if index < self.rules.rounds else CHAMPIONSHIP
+            name = records.student_name(student)
+            raise IllegalActionError(f"round {index + 1} ({stage}): {name}'s discard {action!r} is not a card of "
+                                     f"{name}'s hand (legal: {', '.join(POSTAL[c] for c in view.hand)})")
+        return int(action)
+
+
+class ClassGame:
+    name = "class"
+    title = "Class GeoPower Double Choice"
+    record_game = records.GAME
+    Rules = Rules
+    length_unit = "championship rounds"  # the Championship Round and its replays after ties
+    first_means = "student S1 (nobody moves first: a round's students discard at once)"
+
+    def seats(self, rules: Rules) -> int:
+        return rules.students
+
+    def seat_name(self, rules: Rules, seat: int) -> str:
+        return records.student_name(seat)
+
+    # ----- batch engine ------------------------------------------------------------------
+    def _simulate(self, rules, bots, n, seed, stream=0, chunk=None, threads=None, trace=False) -> engine.ClassBatch:
+        tables, seats = _tables(rules, bots)
+        if threads is None:
+            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace,
+                                   chunk=chunk or engine.BLOCK, stream=stream)
+        before = numba.get_num_threads()
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+        try:
+            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace,
+                                   chunk=chunk or engine.BLOCK, stream=stream)
+        finally:
+            numba.set_num_threads(before)
+
+    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None) -> Batch:
+        """n class games on the numba engine, ``bots[s]`` at student s. Each game's deals
+        come from (seed, game number) only: every seating of a seed plays the same Starting
+        Round cards (the Championship's follow from who the finalists are). ``stream`` keys
+        only the discards a table leaves to chance (the `random` bot's): the deterministic
+        bots' tables make it irrelevant to them. Neither chunk nor threads change a result.
+
+        Columns: ``group_win_S1`` ... (did each student win its group: bool), ``finalists``
+        and ``championship_hands`` (hands dealt over the Championship Round and its replays);
+        ``length`` counts the Championship Rounds played."""
+        b = self._simulate(rules, bots, n, seed, stream, chunk, threads)
+        columns = {f"group_win_{records.student_name(s)}": b.group_win[:, s] for s in range(rules.students)}
+        columns["finalists"] = b.group_win.sum(axis=1).astype(np.int64)
+        columns["championship_hands"] = b.championship_hands.astype(np.int64)
+        return Batch(shares(b.champion), b.championship_rounds.astype(np.int64), np.zeros(n, np.int64), columns)
+
+    def batch_records(self, rules, bots, n, seed) -> list[dict]:
+        """The first n games of `batch` (stream 0) from the engine's trace, as records. (The
+        trace keeps 8 Championship attempts a game; a game tied more often than that cannot
+        be written and raises RulesError: about never, ties recur with a few percent each.)"""
+        b = self._simulate(rules, bots, n, seed, trace=True)
+        return [b.record(i) for i in range(n)]
+
+    # ----- reference engine --------------------------------------------------------------
+    def deal(self, rules, rng) -> Deal:
+        return deal_one(rules, rng)
+
+    def redeal_hidden(self, rules, deal: Deal, seat: int, rng) -> Deal:
+        """See `reference.redeal_hidden`: the student keeps its hand, its round's call and
+        any Starting Round before its own; everything else it cannot see is dealt anew."""
+        return redeal_hidden(rules, deal, seat, rng)
+
+    def play(self, rules, deal: Deal, seats) -> GameLog:
+        if len(seats) != rules.students:
+            raise GeolabError(f"class: {len(seats)} seats for {rules.students} students")
+        return play(rules, DealSource(rules, deal), _Asked(rules, seats))
+
+    def scores(self, played: GameLog) -> np.ndarray:
+        champion = np.zeros((1, played.rules.students), bool)
+        champion[0, played.champions] = True
+        return shares(champion)[0]
+
+    def to_record(self, played: GameLog) -> dict:
+        return records.to_record(played)
+
+    def replay(self, record) -> GameLog:
+        check_envelope(record, records.GAME)
+        log = records.replay_game(record)
+        check_result(record.get("result"), records.report(log))
+        return log
+
+    def report(self, played: GameLog) -> dict:
+        return records.report(played)
+
+
+GAME = ClassGame()

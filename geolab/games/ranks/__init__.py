@@ -1,0 +1,6 @@
+"""Play the Ranks: the two-side trick-taking core behind Combo 1, the State Ranking Battles
+(Levels 1-3) and GeoDouble's second stage; each trick, the card closer to the trick's base in
+the named category wins. `rules` holds the `Rules` and presets, `reference` the facts of a
+trick, the dealing and the plain-Python reference engine (the specification), `batch` the
+batch engine with its observations and the Seat bridge, `records` game records.
+"""

@@ -1,0 +1,795 @@
+"""Play the Ranks for many deals at once: the batch engine, its observations, the Seat bridge.
+
+The reference engine (`geolab.games.ranks.reference.play`) is the specification; this engine plays the
+same games for a batch of deals, with the state as arrays whose first axis is the batch, and
+must agree with it trick for trick (``tests/test_ranks_batch.py`` replays its games through
+the reference engine). Card sets are int64 bitmasks (bit c = card c): a hand is one word, so
+removing a card, testing membership and copying a hand into an observation are single
+operations. Inner loops are numba kernels; Python only walks the decisions of one chunk (or
+not at all: see fused play).
+
+**Seeds and chunks.** Games are dealt in blocks of `block` games (default `BLOCK`); block b is
+dealt by ``reference.deal_arrays(rules, block, default_rng(SeedSequence(seed).spawn(b + 1)[b]))``
+(through an equivalent faster kernel), and each game also draws a 64-bit key from that
+generator. A chunk is a whole number of blocks, and every heuristic bot takes its randomness
+from ``Observation.noise``, a hash of the game's key and the decision, so the same seed gives
+the same games whatever the chunk size and however many threads run the chunks.
+
+**The policy contract.** A policy has a ``name`` and ``act(obs, rng)``. `obs` is one
+`Observation` of m rows, all of one decision kind and one trick; row i is the game
+``obs.game[i]`` seen by side ``obs.side[i]``. It returns, for that kind:
+
+- ``"discard"``: int array (m, rules.discards) of cards from the hand, all different;
+- ``"declare"``: bool array (m,);
+- ``"lead"``: a `Leads` (card, category, base) of int arrays (m,); base may be None when the
+  rules fix the base (then it is the fixed one), and must be one of ``obs.bases[i]``;
+- ``"follow"``: int array (m,) of cards from the hand.
+
+Anything else raises `IllegalActionError` naming the policy, the decision, the game and the
+side; nothing is ever corrected. `rng` is a per-chunk generator for policies that do not need
+chunk-independent results. A policy with ``thread_safe = False`` makes the engine run its
+chunks one after another.
+
+**Fused play.** A policy may offer ``fused = (kernel, seat)``: a kernel that plays whole
+chunks for the policies it knows, and what it needs to know of this one (the built-in
+heuristics random, greedy, planner and counter offer `geolab.bots.ranks.heuristics.play_fused`; see
+``FUSED`` there; their subclasses do not). When both seats offer the same kernel,
+`_Chunk.play` calls ``kernel(chunk, (seat_A, seat_B))`` instead of walking the decisions: one
+numba call plays every game from the discards to the last trick, each decision by the same
+per-row function the policy's `act` uses. It must leave exactly the `Played` the decision
+loop would (``tests/test_ranks_batch.py`` compares them field by field, every preset and
+pair); it skips the legality checks, as these policies only choose legal actions.
+
+**One-game seats.** `SeatPolicy(seat)` plays any reference-engine `Seat` (Monte Carlo
+search, a human) in the batch engine: for each row it builds ``obs.view(i)`` — the very
+`View` the reference engine would give that seat (discards in card order) — and asks the
+seat. The seat must decide from the View alone, as the rows of one call come from different
+games; its answers are checked like any other policy's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
+from geolab.common.bits import lowest
+from geolab.common.counter_rng import GOLDEN, mix64
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.games.ranks.reference import Game, Lead, Trick, View
+from geolab.games.ranks.rules import BASE_MODES, BONUSES, SIDES, Rules
+
+#: Games per seed block; a chunk is a whole number of blocks.
+BLOCK = 4096
+#: Default games per chunk (about 10 MB of state and observations).
+CHUNK = 65536
+KINDS = ("discard", "declare", "lead", "follow")
+_POWER_BASES = np.array([c.base for c in POWER_DECK], dtype=np.int8)
+_R = RANKS.astype(np.int64)
+
+
+class Leads(NamedTuple):
+    """Lead actions of a batch: card, category and (where the lead chooses it) base."""
+
+    card: np.ndarray
+    category: np.ndarray
+    base: np.ndarray | None = None
+
+
+# ----- rules as numbers a kernel can read --------------------------------------------------
+class KernelRules(NamedTuple):
+    mode: int  # 0 fixed, 1 lead chooses, 2 power cards
+    fixed: np.ndarray  # int64 (tricks,) bases when fixed, else zeros
+    lead_bases: np.ndarray  # int64, the lead's choices (mode 1)
+    base_masks: np.ndarray  # int64 (tricks + 1,): `future_bases` by start trick (modes 0, 1)
+    split: int
+    tricks: int
+    follow_wins_ties: bool
+    win_tricks: int
+    end_at: int  # tricks + 1 when the deal always plays every trick
+
+
+def kernel_rules(rules: Rules) -> KernelRules:
+    def future(start: int) -> int:
+        if rules.base_mode == "lead":
+            return sum(1 << b for b in set(rules.lead_bases))
+        if rules.base_mode == "power":
+            return 0
+        return sum(1 << b for b in set(rules.bases[start:] or rules.bases[-1:]))
+
+    return KernelRules(
+        mode=BASE_MODES.index(rules.base_mode),
+        fixed=np.array(rules.bases if rules.base_mode == "fixed" else (0,) * rules.tricks, dtype=np.int64),
+        lead_bases=np.array(rules.lead_bases, dtype=np.int64),
+        base_masks=np.array([future(t) for t in range(rules.tricks + 1)], dtype=np.int64),
+        split=rules.power_split,
+        tricks=rules.tricks,
+        follow_wins_ties=rules.equal_distance == "follow",
+        win_tricks=rules.win_tricks,
+        end_at=rules.tricks + 1 if rules.end_at is None else rules.end_at,
+    )
+
+
+@njit(cache=True, nogil=True)
+def future_bases(mode, base_masks, split, p0, p1, start):
+    """Bitmask of the base values tricks start.. may be played at (bit b = base b).
+
+    As `geolab.bots.ranks.seats.remaining_bases`: past the last trick, the last trick's base. Only the
+    Power-card bases differ from game to game.
+    """
+    if mode != 2:
+        return base_masks[start]
+    return (1 << p1) | ((1 << p0) if start < split else 0)
+
+
+#: DIST[c, b]: how far card c's best rank lies from base b (b = 0..50; column 0 unused).
+DIST = np.abs(_R[:, :, None] - np.arange(N_CARDS + 1)).min(axis=1)
+
+
+@njit(cache=True, nogil=True)
+def uselessness(c, base_mask):
+    """How far card c's best rank lies from the nearest base in `base_mask`."""
+    best = 1 << 30
+    while base_mask:
+        b = lowest(base_mask)
+        base_mask &= base_mask - 1
+        best = min(best, DIST[c, b])
+    return best
+
+
+# ----- dealing -----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _shuffled_prefix(u, size, deck, r):
+    """`reference.shuffled_prefix` of row r of u, into deck[:k] (deck: scratch of `size`)."""
+    for c in range(size):
+        deck[c] = c
+    for j in range(u.shape[1]):
+        pick = j + int(u[r, j] * (size - j))
+        deck[j], deck[pick] = deck[pick], deck[j]
+
+
+@njit(cache=True, nogil=True)
+def _deal(u, pu, power_bases, h, hands, masks, draw, power):
+    """`reference.deal_arrays` from its floats: u (n, 2h + 2) for the cards, pu (n, 2) for the
+    Power cards (n = 0 rows without them); hands sorted and as bitmasks."""
+    deck = np.empty(N_CARDS, np.int64)
+    for r in range(u.shape[0]):
+        _shuffled_prefix(u, N_CARDS, deck, r)
+        for s in range(2):
+            m = 0
+            for j in range(h):
+                m |= 1 << deck[s * h + j]
+            masks[r, s] = m
+            j = 0
+            while m:
+                hands[r, s, j] = lowest(m)
+                m &= m - 1
+                j += 1
+        draw[r, 0], draw[r, 1] = deck[2 * h], deck[2 * h + 1]
+    for r in range(pu.shape[0]):
+        _shuffled_prefix(pu, power_bases.shape[0], deck, r)
+        power[r, 0], power[r, 1] = power_bases[deck[0]], power_bases[deck[1]]
+
+
+@dataclass
+class Deals:
+    """Dealt games: hands (n, 2, hand_size) sorted and as masks (n, 2), the statehood draw
+    (n, 2), Power-card bases (n, 2) or None, and a random key per game."""
+
+    hands: np.ndarray
+    masks: np.ndarray
+    draw: np.ndarray
+    power: np.ndarray | None
+    keys: np.ndarray
+
+    def head(self, n: int) -> Deals:
+        return Deals(*(None if a is None else a[:n] for a in (self.hands, self.masks, self.draw, self.power, self.keys)))
+
+
+def deal(rules: Rules, seed: int, start_block: int, n_blocks: int, block: int = BLOCK) -> Deals:
+    """Deal blocks start_block.. of a seed: each block as ``reference.deal_arrays(rules, block,
+    block_rng(seed, b))`` would (identical results, computed faster), then the game keys."""
+    h, n = rules.hand_size, n_blocks * block
+    d = Deals(
+        np.empty((n, 2, h), np.int8),
+        np.empty((n, 2), np.int64),
+        np.empty((n, 2), np.int8),
+        np.empty((n, 2), np.int8) if rules.base_mode == "power" else None,
+        np.empty(n, np.uint64),
+    )
+    power = d.power if d.power is not None else np.empty((0, 2), np.int8)  # no Power cards: no rows
+    for i in range(n_blocks):
+        rng, part = block_rng(seed, start_block + i), slice(i * block, (i + 1) * block)
+        u = rng.random((block, 2 * h + 2))
+        pu = rng.random((len(power[part]), 2))
+        _deal(u, pu, _POWER_BASES, h, d.hands[part], d.masks[part], d.draw[part], power[part])
+        d.keys[part] = rng.integers(0, 2**63, size=block, dtype=np.int64)
+    return d
+
+
+def block_rng(seed: int, b: int) -> np.random.Generator:
+    """The generator of seed block b: child b of ``SeedSequence(seed)``."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b,)))
+
+
+# ----- observations ------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _observe(rows, sides, hand, lead, cat, base, o_hand, o_lead, o_cat, o_base):
+    """Each row's own hand; when following, the lead's category, base and (if shown) card."""
+    following, shown = o_cat.shape[0] > 0, o_lead.shape[0] > 0
+    for i in range(rows.shape[0]):
+        g = rows[i]
+        o_hand[i] = hand[g, sides[i]]
+        if following:
+            o_cat[i] = cat[g]
+            o_base[i] = base[g]
+        if shown:
+            o_lead[i] = lead[g]
+
+
+@njit(cache=True, nogil=True)
+def noise_salt(kind, trick):
+    """The decision's part of `noise_of`: kind is the index in `KINDS`."""
+    return kind + 4 * trick
+
+
+@njit(cache=True, nogil=True)
+def noise_of(key, salt, side):
+    """`Observation.noise` of one row: the game's key hashed with the decision and side."""
+    return mix64(key ^ (np.uint64(salt * 4 + side + 1) * GOLDEN))
+
+
+@njit(cache=True, nogil=True)
+def _noise(keys, rows, sides, salt, out):
+    for i in range(rows.shape[0]):
+        out[i] = noise_of(keys[rows[i]], salt, sides[i])
+
+
+def cards_of(mask) -> tuple[int, ...]:
+    """The cards of a bitmask, in card order."""
+    mask = int(mask)
+    return tuple(c for c in range(N_CARDS) if mask >> c & 1)
+
+
+class Observation:
+    """What each deciding side may see, for m rows of one decision kind at one trick.
+
+    Arrays have the batch on axis 0; sides are indexed absolutely (0 = A, 1 = B). Always
+    there: ``game``, ``side``, ``hand`` (bitmask), ``bases`` (m, k) the bases the lead may
+    choose (lead only), and when following ``lead_category``, ``lead_base`` and
+    ``lead_card`` (None under a hidden lead). Read on first use, during `act`:
+    ``discards`` (own, bitmask), ``opponent_discards`` (None unless the rules make discards
+    public and they have been made), ``played`` (m, 2) cards each side has played in
+    finished tricks, ``tricks_won`` (m, 2), ``first_lead`` (-1 while unknown),
+    ``declarations`` (m, 2; -1 = not said), ``power_bases`` (m, 2) or None, ``noise`` (a
+    random word per row for randomised policies); ``history()`` gives the finished tricks.
+    The lazy fields copy only public or own information, and only what the engine would put
+    in the reference `View`; reading them on first use keeps the per-decision cost to the
+    hand for policies that need nothing else (greedy). Read them during `act`: the game moves
+    on afterwards.
+    """
+
+    def __init__(self, chunk, kind, trick, game, side, hand, bases, lead_category, lead_base, lead_card):
+        self.rules, self.kind, self.trick = chunk.rules, kind, trick
+        self.game, self.side, self.hand, self.bases = game, side, hand, bases
+        self.lead_category, self.lead_base, self.lead_card = lead_category, lead_base, lead_card
+        self._chunk = chunk  # the engine's; read only through the properties below
+
+    @cached_property
+    def discards(self) -> np.ndarray:
+        return self._chunk.disc[self.game, self.side]
+
+    @cached_property
+    def opponent_discards(self) -> np.ndarray | None:
+        if not self.rules.discards_public or self.kind == "discard":
+            return None
+        return self._chunk.disc[self.game, 1 - self.side]
+
+    @cached_property
+    def played(self) -> np.ndarray:
+        return self._chunk.played[self.game]
+
+    @cached_property
+    def tricks_won(self) -> np.ndarray:
+        return self._chunk.won[self.game]
+
+    @cached_property
+    def first_lead(self) -> np.ndarray:
+        return self._chunk.first[self.game]
+
+    @cached_property
+    def declarations(self) -> np.ndarray:
+        return self._chunk.decl[self.game]
+
+    @cached_property
+    def power_bases(self) -> np.ndarray | None:
+        return None if self._chunk.deals.power is None else self._chunk.deals.power[self.game]
+
+    @cached_property
+    def noise(self) -> np.ndarray:
+        out = np.empty(len(self.game), np.uint64)
+        _noise(self._chunk.deals.keys, self.game, self.side, noise_salt(KINDS.index(self.kind), self.trick), out)
+        return out
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+    def history(self) -> dict[str, np.ndarray]:
+        """The finished tricks: (m, trick) arrays leader, lead, category, base, follow, winner."""
+        return {k: v[self.game, : self.trick] for k, v in self._chunk.history.items()}
+
+    def legal_cards(self) -> np.ndarray:
+        """bool (m, 50): the cards this side may play or discard (its hand)."""
+        return (self.hand[:, None] >> np.arange(N_CARDS)) & 1 == 1
+
+    def view(self, i: int) -> View:
+        """Row i as the reference engine's `View` for the same seat at the same moment."""
+        rules = self.rules
+        tricks = ()
+        if self.trick:
+            h = {k: v[self.game[i], : self.trick] for k, v in self._chunk.history.items()}
+            tricks = tuple(
+                Trick(int(h["leader"][t]), int(h["lead"][t]), int(h["category"][t]), int(h["base"][t]),
+                      int(h["follow"][t]), int(h["winner"][t]))  # fmt: skip
+                for t in range(self.trick)
+            )
+        following = self.kind == "follow"
+        return View(
+            rules=rules,
+            side=int(self.side[i]),
+            hand=cards_of(self.hand[i]),
+            discards=cards_of(self.discards[i]),
+            opponent_discards=None if self.opponent_discards is None else cards_of(self.opponent_discards[i]),
+            first_lead=None if self.first_lead[i] < 0 else int(self.first_lead[i]),
+            declarations=tuple(None if d < 0 else bool(d) for d in self.declarations[i]),
+            power_bases=None if self.power_bases is None else tuple(int(b) for b in self.power_bases[i]),
+            history=tricks,
+            lead_category=int(self.lead_category[i]) if following else None,
+            lead_base=int(self.lead_base[i]) if following else None,
+            lead_card=int(self.lead_card[i]) if following and self.lead_card is not None else None,
+        )
+
+
+# ----- checking and applying actions -------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _take(rows, sides, cards, hand, disc, slot, discarding):
+    """Take each row's cards out of its hand (into `disc`, or the card into slot[game]).
+
+    Returns the first row with a card that is not a card, or not (any more) in its hand, and
+    that card; (-1, 0) if all are legal. A card named twice is caught the second time.
+    """
+    for i in range(rows.shape[0]):
+        g, s = rows[i], sides[i]
+        for j in range(cards.shape[1]):
+            c = cards[i, j]
+            if c < 0 or c >= N_CARDS or not (hand[g, s] >> c) & 1:
+                return i, c
+            hand[g, s] &= ~(1 << c)
+            if discarding:
+                disc[g, s] |= 1 << c
+            else:
+                slot[g] = c
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def _take_leads(rows, sides, cards, category, base, bases, hand, card_slot, cat_slot, base_slot):
+    """Take each row's lead card, category and base; returns the first bad row (-1 if none)
+    and what is wrong with it: 0 the card, 1 the category, 2 the base."""
+    for i in range(rows.shape[0]):
+        g, s, c = rows[i], sides[i], cards[i]
+        if c < 0 or c >= N_CARDS or not (hand[g, s] >> c) & 1:
+            return i, 0
+        if category[i] < 0 or category[i] > 2:
+            return i, 1
+        ok = False
+        for b in bases[i]:
+            ok |= base[i] == b
+        if not ok:
+            return i, 2
+        hand[g, s] &= ~(1 << c)
+        card_slot[g], cat_slot[g], base_slot[g] = c, category[i], base[i]
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def settle(g, t, ld, a, f, k, b, played, won, n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner,
+           follow_wins_ties):  # fmt: skip
+    """Settle trick t of game g (leader ld led a in category k at base b, f followed): the
+    cards played, the count, the history (h_*: (n, tricks)); returns the winner."""
+    played[g, ld] |= 1 << a
+    played[g, 1 - ld] |= 1 << f
+    d_lead = abs(_R[a, k] - b)
+    d_follow = abs(_R[f, k] - b)
+    w = 1 - ld if d_follow < d_lead or (d_follow == d_lead and follow_wins_ties) else ld
+    h_leader[g, t], h_lead[g, t], h_cat[g, t], h_base[g, t], h_follow[g, t], h_winner[g, t] = ld, a, k, b, f, w
+    won[g, w] += 1
+    n_tricks[g] = t + 1
+    return w
+
+
+@njit(cache=True, nogil=True)
+def over(won, g, t, tricks, end_at):
+    """Is game g over after trick t?"""
+    return t + 1 == tricks or max(won[g, 0], won[g, 1]) >= end_at
+
+
+@njit(cache=True, nogil=True)
+def _resolve(rows, t, lead, cat, base, follow, leader, played, won, n_tricks, active,
+             h_leader, h_lead, h_cat, h_base, h_follow, h_winner, follow_wins_ties, end_at, tricks):  # fmt: skip
+    """Settle trick t of every row (h_*: the history, (n, tricks)): who leads next, is it over."""
+    for i in range(rows.shape[0]):
+        g = rows[i]
+        leader[g] = settle(g, t, leader[g], lead[g], follow[g], cat[g], base[g], played, won, n_tricks,
+                           h_leader, h_lead, h_cat, h_base, h_follow, h_winner, follow_wins_ties)  # fmt: skip
+        if over(won, g, t, tricks, end_at):
+            active[g] = False
+
+
+@njit(cache=True, nogil=True)
+def statehood_first(cards, g):
+    """The first lead of game g from cards (n, 2, k) (the draw, or the discards): the side
+    with the statehood closest to 1."""
+    a = b = N_CARDS + 1
+    for c in cards[g, 0]:
+        a = min(a, _R[c, STATEHOOD])
+    for c in cards[g, 1]:
+        b = min(b, _R[c, STATEHOOD])
+    return np.int8(a >= b)
+
+
+@njit(cache=True, nogil=True)
+def _first_leads(cards, first):
+    for g in range(first.shape[0]):
+        first[g] = statehood_first(cards, g)
+
+
+@njit(cache=True, nogil=True)
+def _outcome(won, n_tricks, h_winner, decl, win_tricks, breaks_tie, bonus, win_points, tie_points, winner, points):
+    """`reference.outcome` and `reference.points` of every game (winner -1 for a tie)."""
+    for g in range(won.shape[0]):
+        a, b = won[g, 0], won[g, 1]
+        if a >= win_tricks:
+            w = 0
+        elif b >= win_tricks:
+            w = 1
+        elif a == b:
+            w = h_winner[g, n_tricks[g] - 1] if breaks_tie and n_tricks[g] > 0 else -1
+        else:  # only when a variant plays past a majority that never came
+            w = 0 if a > b else 1
+        winner[g] = w
+        if w < 0:
+            points[g, 0] = points[g, 1] = tie_points
+            continue
+        level = 0
+        if bonus == 1:  # declaration
+            level = (decl[g, 0] == 1) + (decl[g, 1] == 1)
+        elif bonus == 2:  # shutout
+            level = won[g, 1 - w] == 0
+        points[g, w] = win_points[level]
+        points[g, 1 - w] = 0
+
+
+# ----- one chunk ---------------------------------------------------------------------------
+def _name(policy) -> str:
+    return getattr(policy, "name", type(policy).__name__)
+
+
+def _fused(policies):
+    """The fused kernel that plays both policies, bound to their seats, or None."""
+    offers = [getattr(p, "fused", None) for p in policies]
+    if offers[0] is None or offers[1] is None or offers[0][0] is not offers[1][0]:
+        return None
+    return lambda chunk: offers[0][0](chunk, (offers[0][1], offers[1][1]))
+
+
+class _Chunk:
+    """The whole state of a chunk of games, private to the engine (and its fused kernels)."""
+
+    def __init__(self, rules: Rules, deals: Deals):
+        n, T = len(deals.keys), rules.tricks
+        self.rules, self.kr, self.deals, self.n = rules, kernel_rules(rules), deals, n
+        self.hand = deals.masks.copy()  # (n, 2) int64
+        self.disc = np.zeros((n, 2), np.int64)
+        self.discarded = np.zeros((n, 2, rules.discards), np.int8)
+        self.played = np.zeros((n, 2), np.int64)
+        self.won = np.zeros((n, 2), np.int8)
+        self.first = np.full(n, -1, np.int8)
+        self.decl = np.full((n, 2), -1, np.int8)
+        self.leader = np.zeros(n, np.int8)
+        self.n_tricks = np.zeros(n, np.int8)
+        self.active = np.ones(n, np.bool_)
+        self.lead = np.zeros(n, np.int8)
+        self.cat = np.zeros(n, np.int8)
+        self.base = np.zeros(n, np.int8)
+        self.follow = np.zeros(n, np.int8)
+        # (n, T) views of trick-major arrays, so settling a trick writes contiguous rows
+        self.history = {k: np.zeros((T, n), np.int8).T for k in ("leader", "lead", "category", "base", "follow", "winner")}
+
+    def bases(self, t: int, rows: np.ndarray) -> np.ndarray:
+        """(m, k) the bases the lead may choose at trick t."""
+        kr = self.kr
+        if kr.mode == 1:
+            return np.tile(kr.lead_bases.astype(np.int8), (len(rows), 1))
+        if kr.mode == 2:
+            return self.deals.power[rows, 0 if t < kr.split else 1].reshape(-1, 1)
+        return np.full((len(rows), 1), kr.fixed[t], np.int8)
+
+    def observe(self, kind: str, t: int, rows: np.ndarray, sides: np.ndarray) -> Observation:
+        m = len(rows)
+        following = kind == "follow"
+        shown = following and not self.rules.hidden_lead
+        hand, lead = np.empty(m, np.int64), np.empty(m if shown else 0, np.int8)
+        cat, base = np.empty(m if following else 0, np.int8), np.empty(m if following else 0, np.int8)
+        _observe(rows, sides, self.hand, self.lead, self.cat, self.base, hand, lead, cat, base)
+        return Observation(
+            self, kind, t, rows, sides, hand, self.bases(t, rows) if kind == "lead" else None,
+            cat if following else None, base if following else None, lead if shown else None,
+        )  # fmt: skip
+
+    # -- decisions: ask, check, apply
+    def decide(self, kind: str, t: int, rows: np.ndarray, sides: np.ndarray, policies, rng) -> None:
+        if policies[0] is policies[1]:
+            groups = [(policies[0], rows, sides)]
+        else:
+            groups = [(policies[s], rows[sides == s], sides[sides == s]) for s in (0, 1)]
+        for policy, r, s in groups:
+            if len(r):
+                obs = self.observe(kind, t, r, s)
+                getattr(self, "_" + kind)(obs, policy.act(obs, rng), policy)
+
+    def _illegal(self, policy, obs: Observation, i: int, what: str):
+        where = f"trick {obs.trick + 1} {obs.kind}" if obs.kind in ("lead", "follow") else obs.kind
+        return IllegalActionError(
+            f"policy {_name(policy)!r}, {where}, game {int(obs.game[i])}, side {SIDES[int(obs.side[i])]}: {what}"
+        )
+
+    def _ints(self, policy, obs, value, shape, what: str) -> np.ndarray:
+        a = np.asarray(value)
+        if a.shape != shape or not np.issubdtype(a.dtype, np.integer):
+            raise self._illegal(policy, obs, 0, f"{what} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
+        return a.astype(np.int64, copy=False)
+
+    def _card_error(self, policy, obs, cards, i, c, verb):
+        if not 0 <= c < N_CARDS:
+            return self._illegal(policy, obs, i, f"{verb} {c}, which is not a card")
+        if list(cards[i]).count(c) > 1:
+            return self._illegal(policy, obs, i, f"{verb} {POSTAL[c]} twice")
+        return self._illegal(policy, obs, i, f"{verb} {POSTAL[c]}, which is not in its hand")
+
+    def _discard(self, obs, action, policy):
+        cards = self._ints(policy, obs, action, (len(obs), self.rules.discards), "discards")
+        i, c = _take(obs.game, obs.side, cards, self.hand, self.disc, self.lead, True)
+        if i >= 0:
+            raise self._card_error(policy, obs, cards, i, c, "discarded")
+        self.discarded[obs.game, obs.side] = cards
+
+    def _declare(self, obs, action, policy):
+        said = np.asarray(action)
+        if said.shape != (len(obs),) or said.dtype != np.bool_:
+            raise self._illegal(policy, obs, 0, f"declarations must be a bool array of shape ({len(obs)},), got {said.dtype} {said.shape}")
+        self.decl[obs.game, obs.side] = said
+
+    def _lead(self, obs, action, policy):
+        if not isinstance(action, Leads):
+            raise self._illegal(policy, obs, 0, f"a lead must be a Leads(card, category, base), got {type(action).__name__}")
+        m = len(obs)
+        cards = self._ints(policy, obs, action.card, (m,), "lead cards")
+        cat = self._ints(policy, obs, action.category, (m,), "lead categories")
+        if action.base is None:
+            if self.kr.mode == 1:
+                raise self._illegal(policy, obs, 0, "no base given; these rules let the lead choose one")
+            base = obs.bases[:, 0].astype(np.int64)
+        else:
+            base = self._ints(policy, obs, action.base, (m,), "lead bases")
+        i, what = _take_leads(obs.game, obs.side, cards, cat, base, obs.bases, self.hand, self.lead, self.cat, self.base)
+        if i >= 0:
+            if what == 0:
+                raise self._card_error(policy, obs, cards[:, None], i, cards[i], "led")
+            if what == 1:
+                raise self._illegal(policy, obs, i, f"named category {cat[i]}; expected 0..2 ({', '.join(CATEGORIES)})")
+            allowed = ", ".join(str(b) for b in obs.bases[i])
+            chose = "gave no base" if base[i] < 0 else f"chose base {base[i]}"
+            raise self._illegal(policy, obs, i, f"{chose}; allowed: {allowed}")
+
+    def _follow(self, obs, action, policy):
+        cards = self._ints(policy, obs, action, (len(obs),), "follow cards")
+        i, c = _take(obs.game, obs.side, cards[:, None], self.hand, self.disc, self.follow, False)
+        if i >= 0:
+            raise self._card_error(policy, obs, cards[:, None], i, c, "played")
+
+    # -- the game
+    def play(self, policies, rng) -> Played:
+        fused = _fused(policies)
+        if fused is not None:
+            fused(self)
+            return Played.finish(self)
+        rules, kr, n = self.rules, self.kr, self.n
+        every = np.arange(n)
+        zeros, ones = np.zeros(n, np.int8), np.ones(n, np.int8)
+        if rules.first_lead == "given":
+            _first_leads(self.deals.draw[:, :, None], self.first)
+        if rules.discards:
+            self.decide("discard", 0, np.concatenate([every, every]), np.concatenate([zeros, ones]), policies, rng)
+        if rules.first_lead == "discard-statehood":
+            _first_leads(self.discarded, self.first)
+        if rules.declarations:
+            self.decide("declare", 0, every, self.first.copy(), policies, rng)
+            self.decide("declare", 0, every, 1 - self.first, policies, rng)
+        self.leader[:] = self.first
+        for t in range(kr.tricks):
+            rows = np.flatnonzero(self.active)
+            if not len(rows):
+                break
+            leaders = self.leader[rows]
+            self.decide("lead", t, rows, leaders, policies, rng)
+            self.decide("follow", t, rows, 1 - leaders, policies, rng)
+            _resolve(rows, t, self.lead, self.cat, self.base, self.follow, self.leader, self.played, self.won,
+                     self.n_tricks, self.active, *self.history.values(), kr.follow_wins_ties, kr.end_at, kr.tricks)  # fmt: skip
+        return Played.finish(self)
+
+
+# ----- results -----------------------------------------------------------------------------
+@dataclass
+class Played:
+    """Every game of a batch: the deal, each decision, and the outcome, as arrays."""
+
+    rules: Rules
+    hands: np.ndarray  # (n, 2, hand_size) as dealt
+    draw: np.ndarray
+    power: np.ndarray | None
+    discards: np.ndarray  # (n, 2, discards) in the order chosen
+    first_lead: np.ndarray  # (n,)
+    declarations: np.ndarray | None  # (n, 2) bool
+    history: dict[str, np.ndarray]  # (n, tricks) each; valid up to n_tricks
+    n_tricks: np.ndarray
+    tricks_won: np.ndarray  # (n, 2)
+    winner: np.ndarray  # (n,) 0, 1, or -1 for a tie
+    points: np.ndarray  # (n, 2)
+
+    @staticmethod
+    def finish(chunk: _Chunk) -> Played:
+        rules, n = chunk.rules, chunk.n
+        winner, points = np.empty(n, np.int8), np.empty((n, 2), np.int64)
+        _outcome(chunk.won, chunk.n_tricks, chunk.history["winner"], chunk.decl, rules.win_tricks,
+                 rules.last_trick_breaks_tie, BONUSES.index(rules.bonus),
+                 np.array(rules.win_points, np.int64), rules.tie_points, winner, points)  # fmt: skip
+        declared = chunk.decl == 1 if rules.declarations else None
+        won, h = chunk.won, chunk.history
+        return Played(rules, chunk.deals.hands, chunk.deals.draw, chunk.deals.power, chunk.discarded, chunk.first,
+                      declared, h, chunk.n_tricks, won, winner, points)  # fmt: skip
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+    def game(self, i: int) -> Game:
+        """Game i as a reference-engine `Game` (for records and replay)."""
+        h = {k: v[i] for k, v in self.history.items()}
+        g = Game(
+            self.rules,
+            (tuple(int(c) for c in self.hands[i, 0]), tuple(int(c) for c in self.hands[i, 1])),
+            (tuple(int(c) for c in self.discards[i, 0]), tuple(int(c) for c in self.discards[i, 1])),
+            int(self.first_lead[i]),
+            None if self.declarations is None else (bool(self.declarations[i, 0]), bool(self.declarations[i, 1])),
+            None if self.power is None else (int(self.power[i, 0]), int(self.power[i, 1])),
+        )
+        for t in range(int(self.n_tricks[i])):
+            g.tricks.append(Trick(int(h["leader"][t]), int(h["lead"][t]), int(h["category"][t]), int(h["base"][t]),
+                                  int(h["follow"][t]), int(h["winner"][t])))  # fmt: skip
+        return g
+
+    @staticmethod
+    def concatenate(parts: Sequence[Played]) -> Played:
+        first = parts[0]
+        cat = lambda name: None if getattr(first, name) is None else np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
+        return Played(
+            first.rules, cat("hands"), cat("draw"), cat("power"), cat("discards"), cat("first_lead"),
+            cat("declarations"), {k: np.concatenate([p.history[k] for p in parts]) for k in first.history},
+            cat("n_tricks"), cat("tricks_won"), cat("winner"), cat("points"),
+        )  # fmt: skip
+
+
+# ----- running many chunks -----------------------------------------------------------------
+def _blocks(games: int, block: int) -> int:
+    return -(-games // block)
+
+
+def run(
+    rules: Rules,
+    policies: Sequence,
+    games: int,
+    seed: int,
+    chunk: int = CHUNK,
+    block: int = BLOCK,
+    threads: int | None = None,
+    stream: int = 0,
+) -> Iterator[Played]:
+    """Play `games` deals, yielding one `Played` per chunk, in order.
+
+    `policies[s]` plays side s (A, B). The deals depend on the seed only; `stream` picks the
+    per-chunk generator policies may draw from, so each seating of a duplicate match (the
+    bots swapped: stream 1) has its own. Chunks are rounded up to a
+    whole number of blocks; the last chunk is cut to `games`. Chunks run on `threads` threads
+    (default: one per core, one if a policy is not thread-safe).
+    """
+    rules.validate()
+    if games < 0:
+        raise GeolabError(f"games must be >= 0, got {games}")
+    if chunk < 1 or block < 1:
+        raise GeolabError("chunk and block must be positive")
+    if len(policies) != 2:
+        raise GeolabError("a game needs two policies, one per side")
+    seats = tuple(policies)
+    per = _blocks(chunk, block)
+    total = _blocks(games, block)
+    starts = list(range(0, total, per))
+    safe = all(getattr(p, "thread_safe", True) for p in policies)
+    threads = threads or (os.cpu_count() or 1)
+    threads = 1 if not safe else max(1, min(threads, len(starts)))
+
+    def one(b0: int) -> Played:
+        nb = min(per, total - b0)
+        deals = deal(rules, seed, b0, nb, block)
+        cut = min(nb * block, games - b0 * block)
+        deals = deals.head(cut)
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b0, stream + 1)))
+        return _Chunk(rules, deals).play(seats, rng)
+
+    if threads == 1:
+        for b0 in starts:
+            yield one(b0)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        pending = []
+        for b0 in starts:
+            pending.append(pool.submit(one, b0))
+            if len(pending) > 2 * threads:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
+
+
+def play(rules: Rules, policies: Sequence, games: int, seed: int, **options) -> Played:
+    """All games of `run` in one `Played` (for small batches: tests, records, analysis)."""
+    if games < 1:
+        raise GeolabError(f"games must be at least 1, got {games}")
+    return Played.concatenate(list(run(rules, policies, games, seed, **options)))
+
+
+# ----- the bridge to one-game seats --------------------------------------------------------
+class SeatPolicy:
+    """Plays a reference-engine `Seat` in the batch engine, one row (one View) at a time."""
+
+    thread_safe = False
+
+    def __init__(self, seat, name: str | None = None):
+        self.seat = seat
+        self.name = name or getattr(seat, "name", type(seat).__name__)
+
+    def act(self, obs: Observation, rng):
+        views = [obs.view(i) for i in range(len(obs))]
+        if obs.kind == "discard":
+            chosen = [list(self.seat.discard(v)) for v in views]
+            if any(len(c) != obs.rules.discards for c in chosen):
+                return np.array(chosen, dtype=object)  # the engine names the wrong shape
+            return np.array(chosen, dtype=np.int64).reshape(len(obs), obs.rules.discards)
+        if obs.kind == "declare":
+            said = [self.seat.declare(v) for v in views]
+            return np.array(said) if all(isinstance(s, (bool, np.bool_)) for s in said) else np.array(said, dtype=object)
+        if obs.kind == "lead":
+            leads: list[Lead] = [self.seat.lead(v) for v in views]
+            base = None
+            if any(ld.base is not None for ld in leads) or obs.rules.base_mode == "lead":
+                # as the reference engine: no base means the fixed one, where the base is fixed
+                fixed = obs.rules.base_mode != "lead"
+                base = np.array([obs.bases[i, 0] if ld.base is None and fixed else -1 if ld.base is None else ld.base
+                                 for i, ld in enumerate(leads)])  # fmt: skip
+            return Leads(np.array([ld.card for ld in leads]), np.array([ld.category for ld in leads]), base)
+        return np.array([self.seat.follow(v) for v in views])

@@ -1,0 +1,193 @@
+"""Play the Ranks game records: write any reference-engine game, replay and check any record.
+
+The format is ``shared/design/records.md`` (trick-taking family); `docs/records.md` has the
+details. Replay runs the reference engine with seats that read their decisions from the record,
+so every legality check is the engine's own; each problem becomes one `RecordError` line that
+names the place.
+"""
+
+from __future__ import annotations
+
+from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, card, category
+from geolab.errors import GeolabError, IllegalActionError, RecordError
+from geolab.games.ranks.reference import Game, Lead, View, play
+from geolab.games.ranks.rules import SIDES, Rules
+from geolab.game import RECORD_FORMAT as FORMAT
+from geolab.game import check_result
+
+GAME = "play-the-ranks"
+
+
+def to_record(game: Game, result: bool = True) -> dict:
+    """The JSON-ready record of a played game (with its `result`, unless asked not to)."""
+    rules = game.rules
+    record: dict = {
+        "format": FORMAT,
+        "game": GAME,
+        "rules": rules.to_spec(),
+        "deal": {SIDES[s]: [POSTAL[c] for c in game.hands[s]] for s in (0, 1)},
+        "discards": {SIDES[s]: [POSTAL[c] for c in game.discards[s]] for s in (0, 1)},
+    }
+    if rules.first_lead == "given":
+        record["first_lead"] = SIDES[game.first_lead]
+    if game.power_bases is not None:
+        record["power_bases"] = list(game.power_bases)
+    if game.declarations is not None:
+        record["declarations"] = {SIDES[s]: game.declarations[s] for s in (0, 1)}
+    tricks = []
+    for t in game.tricks:
+        entry = {"lead": POSTAL[t.lead], "category": CATEGORIES[t.category]}
+        if rules.base_mode == "lead":
+            entry["base"] = t.base
+        entry["follow"] = POSTAL[t.follow]
+        tricks.append(entry)
+    record["tricks"] = tricks
+    if result:
+        record["result"] = report(game)
+    return record
+
+
+def report(game: Game) -> dict:
+    """What happened, as `geolab replay --json` prints it."""
+    winner = game.winner
+    won = game.tricks_won
+    pts = game.points
+    return {
+        "winner": None if winner is None else SIDES[winner],
+        "tricks_won": {"A": won[0], "B": won[1]},
+        "trick_winners": [SIDES[w] for w in game.trick_winners],
+        "tricks_played": len(game.tricks),
+        "first_lead": SIDES[game.first_lead],
+        "points": {"A": pts[0], "B": pts[1]},
+    }
+
+
+def _side_map(record: dict, key: str, required: bool = True) -> dict | None:
+    value = record.get(key)
+    if value is None:
+        if required:
+            raise RecordError(f"{key}: missing")
+        return None
+    if not isinstance(value, dict) or set(value) != set(SIDES):
+        raise RecordError(f"{key}: expected an object with keys A and B")
+    return value
+
+
+def _cards(value, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: expected a list of postal codes")
+    try:
+        return [card(p) if isinstance(p, str) else card(repr(p)) for p in value]
+    except GeolabError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _side(value, where: str) -> int:
+    if value not in SIDES:
+        raise RecordError(f"{where}: expected 'A' or 'B', got {value!r}")
+    return SIDES.index(value)
+
+
+class _RecordedSeat:
+    """A seat that plays what the record says, and says where the record runs out."""
+
+    def __init__(self, record: dict, side: int):
+        self.record, self.side, self.name = record, side, SIDES[side]
+
+    def discard(self, view: View):
+        return _cards(self.record["discards"][self.name], f"discards.{self.name}")
+
+    def declare(self, view: View) -> bool:
+        said = _side_map(self.record, "declarations")[self.name]
+        if not isinstance(said, bool):
+            raise RecordError(f"declarations.{self.name}: expected true or false")
+        return said
+
+    def _trick(self, view: View) -> dict:
+        number = view.trick + 1
+        tricks = self.record["tricks"]
+        if view.trick >= len(tricks):
+            raise RecordError(f"trick {number}: missing; the game is not over after {view.trick} trick(s)")
+        entry = tricks[view.trick]
+        if not isinstance(entry, dict):
+            raise RecordError(f"trick {number}: expected an object")
+        return entry
+
+    def lead(self, view: View) -> Lead:
+        number = view.trick + 1
+        entry = self._trick(view)
+        if "leader" in entry and _side(entry["leader"], f"trick {number}.leader") != self.side:
+            raise RecordError(f"trick {number}: {entry['leader']} led out of turn; {self.name} has the lead")
+        for key in ("lead", "category"):
+            if key not in entry:
+                raise RecordError(f"trick {number}: missing {key!r}")
+        lead_card = _cards([entry["lead"]], f"trick {number}.lead")[0]
+        try:
+            cat = category(entry["category"]) if isinstance(entry["category"], str) else category(repr(entry["category"]))
+        except GeolabError as error:
+            raise RecordError(f"trick {number}: {error}") from None
+        base = entry.get("base")
+        if base is not None and view.rules.base_mode != "lead":
+            fixed = view.allowed_bases()[0]
+            if base != fixed:
+                raise RecordError(f"trick {number}: base {base!r} given, but these rules fix the base at {fixed}")
+        if view.rules.base_mode == "lead" and base is None:
+            raise RecordError(f"trick {number}: missing 'base' (the lead chooses it under these rules)")
+        return Lead(lead_card, cat, base)
+
+    def follow(self, view: View) -> int:
+        number = view.trick + 1
+        entry = self._trick(view)
+        if "follow" not in entry:
+            raise RecordError(f"trick {number}: missing 'follow'")
+        return _cards([entry["follow"]], f"trick {number}.follow")[0]
+
+
+def replay_game(record: dict) -> Game:
+    """Parse and replay a record with the reference engine; any problem is a `RecordError`."""
+    try:
+        rules = Rules.from_spec(record.get("rules", "combo1"))
+    except GeolabError as error:
+        raise RecordError(f"rules: {error}") from None
+    deal = _side_map(record, "deal")
+    hands = [_cards(deal[s], f"deal.{s}") for s in SIDES]
+    _side_map(record, "discards")
+    tricks = record.get("tricks")
+    if not isinstance(tricks, list):
+        raise RecordError("tricks: expected a list")
+    if "declarations" in record and not rules.declarations:
+        raise RecordError(f"declarations: rules {rules.name} have no declarations")
+    first_lead = record.get("first_lead")
+    if first_lead is not None:
+        first_lead = _side(first_lead, "first_lead")
+    elif rules.first_lead == "given":
+        raise RecordError(f"first_lead: missing (rules {rules.name} take the first lead from outside the deal)")
+    power = record.get("power_bases")
+    if rules.base_mode == "power":
+        allowed = sorted({c.base for c in POWER_DECK})
+        if not (isinstance(power, list) and len(power) == 2 and all(b in allowed for b in power)):
+            raise RecordError(f"power_bases: expected two Power-card bases from {allowed}")
+    elif power is not None:
+        raise RecordError(f"power_bases: rules {rules.name} do not use Power-card bases")
+    try:
+        game = play(rules, hands, [_RecordedSeat(record, 0), _RecordedSeat(record, 1)], first_lead, power)
+    except IllegalActionError as error:
+        raise RecordError(str(error)) from None
+    if len(tricks) > len(game.tricks):
+        raise RecordError(
+            f"trick {len(game.tricks) + 1}: the game was over after {len(game.tricks)} tricks, "
+            f"but the record has {len(tricks)}"
+        )
+    return game
+
+
+def replay_checked(record: dict) -> Game:
+    """Replay, then check the record's own `result` (if any) key by key."""
+    game = replay_game(record)
+    check_result(record.get("result"), report(game))
+    return game
+
+
+def replay_record(record: dict) -> dict:
+    """What a valid record's game did (`report`)."""
+    return report(replay_checked(record))

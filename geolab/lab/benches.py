@@ -1,0 +1,101 @@
+"""`geolab bench GAME`: each game's speed benchmark behind one signature.
+
+A benchmark times a game's batch engine against its reference engine in the same run and
+reports medians of several runs (these machines are shared and noisy); `BENCHES` maps a game
+to its benchmark, ``bench(rules, games, runs, seed, threads) -> dict`` with a ``summary`` line.
+A game without one says so.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import time
+
+import numpy as np
+
+from geolab.bots.ranks.registry import BOTS
+from geolab.bots.ranks.seats import GreedySeat
+from geolab.errors import GeolabError
+from geolab.games.ranks import batch as engine
+from geolab.games.ranks import reference
+from geolab.games.ranks.rules import Rules
+
+
+def _reference_tricks_per_s(rules: Rules, games: int, seed: int) -> float:
+    hands, draw, power = reference.deal_arrays(rules, games, np.random.default_rng(seed))
+    seats = [GreedySeat(), GreedySeat()]
+    tricks, start = 0, time.perf_counter()
+    for i in range(games):
+        first = reference.Deal((tuple(hands[i, 0]), tuple(hands[i, 1])), tuple(draw[i])).drawn_first_lead()
+        tricks += len(reference.play(rules, hands[i].tolist(), seats, first, None if power is None else power[i]).tricks)
+    return tricks / (time.perf_counter() - start)
+
+
+def bench(games: int = 2_000_000, runs: int = 5, reference_games: int = 400, seed: int = 0,
+          threads: int | None = None) -> dict:  # fmt: skip
+    """Greedy v greedy on Combo 1, deal and discard included: median tricks/s of `runs` runs,
+    beside the reference engine's, measured in the same runs. Also tricks per CPU-second and
+    the load average, since other processes on the machine take cores from the wall clock."""
+    rules = Rules.combo1()
+    greedy = BOTS.make("greedy", rules)
+    start = time.perf_counter()
+    engine.play(rules, (greedy, greedy), 64, seed, block=64)  # compile or load the kernels
+    warmup = time.perf_counter() - start
+    batch, cpu, slow = [], [], []
+    load = os.getloadavg()[0]
+    for r in range(runs):
+        tricks, start, start_cpu = 0, time.perf_counter(), time.process_time()
+        for part in engine.run(rules, (greedy, greedy), games, seed + r, threads=threads):
+            tricks += int(part.n_tricks.sum(dtype=np.int64))
+        batch.append(tricks / (time.perf_counter() - start))
+        cpu.append(tricks / (time.process_time() - start_cpu))
+        slow.append(_reference_tricks_per_s(rules, reference_games, seed + r))
+    fast, slow = statistics.median(batch), statistics.median(slow)
+    return {
+        "rules": "combo1",
+        "bots": "greedy,greedy",
+        "games": games,
+        "runs": runs,
+        "tricks_per_s": fast,
+        "reference_tricks_per_s": slow,
+        "ratio": fast / slow,
+        "runs_tricks_per_s": batch,
+        "reference_games": reference_games,
+        "runs_reference_tricks_per_s": slow,
+        "tricks_per_cpu_s": statistics.median(cpu),
+        "threads": threads or os.cpu_count(),
+        "load_average_at_start": load,
+        "jit_warmup_s": warmup,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def ranks(rules, games, runs, seed, threads) -> dict:
+    out = bench(games or 2_000_000, runs, 400, seed, threads)
+    return {"summary": f"greedy v greedy on Combo 1, {out['games']:,} games a run, median of {runs} runs", **out}
+
+
+def jumbled(rules, games, runs, seed, threads) -> dict:
+    from geolab.lab.jumbled import bench as jumbled_bench
+
+    out = jumbled_bench(rounds=games or 1 << 19, repeats=runs, workers=threads or 2, seed=seed)
+    return {"summary": f"default heuristic at every seat, rounds/s at 4 and 8 players, median of {runs} runs", **out}
+
+
+def classroom(rules, games, runs, seed, threads) -> dict:
+    from geolab.lab.classroom_arena import bench as class_bench
+
+    out = class_bench(rules, games or 200_000, 200, runs, seed)
+    return {"summary": f"equilibrium discards, {rules.students} students, student-hands/s, median of {runs} runs",
+            **out}
+
+
+BENCHES = {"ranks": ranks, "jumbled": jumbled, "class": classroom}
+
+
+def run(game: str, rules, games: int | None, runs: int, seed: int, threads: int | None) -> dict:
+    if game not in BENCHES:
+        raise GeolabError(f"no benchmark for {game!r} (benchmarks: {', '.join(BENCHES)})")
+    return BENCHES[game](rules, games, runs, seed, threads)

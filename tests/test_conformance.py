@@ -1,0 +1,222 @@
+"""Conformance suites over the registry: every game and every bot keeps the contract of
+`geolab.game`, and is tested here because it is registered (the test-only Top Rank game of
+`toy_game` too). Models: OpenSpiel's random-simulation test, scikit-learn's check_estimator.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+
+import numpy as np
+import pytest
+
+from geolab import registry
+from geolab.errors import GeolabError, IllegalActionError, RecordError, RulesError
+from geolab.game import coerce
+from geolab.lab.tables import lineup
+
+GAMES = registry.names()
+#: (game, preset) pairs: every preset of every game
+PRESETS = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS]
+#: (game, bot) pairs: every registered bot of every game
+BOTS = [(g, b) for g in GAMES for b in registry.get(g).bots.names()]
+
+
+def _rules(game: str, preset: str):
+    return registry.get(game).game.Rules.preset(preset)
+
+
+class RandomLegal:
+    """Any legal action, uniformly."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def act(self, decision):
+        return decision.legal[int(self.rng.integers(len(decision.legal)))]
+
+
+class _Seen(Exception):
+    pass
+
+
+class FirstDecision:
+    """Plays the first legal action, and stops the game at `seat`'s first decision."""
+
+    def __init__(self, seat: int, out: list):
+        self.seat, self.out = seat, out
+
+    def act(self, decision):
+        if decision.seat == self.seat:
+            self.out.append(decision)
+            raise _Seen
+        return decision.legal[0]
+
+
+def _same_record(a: dict, b: dict) -> None:
+    assert json.loads(json.dumps(a)) == json.loads(json.dumps(b))
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_random_legal_play_ends_in_a_valid_outcome_and_its_record_replays(game, preset):
+    entry, rules = registry.get(game), _rules(game, preset)
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        deal = entry.game.deal(rules, rng)
+        played = entry.game.play(rules, deal, [RandomLegal(rng) for _ in range(entry.game.seats(rules))])
+        scores = entry.game.scores(played)
+        assert scores.shape == (entry.game.seats(rules),)
+        assert (scores >= 0).all() and scores.sum() == pytest.approx(1.0)
+        record = json.loads(json.dumps(entry.game.to_record(played)))
+        assert record["format"] == "geolab-record/1" and record["game"] == entry.game.record_game
+        again = entry.game.replay(record)
+        np.testing.assert_allclose(entry.game.scores(again), scores)
+        _same_record(entry.game.to_record(again), record)
+        assert entry.game.report(again) == entry.game.report(played)
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_an_illegal_action_is_refused(game, preset):
+    entry, rules = registry.get(game), _rules(game, preset)
+
+    class Illegal:
+        def act(self, decision):
+            return "not an action"
+
+    with pytest.raises(IllegalActionError):
+        entry.game.play(rules, entry.game.deal(rules, np.random.default_rng(1)),
+                        [Illegal() for _ in range(entry.game.seats(rules))])
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_batch_engine_equals_reference_engine_on_the_same_deals_and_decisions(game, preset):
+    entry, rules = registry.get(game), _rules(game, preset)
+    names = lineup(entry.simulate_bots.split(","), entry.game.seats(rules))
+    bots = [entry.bots.make(n, rules) for n in names]
+    records = entry.game.batch_records(rules, bots, 12, 3)
+    batch = entry.game.batch(rules, bots, 12, 3)
+    assert len(records) == 12
+    for i, record in enumerate(records):
+        played = entry.game.replay(json.loads(json.dumps(record)))  # checks the claimed result too
+        np.testing.assert_allclose(entry.game.scores(played), batch.scores[i])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_table_at_any_chunk_size_and_thread_count(game):
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    names = lineup(entry.simulate_bots.split(","), entry.game.seats(rules))
+    bots = [entry.bots.make(n, rules) for n in names]
+    one = entry.game.batch(rules, bots, 5000, 11, threads=1)
+    other = entry.game.batch(rules, bots, 5000, 11, chunk=1, threads=2)
+    for a, b in ((one.scores, other.scores), (one.length, other.length), (one.first, other.first)):
+        np.testing.assert_array_equal(a, b)
+    assert one.columns.keys() == other.columns.keys()
+    for key in one.columns:
+        np.testing.assert_array_equal(one.columns[key], other.columns[key])
+    assert not np.array_equal(entry.game.batch(rules, bots, 5000, 12, threads=1).scores, one.scores)
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_an_observation_does_not_change_with_cards_its_seat_cannot_see(game, preset):
+    entry, rules = registry.get(game), _rules(game, preset)
+    rng = np.random.default_rng(5)
+    for seat in range(entry.game.seats(rules)):
+        deal = entry.game.deal(rules, rng)
+        other = entry.game.redeal_hidden(rules, deal, seat, rng)
+        assert other != deal
+        seen = []
+        for d in (deal, other):
+            with pytest.raises(_Seen):
+                entry.game.play(rules, d, [FirstDecision(seat, seen) for _ in range(entry.game.seats(rules))])
+        assert seen[0] == seen[1]
+
+
+def _bad_values(annotation: str, value):
+    """Values of the wrong type for a field annotated `annotation` (currently `value`)."""
+    candidates = ["7", 7.5, [7], True, 3, "yes", None, {"a": 1}, ["x"], [1.5]]
+    if isinstance(value, tuple):
+        candidates += [list(value) + ["x"], [str(v) for v in value]]
+    bad = []
+    for c in candidates:
+        try:
+            coerce(annotation, c, "x")
+        except ValueError:
+            bad.append(c)
+    assert bad, f"no bad value found for {annotation}"
+    return bad
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_rules_values_of_every_field_are_rules_errors(game):
+    Rules = registry.get(game).game.Rules
+    rules = Rules.preset(Rules.DEFAULT)
+    for f in fields(rules):
+        for bad in _bad_values(f.type, getattr(rules, f.name)):
+            with pytest.raises(RulesError, match=f.name):
+                rules.replace(**{f.name: bad})
+            with pytest.raises(RulesError):
+                Rules.from_spec({f.name: bad})
+    with pytest.raises(RulesError, match="unknown field"):
+        Rules.from_spec({"no_such_field": 1})
+    with pytest.raises(RulesError, match="unknown rules preset"):
+        Rules.from_spec("no-such-preset")
+    with pytest.raises(RulesError):
+        Rules.from_spec(["a", "list"])
+    for name in Rules.PRESETS:
+        preset = Rules.preset(name)
+        assert Rules.from_spec(preset.to_spec()) == preset
+        assert Rules.from_spec(json.loads(json.dumps(preset.to_spec()))) == preset
+    assert {row["field"] for row in rules.describe()} == {f.name for f in fields(rules)}
+    assert all(row["meaning"] for row in rules.describe()), "every field says what it means (HELP)"
+
+
+@pytest.mark.parametrize("game,bot", BOTS)
+def test_every_bot_plays_only_legal_actions_and_repeats_itself_on_a_seed(game, bot):
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    example = entry.bots.info(bot).example
+    names = lineup([example, entry.simulate_bots.split(",")[0]], entry.game.seats(rules))
+    made = {n: entry.bots.make(n, rules) for n in set(names)}
+    seats = [made[n] for n in names]
+    for record in entry.game.batch_records(rules, seats, 6, 21):
+        entry.game.replay(record)  # the reference engine checks every decision
+    first = entry.game.batch(rules, seats, 40, 21, threads=1)
+    again = entry.game.batch(rules, [entry.bots.make(n, rules) for n in names], 40, 21, threads=1)
+    np.testing.assert_array_equal(first.scores, again.scores)
+
+
+@pytest.mark.parametrize("game,bot", BOTS)
+def test_bad_bot_parameters_are_refused_with_the_valid_ones(game, bot):
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    info = entry.bots.info(bot)
+    with pytest.raises(GeolabError, match="valid"):
+        entry.bots.make(f"{bot}:no_such_parameter=1", rules)
+    for p in info.params:
+        if p.type != "str":
+            with pytest.raises(GeolabError, match=p.name):
+                entry.bots.make(f"{bot}:{p.name}=[1, 2]", rules)
+    with pytest.raises(GeolabError, match="unknown"):
+        entry.bots.make(f"{bot}-no-such-bot", rules)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bots_document_their_parameters(game):
+    for row in registry.get(game).bots.describe():
+        assert row["summary"] and row["family"]
+        if row["peeks"]:
+            assert "oracle" in row["bot"] or "peek" in row["bot"]
+
+
+def test_a_record_of_one_game_is_refused_by_another():
+    entries = registry.entries()
+    first = entries[0].game
+    rules = first.Rules.preset(first.Rules.DEFAULT)
+    rng = np.random.default_rng(0)
+    record = first.to_record(first.play(rules, first.deal(rules, rng),
+                                        [RandomLegal(rng) for _ in range(first.seats(rules))]))
+    for other in entries[1:]:
+        with pytest.raises(RecordError, match="game"):
+            other.game.replay(record)

@@ -1,0 +1,105 @@
+"""The layering contract, read from the source: imports flow one way (facts -> games -> bots
+-> lab -> surfaces), nothing imports a private name of another module, and no module imports
+form a circle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: module prefix -> layer; the longest matching prefix wins
+LAYERS = {
+    "geolab": 0, "geolab.errors": 0, "geolab.cards": 0, "geolab.common": 0, "geolab.game": 0,
+    "geolab.games": 1,
+    "geolab.solvers": 2,
+    # the learned bot's features and model files sit with the bots; training plays bots
+    "geolab.bots": 3, "geolab.learn": 3,
+    "geolab.registry": 4, "geolab.learn.training": 4,
+    "geolab.lab": 5, "geolab.records": 5,
+    "geolab.cli": 6, "geolab.__main__": 6,
+}
+
+
+def layer(module: str) -> int:
+    best = max((p for p in LAYERS if module == p or module.startswith(p + ".")), key=len)
+    return LAYERS[best]
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted((ROOT / "geolab").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def imports(path: Path, module: str, top_level_only: bool = False):
+    """(imported module, names, line) for every import in a file."""
+    tree = ast.parse(path.read_text())
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, [], node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            yield base, [a.name for a in node.names], node.lineno
+
+
+def test_imports_flow_one_way():
+    wrong = []
+    known = modules()
+    for module, path in known.items():
+        for target, names, line in imports(path, module):
+            if not target.startswith("geolab"):
+                continue
+            for full in [target] + [f"{target}.{n}" for n in names if f"{target}.{n}" in known]:
+                if layer(full) > layer(module):
+                    wrong.append(f"{path.relative_to(ROOT)}:{line} ({module}, layer {layer(module)}) imports "
+                                 f"{full} (layer {layer(full)})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_private_names_imported_across_modules():
+    wrong = []
+    for base in ("geolab", "experiments"):
+        for path in sorted((ROOT / base).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            for target, names, line in imports(path, module):
+                for name in names:
+                    if name.startswith("_") and not name.startswith("__"):
+                        wrong.append(f"{path.relative_to(ROOT)}:{line} imports {name} from {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_circles():
+    known = modules()
+    graph = {m: set() for m in known}
+    for module, path in known.items():
+        for target, names, _ in imports(path, module, top_level_only=True):
+            for full in [target] + [f"{target}.{n}" for n in names]:
+                if full in known and full != module:
+                    graph[module].add(full)
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m, stack):
+        state[m] = 1
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                cycles.append(" -> ".join(stack[stack.index(n):] + [n]))
+            elif n not in state:
+                visit(n, stack + [n])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    # a package's __init__ importing its own submodules is not a circle of logic
+    cycles = [c for c in cycles if not all(p.startswith(c.split(" -> ")[0]) for p in c.split(" -> "))]
+    assert not cycles, "\n".join(cycles)

@@ -1,0 +1,266 @@
+"""Top Rank, a test-only game: the proof that a game is one module and one registration.
+
+Each of `seats` players is dealt `hand` cards. In round r every player plays one card at once;
+the best rank in the round's category (``categories[r]``; lowest rank best unless
+``best_low`` is false) wins the round; after `rounds` rounds (or when a player has `limit`
+round wins) the most round wins takes the game, and tied leaders share it (``ties="share"``)
+or nobody wins (``"nobody"``: every seat then shares). It registers itself with two bots and
+gets simulate, arena, replay and the conformance suites without a line of lab or CLI code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from geolab import registry
+from geolab.cards import N_CARDS, POSTAL, RANKS, card
+from geolab.common.seeding import int_seed
+from geolab.errors import IllegalActionError, RecordError, RulesError
+from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, RulesBase, check_envelope, envelope, shares
+
+NAME = "toy"
+RECORD = "top-rank"
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    seats: int = 3
+    hand: int = 3
+    rounds: int = 3
+    categories: tuple[int, ...] = (0, 1, 2)
+    best_low: bool = True
+    ties: str = "share"
+    limit: int | None = None
+
+    PRESETS = {"standard": lambda: Rules(), "duel": lambda: Rules(seats=2, hand=4, rounds=4, categories=(0, 1, 2, 0))}
+    DEFAULT = "standard"
+    HELP = {"seats": "players", "hand": "cards dealt to each", "rounds": "rounds played",
+            "categories": "the category of each round (0 size, 1 statehood, 2 population)",
+            "best_low": "rank 1 is best", "ties": "share: tied leaders share the win; nobody: all share",
+            "limit": "round wins that end the game early (null: never)"}
+
+    def validate(self):
+        if not 2 <= self.seats <= 6:
+            raise RulesError(f"seats: {self.seats} is outside 2-6")
+        if not 1 <= self.rounds <= self.hand or self.seats * self.hand > N_CARDS:
+            raise RulesError("rounds must be 1..hand and the hands must fit in the deck")
+        if len(self.categories) != self.rounds or any(c not in (0, 1, 2) for c in self.categories):
+            raise RulesError("categories: one of 0, 1, 2 per round")
+        if self.ties not in ("share", "nobody"):
+            raise RulesError(f"ties: {self.ties!r} is not one of share, nobody")
+        if self.limit is not None and not 1 <= self.limit <= self.rounds:
+            raise RulesError("limit must be 1..rounds or null")
+        return self
+
+
+def _winners(rules: Rules, wins: np.ndarray) -> np.ndarray:
+    """(n, seats) round wins -> (n, seats) win shares."""
+    best = wins == wins.max(axis=1, keepdims=True)
+    if rules.ties == "nobody":
+        best &= best.sum(axis=1, keepdims=True) == 1
+    return shares(best)
+
+
+def _round_winner(rules: Rules, cards: np.ndarray, category: int) -> np.ndarray:
+    """(n, seats) cards played -> (n,) the winning seat (the lower seat on equal ranks)."""
+    ranks = RANKS[cards, category].astype(np.int64)
+    return (ranks if rules.best_low else -ranks).argmin(axis=1)
+
+
+class ToyGame:
+    name, title, record_game, Rules = NAME, "Top Rank (test-only)", RECORD, Rules
+    length_unit, first_means = "rounds", "seat A"
+
+    def seats(self, rules):
+        return rules.seats
+
+    def seat_name(self, rules, seat):
+        return SEAT_LETTERS[seat]
+
+    # ----- batch engine --------------------------------------------------------------------
+    def deal_batch(self, rules: Rules, n: int, seed) -> np.ndarray:
+        order = np.random.default_rng(int_seed(seed)).random((n, N_CARDS)).argsort(axis=1)
+        return order[:, : rules.seats * rules.hand].reshape(n, rules.seats, rules.hand)
+
+    def _run(self, rules, bots, n, seed, stream):
+        rules.validate()
+        hands = self.deal_batch(rules, n, seed)
+        held = np.ones(hands.shape, bool)
+        rng = np.random.default_rng(np.random.SeedSequence(int_seed(seed), spawn_key=(stream + 1,)))
+        wins = np.zeros((n, rules.seats), np.int64)
+        played = np.zeros(n, np.int64)
+        plays = []
+        for r, category in enumerate(rules.categories):
+            live = np.flatnonzero(played == r) if rules.limit is None else \
+                np.flatnonzero((wins.max(axis=1) < rules.limit) & (played == r))
+            cards = np.zeros((n, rules.seats), np.int64)
+            for s, bot in enumerate(bots):
+                choice = np.asarray(bot.act({"hand": np.where(held[live, s], hands[live, s], -1),
+                                             "category": category, "round": r}, rng), np.int64)
+                ok = (choice >= 0) & (choice < rules.hand)
+                ok[ok] &= held[live[ok], s, choice[ok]]
+                if not ok.all():
+                    raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: illegal card index")
+                held[live, s, choice] = False
+                cards[live, s] = hands[live, s, choice]
+            if len(live):
+                wins[live, _round_winner(rules, cards[live], category)] += 1
+            played[live] += 1
+            plays.append(cards)
+        batch = Batch(_winners(rules, wins), played, np.zeros(n, np.int64),
+                      {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
+        return batch, hands, plays
+
+    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None):
+        """Plays the whole batch at once, so chunk and threads cannot change a result."""
+        return self._run(rules, bots, n, seed, stream)[0]
+
+    def batch_records(self, rules, bots, n, seed):
+        batch, hands, plays = self._run(rules, bots, n, seed, 0)
+        out = []
+        for i in range(n):
+            rounds = [[int(plays[r][i, s]) for s in range(rules.seats)] for r in range(int(batch.length[i]))]
+            out.append(self.to_record(Played(rules, [list(map(int, h)) for h in hands[i]], rounds)))
+        return out
+
+    # ----- reference engine ------------------------------------------------------------------
+    def deal(self, rules, rng):
+        order = rng.permutation(N_CARDS)[: rules.seats * rules.hand]
+        return [sorted(int(c) for c in order[s * rules.hand:(s + 1) * rules.hand]) for s in range(rules.seats)]
+
+    def redeal_hidden(self, rules, deal, seat, rng):
+        rest = [c for c in range(N_CARDS) if c not in deal[seat]]
+        order = list(rng.permutation(rest))
+        return [list(deal[s]) if s == seat else sorted(int(order.pop()) for _ in range(rules.hand))
+                for s in range(rules.seats)]
+
+    def play(self, rules, deal, seats):
+        rules.validate()
+        held = [list(h) for h in deal]
+        wins, rounds = [0] * rules.seats, []
+        for r, category in enumerate(rules.categories):
+            if rules.limit is not None and max(wins) >= rules.limit:
+                break
+            cards = []
+            for s, seat in enumerate(seats):  # simultaneous: nobody sees this round's cards
+                decision = Decision(s, "play", {"hand": tuple(held[s]), "category": category, "round": r,
+                                                "history": tuple(map(tuple, rounds))}, tuple(held[s]))
+                c = seat.act(decision)
+                if c not in decision.legal:
+                    raise IllegalActionError(f"round {r + 1}: {SEAT_LETTERS[s]} played {c!r}, not in its hand")
+                cards.append(int(c))
+            for s, c in enumerate(cards):
+                held[s].remove(c)
+            rounds.append(cards)
+            winner = int(_round_winner(rules, np.array([cards]), category)[0])
+            wins[winner] += 1
+        return Played(rules, [list(h) for h in deal], rounds)
+
+    def scores(self, played):
+        return played.scores()
+
+    def report(self, played):
+        return {"winner": "+".join(SEAT_LETTERS[s] for s in np.flatnonzero(played.scores() > 0)),
+                "scores": {SEAT_LETTERS[s]: float(v) for s, v in enumerate(played.scores())},
+                "rounds_played": len(played.rounds)}
+
+    def to_record(self, played):
+        rules = played.rules
+        body = {"deal": {SEAT_LETTERS[s]: [POSTAL[c] for c in h] for s, h in enumerate(played.hands)},
+                "rounds": [[POSTAL[c] for c in cards] for cards in played.rounds]}
+        record = envelope(RECORD, rules.to_spec(), body)
+        record["result"] = self.report(played)
+        return record
+
+    def replay(self, record):
+        check_envelope(record, RECORD)
+        try:
+            rules = Rules.from_spec(record.get("rules", Rules.DEFAULT))
+        except RulesError as error:
+            raise RecordError(str(error)) from None
+        deal = record.get("deal")
+        if not isinstance(deal, dict) or sorted(deal) != list(SEAT_LETTERS[: rules.seats]):
+            raise RecordError("deal: expected a hand per seat")
+        try:
+            hands = [[card(x) for x in deal[SEAT_LETTERS[s]]] for s in range(rules.seats)]
+            rounds = [[card(x) for x in cards] for cards in record.get("rounds", [])]
+        except Exception as error:
+            raise RecordError(f"cards: {error}") from None
+        script = iter(rounds)
+        now: list = []
+
+        class Scripted:
+            def __init__(self, seat):
+                self.seat = seat
+
+            def act(self, decision):
+                if self.seat == 0:
+                    now[:] = next(script, [None] * rules.seats)
+                return now[self.seat]
+
+        try:
+            played = self.play(rules, hands, [Scripted(s) for s in range(rules.seats)])
+        except IllegalActionError as error:
+            raise RecordError(str(error)) from None
+        if len(played.rounds) != len(rounds):
+            raise RecordError(f"rounds: {len(rounds)} recorded, the game lasts {len(played.rounds)}")
+        if "result" in record and record["result"] != self.report(played):
+            raise RecordError("result: the record's result disagrees with the replay")
+        return played
+
+
+@dataclass
+class Played:
+    rules: Rules
+    hands: list
+    rounds: list
+
+    def scores(self) -> np.ndarray:
+        wins = np.zeros((1, self.rules.seats), np.int64)
+        for r, cards in enumerate(self.rounds):
+            wins[0, _round_winner(self.rules, np.array([cards]), self.rules.categories[r])[0]] += 1
+        return _winners(self.rules, wins)[0]
+
+
+class FirstCard:
+    """Plays the first card it holds."""
+
+    def __init__(self, rules):
+        self.name = "first"
+
+    def act(self, obs, rng):
+        return (obs["hand"] >= 0).argmax(axis=1)
+
+
+class BestCard:
+    """Plays its best card in the round's category, or (``greed`` below 1) a random one."""
+
+    def __init__(self, rules, greed: float = 1.0):
+        if not 0 <= greed <= 1:
+            raise ValueError("greed must be within 0-1")
+        self.rules, self.greed, self.name = rules, greed, "best"
+
+    def act(self, obs, rng):
+        hand = obs["hand"]
+        rank = np.where(hand >= 0, RANKS[np.maximum(hand, 0), obs["category"]], 99 if self.rules.best_low else -1)
+        best = rank.argmin(axis=1) if self.rules.best_low else rank.argmax(axis=1)
+        noise = rng.random((len(hand), hand.shape[1])) + (hand < 0) * 2
+        return np.where(rng.random(len(hand)) < self.greed, best, noise.argmin(axis=1))
+
+
+def make_bots() -> Bots:
+    bots = Bots(NAME)
+    bots.add("first", FirstCard, "the first card it holds", family="random")
+    bots.add("best", BestCard, "its best card for the round", example="best:greed=0.5")
+    return bots
+
+
+GAME = ToyGame()
+BOTS = make_bots()
+
+
+def install() -> registry.Entry:
+    return registry.register(GAME, BOTS, simulate_bots="best,first", arena_bots="first,best,best:greed=0.5")
+
