@@ -402,14 +402,18 @@ class Game(Protocol):
     length_unit: str  # what `Batch.length` counts: "tricks", "rounds", ...
     first_means: str  # what `Batch.first` is: "first lead", "first dealer", ...
 
+    block: int  # games per seed block: `batch` may start at any multiple of it
+
     def seats(self, rules) -> int: ...
     def seat_name(self, rules, seat: int) -> str: ...
 
-    def batch(self, rules, bots: Sequence, n: int, seed, *, stream: int = 0,
+    def batch(self, rules, bots: Sequence, n: int, seed, *, start: int = 0, stream: int = 0,
               chunk: int | None = None, threads: int | None = None) -> Batch:
-        """n games, ``bots[s]`` at seat s. The deals depend on (rules, n, seed) only, so every
-        seating of the same seed plays the same cards; ``stream`` picks the seating's own
-        stream for any other randomness. Chunk size and threads never change the result."""
+        """Games start .. start + n - 1 of the seed, ``bots[s]`` at seat s. A game's deal
+        depends on (rules, seed, its number) only, so every seating of the same seed plays the
+        same cards and a run can be played in pieces that start at multiples of `block`;
+        ``stream`` picks the seating's own stream for any other randomness. Chunk size and
+        threads never change the result."""
 
     def batch_records(self, rules, bots: Sequence, n: int, seed) -> list[dict]:
         """The first n games of `batch` (stream 0) as records with their ``result``, so the
@@ -464,6 +468,15 @@ def check_result(claimed, report: dict) -> None:
             raise RecordError(f"result.{key}: unknown key (known: {', '.join(report)})")
         if value != report[key]:
             raise RecordError(f"result.{key}: the record says {value!r}, the replay gives {report[key]!r}")
+
+
+def replayed(record, game: str, replay_game: Callable, report: Callable):
+    """The one path every game's `Game.replay` takes: the envelope, then the body on the
+    reference engine (`replay_game(record)`), then the claimed ``result`` against `report`."""
+    check_envelope(record, game)
+    played = replay_game(record)
+    check_result(record.get("result"), report(played))
+    return played
 
 
 def envelope(game: str, rules_spec, body: dict, seed: int | None = None, players=None) -> dict:

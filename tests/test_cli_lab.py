@@ -110,3 +110,22 @@ def test_user_mistakes_are_one_line_and_exit_2(argv, words, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["ranks", "jumbled"])
+def test_a_simulation_in_pieces_gives_the_numbers_of_one_piece(game, monkeypatch):
+    from geolab.lab import tables
+
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    whole_table, whole = tables.simulate(entry, rules, entry.simulate_bots.split(","), 9000, 2)
+    monkeypatch.setattr(tables, "PIECE", entry.game.block)
+    pieces_table, pieces = tables.simulate(entry, rules, entry.simulate_bots.split(","), 9000, 2)
+    for key in ("first_win_share", "shared_rate", "mean_length", "games"):
+        assert pieces[key] == pytest.approx(whole[key])
+    for key in ("bots", "seats"):  # rows: the sums of squares add up in another order
+        assert all(a == pytest.approx(b) for a, b in zip(pieces[key], whole[key]))
+    assert pieces_table.sort_values(["deal", "rotation"]).drop(columns="game").reset_index(drop=True).equals(
+        whole_table.sort_values(["deal", "rotation"]).drop(columns="game").reset_index(drop=True))
+    no_table, summary = tables.simulate(entry, rules, entry.simulate_bots.split(","), 9000, 2, keep_table=False)
+    assert no_table is None and summary["bots"] == pieces["bots"]

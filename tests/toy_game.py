@@ -72,6 +72,7 @@ def _round_winner(rules: Rules, cards: np.ndarray, category: int) -> np.ndarray:
 class ToyGame:
     name, title, record_game, Rules = NAME, "Top Rank (test-only)", RECORD, Rules
     length_unit, first_means = "rounds", "seat A"
+    block = 1 << 40  # every game comes from one draw of the seed: never split a batch
 
     def seats(self, rules):
         return rules.seats
@@ -113,8 +114,10 @@ class ToyGame:
                       {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
         return batch, hands, plays
 
-    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None):
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
         """Plays the whole batch at once, so chunk and threads cannot change a result."""
+        if start:
+            raise ValueError("the test-only game plays every batch from its first game")
         return self._run(rules, bots, n, seed, stream)[0]
 
     def batch_records(self, rules, bots, n, seed):

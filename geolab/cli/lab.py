@@ -136,7 +136,8 @@ def run_simulate(args) -> None:
     _positive(args.games, "--games")
     _positive(args.chunk, "--chunk")
     names = split_bots(args.bots or entry.simulate_bots)
-    games, summary = tables.simulate(entry, rules, names, args.games, args.seed, args.chunk, _threads(args))
+    games, summary = tables.simulate(entry, rules, names, args.games, args.seed, args.chunk, _threads(args),
+                                     keep_table=bool(args.out))
     summary["seed"] = args.seed
     if args.out:
         out = Path(args.out)

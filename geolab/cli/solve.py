@@ -15,7 +15,7 @@ import numpy as np
 from geolab import records
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli.output import print_json, print_table
-from geolab.games.ranks.records import replay_game
+from geolab.errors import RecordError
 from geolab.games.ranks.reference import Lead
 from geolab.games.ranks.rules import SIDES
 from geolab.solvers.analysis import decisions
@@ -59,11 +59,9 @@ def _move_text(move: dict) -> str:
 
 def solve_record(record: dict) -> dict:
     """The JSON report of `geolab solve` for one record."""
-    if record.get("game", "play-the-ranks") != "play-the-ranks":
-        from geolab.errors import RecordError
-
+    entry, game = records.replay_played(record)  # the one validation path: envelope, body, result
+    if entry.name != "ranks":
         raise RecordError(f"game: the solver handles play-the-ranks records, not {record.get('game')!r}")
-    game = replay_game(record)
     solver = OracleSolver()
     held = [tuple(c for c in game.hands[s] if c not in game.discards[s]) for s in (0, 1)]
     start = Position(game.rules, (held[0], held[1]), game.first_lead, power_bases=game.power_bases)

@@ -15,10 +15,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from geolab.bots.classroom.equilibrium import (  # noqa: F401 (the solver, re-exported for the lab's users)
-    KEPT, MAX_SCORE, Equilibrium, best_response, equilibrium_table, model_exploitability, not_beaten, onehot, solve,
-    values,
-)
+from geolab.bots.classroom.equilibrium import KEPT, MAX_SCORE, Equilibrium, best_response, onehot, solve, values
 from geolab.bots.classroom.policies import AverageRank, tabulate
 from geolab.cards import N_CARDS
 from geolab.common.counter_rng import game_stream

@@ -40,6 +40,19 @@ def mean_ci(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float,
     return mean, mean - half, mean + half
 
 
+def moments_ci(total: float, squares: float, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """`mean_ci` from running sums (of the values and of their squares), for samples too
+    large to hold at once."""
+    if n < 1:
+        return float("nan"), float("nan"), float("nan")
+    mean = total / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    var = max(0.0, (squares - total * total / n) / (n - 1))
+    half = z_value(confidence) * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
 def paired_scores(score_seat_a: np.ndarray, score_seat_b: np.ndarray) -> np.ndarray:
     """Per-deal score of one bot on duplicate deals: the mean of its two seatings (0, ½, 1).
 

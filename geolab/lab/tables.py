@@ -16,7 +16,7 @@ import pandas as pd
 
 from geolab.errors import GeolabError
 from geolab.game import Batch
-from geolab.lab.stats import mean_ci
+from geolab.lab.stats import moments_ci
 from geolab.registry import Entry
 
 #: Most games one table may hold (about 1 GB of columns at 32 seats).
@@ -45,19 +45,22 @@ def rotations(seating: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def duplicate(entry: Entry, rules, seating: Sequence[str], deals: int, seed, chunk: int | None = None,
-              threads: int | None = None, bots: dict | None = None) -> tuple[list[tuple[str, ...]], list[Batch]]:
-    """Every rotation of `seating` on the same `deals`: the rotations and one `Batch` each."""
+              threads: int | None = None, bots: dict | None = None,
+              start: int = 0) -> tuple[list[tuple[str, ...]], list[Batch]]:
+    """Every rotation of `seating` on the same deals (`deals` of them from deal `start` on):
+    the rotations and one `Batch` each. `bots` maps names to built bots (the rest are built)."""
     made = dict(bots or {})
     for name in seating:
         if name not in made:
             made[name] = entry.bots.make(name, rules)
     turns = rotations(seating)
-    played = [entry.game.batch(rules, [made[b] for b in turn], deals, seed, stream=r, chunk=chunk, threads=threads)
-              for r, turn in enumerate(turns)]
+    played = [entry.game.batch(rules, [made[b] for b in turn], deals, seed, start=start, stream=r, chunk=chunk,
+                               threads=threads) for r, turn in enumerate(turns)]
     return turns, played
 
 
-def table(entry: Entry, turns: Sequence[tuple[str, ...]], played: Sequence[Batch], rules) -> pd.DataFrame:
+def table(entry: Entry, turns: Sequence[tuple[str, ...]], played: Sequence[Batch], rules,
+          first_deal: int = 0) -> pd.DataFrame:
     """One row a game: game, deal, rotation, bot_<seat>, score_<seat>, winner, length, first,
     then the game's own columns."""
     game = entry.game
@@ -65,7 +68,7 @@ def table(entry: Entry, turns: Sequence[tuple[str, ...]], played: Sequence[Batch
     frames = []
     for r, (turn, batch) in enumerate(zip(turns, played)):
         n = len(batch)
-        columns: dict = {"deal": np.arange(n), "rotation": np.full(n, r, np.int16)}
+        columns: dict = {"deal": first_deal + np.arange(n), "rotation": np.full(n, r, np.int16)}
         for s, name in enumerate(names):
             columns[f"bot_{name}"] = pd.Categorical([turn[s]] * n, categories=sorted(set(turn)))
         for s, name in enumerate(names):
@@ -99,56 +102,97 @@ def bot_shares(turns: Sequence[tuple[str, ...]], played: Sequence[Batch]) -> dic
             for name in dict.fromkeys(turns[0])}
 
 
+#: Deals a simulation plays at once (rounded to the game's seed blocks): memory stays flat
+#: however many deals are asked for, unless the whole table is kept.
+PIECE = 1 << 20
+
+
+class Totals:
+    """Running sums over deals, so a simulation's summary never needs all its games at once:
+    per bot its per-deal win share, per seat and for the first mover the same, with the sums
+    of squares that give intervals over deals."""
+
+    def __init__(self, seating: Sequence[str], seats: int):
+        self.names = list(dict.fromkeys(seating))
+        self.deals = self.games = self.shared = 0
+        self.length = 0.0
+        keys = [("bot", n) for n in self.names] + [("seat", s) for s in range(seats)] + [("first", 0)]
+        self.sums = {key: np.zeros(2) for key in keys}
+
+    def _add(self, key, per_deal: np.ndarray) -> None:
+        self.sums[key] += (per_deal.sum(), (per_deal * per_deal).sum())
+
+    def add(self, turns, played: Sequence[Batch]) -> None:
+        for name, share in bot_shares(turns, played).items():
+            self._add(("bot", name), share)
+        scores = np.stack([b.scores for b in played])  # (rotations, deals, seats)
+        for s in range(scores.shape[2]):
+            self._add(("seat", s), scores[:, :, s].mean(axis=0))
+        self._add(("first", 0), np.mean([b.scores[np.arange(len(b)), b.first] for b in played], axis=0))
+        self.deals += scores.shape[1]
+        self.games += scores.shape[0] * scores.shape[1]
+        self.shared += int((scores.max(axis=2) < 1).sum())
+        self.length += float(sum(b.length.sum() for b in played))
+
+    def interval(self, key) -> tuple[float, float, float]:
+        total, squares = self.sums[key]
+        return moments_ci(total, squares, self.deals)
+
+
 def simulate(entry: Entry, rules, names: Sequence[str], deals: int, seed: int, chunk: int | None = None,
-             threads: int | None = None) -> tuple[pd.DataFrame, dict]:
-    """`deals` deals under every rotation of the line-up: the game table and a summary with
-    each bot's share of the wins (95% interval over deals) against its fair share, the win
-    share of each seat, and what the first mover wins."""
+             threads: int | None = None, keep_table: bool = True) -> tuple[pd.DataFrame | None, dict]:
+    """`deals` deals under every rotation of the line-up, played in pieces of about `PIECE`
+    deals: the game table (or None without `keep_table`) and a summary with each bot's share
+    of the wins (95% interval over deals) against its fair share, each seat's, and what the
+    first mover wins."""
     game = entry.game
     seating = lineup(list(names), game.seats(rules))
     turns = rotations(seating)
     if deals < 1:
         raise GeolabError("--games must be at least 1")
-    if deals * len(turns) > MAX_GAMES:
-        raise GeolabError(f"--games: {deals:,} deals x {len(turns)} rotations is more than {MAX_GAMES:,} games")
-    start = time.perf_counter()
-    turns, played = duplicate(entry, rules, seating, deals, seed, chunk, threads)
-    seconds = time.perf_counter() - start
-    games = table(entry, turns, played, rules)
-    return games, summarise(entry, rules, seating, turns, played, seconds)
+    if keep_table and deals * len(turns) > MAX_GAMES:
+        raise GeolabError(f"--games: a table of {deals:,} deals x {len(turns)} rotations is more than "
+                          f"{MAX_GAMES:,} games (leave out --out to summarise any number)")
+    made = {name: entry.bots.make(name, rules) for name in dict.fromkeys(seating)}
+    piece = max(1, PIECE // game.block) * game.block
+    totals, frames = Totals(seating, game.seats(rules)), []
+    start_time = time.perf_counter()
+    for start in range(0, deals, piece):
+        n = min(piece, deals - start)
+        _, played = duplicate(entry, rules, seating, n, seed, chunk, threads, made, start)
+        totals.add(turns, played)
+        if keep_table:
+            frames.append(table(entry, turns, played, rules, first_deal=start))
+    seconds = time.perf_counter() - start_time
+    games = None
+    if keep_table:
+        games = pd.concat(frames, ignore_index=True)
+        games["game"] = np.arange(len(games))
+    return games, summarise(entry, rules, seating, turns, totals, seconds)
 
 
-def summarise(entry: Entry, rules, seating, turns, played, seconds: float) -> dict:
+def summarise(entry: Entry, rules, seating, turns, totals: Totals, seconds: float) -> dict:
     game = entry.game
     names = [game.seat_name(rules, s) for s in range(game.seats(rules))]
-    per_bot = bot_shares(turns, played)
     rows = []
-    for name in dict.fromkeys(seating):
-        mean, low, high = mean_ci(per_bot[name])
+    for name in totals.names:
+        mean, low, high = totals.interval(("bot", name))
         rows.append({"bot": name, "seats": seating.count(name), "win_share": mean, "ci_low": low, "ci_high": high,
                      "fair_share": seating.count(name) / len(seating)})
-    scores = np.concatenate([b.scores for b in played])
-    first = np.concatenate([b.first for b in played])
-    first_share = scores[np.arange(len(first)), first]
-    # a deal's rotations share its cards, so intervals are taken over deals
-    per_deal_first = first_share.reshape(len(played), -1).mean(axis=0)
-    f_mean, f_low, f_high = mean_ci(per_deal_first)
-    per_seat = scores.reshape(len(played), -1, len(names)).mean(axis=0)
     seat_rows = []
     for s, seat in enumerate(names):
-        mean, low, high = mean_ci(per_seat[:, s])
+        mean, low, high = totals.interval(("seat", s))
         seat_rows.append({"seat": seat, "win_share": mean, "ci_low": low, "ci_high": high,
                           "fair_share": 1 / len(names)})
-    length = np.concatenate([b.length for b in played])
-    n_games = len(length)
+    f_mean, f_low, f_high = totals.interval(("first", 0))
     return {
-        "game": game.name, "rules": rules.to_spec(), "deals": len(played[0]), "rotations": len(turns),
-        "games": n_games, "seating": "duplicate: each deal under every rotation of the line-up",
+        "game": game.name, "rules": rules.to_spec(), "deals": totals.deals, "rotations": len(turns),
+        "games": totals.games, "seating": "duplicate: each deal under every rotation of the line-up",
         "bots": rows, "seats": seat_rows,
         "first_means": game.first_means,
         "first_win_share": f_mean, "first_ci": [f_low, f_high],
-        "shared_rate": float((scores.max(axis=1) < 1).mean()),
-        "length_unit": game.length_unit, "mean_length": float(length.mean()),
-        "seconds": seconds, "games_per_s": n_games / seconds if seconds else float("nan"),
-        "length_per_s": float(length.sum()) / seconds if seconds else float("nan"),
+        "shared_rate": totals.shared / totals.games,
+        "length_unit": game.length_unit, "mean_length": totals.length / totals.games,
+        "seconds": seconds, "games_per_s": totals.games / seconds if seconds else float("nan"),
+        "length_per_s": totals.length / seconds if seconds else float("nan"),
     }

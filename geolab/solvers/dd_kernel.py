@@ -15,8 +15,8 @@ Why it is shaped this way:
   bitmasks over the two root hands, so the table is a plain array of 2^(2n+1) entries: no
   hashing, no collisions (n <= 10 cards a side).
 * **No recursion.** The search keeps an explicit stack of frames, one per trick: numba's
-  on-disk cache has crashed on recursive jitted functions, which costs ~20 s of compilation
-  in every process. All functions here are ``cache=True``.
+  on-disk cache has crashed on recursive jitted functions, and without the cache every process
+  compiles the search again. All functions here are ``cache=True``.
 * **Pruning that mattered:** cards of one hand that compare the same way against every
   remaining opposing card in every category/base still to come are interchangeable (only
   one of them is tried); a lead whose set of beating answers is a superset of another lead
@@ -24,32 +24,18 @@ Why it is shaped this way:
   tricks are scored exactly without search; leads are ordered by how few answers beat them.
   When a lead is valued on its own (`probe`), all its answers are first checked against the
   table and the bounds, so an answer that refutes it at once is found before any search.
-  Tried and dropped (they cost time here): the lead that last worked at a position tried
-  first; the answer that refuted the previous lead tried first ("killer"); inside the search,
-  checking every answer to a lead before searching any (fewer positions, no faster); testing
-  the last three tricks without frames (a third fewer positions, but 9-12% more CPU, paired);
-  bounds from how many cards of each side can beat anything at all (0.2% fewer positions);
-  the two bounds of a state side by side in one array (one cache line a look-up; not faster,
-  paired 0.52 v 0.58 ms CPU a deal on 600 bench deals); storing the exact value of a
-  two-card position in the table (0.48 v 0.50 ms, no faster); after the borrowed arrays,
-  one pass for a frame's two `representatives` calls (exact, 0.8% faster on the mean, p99
-  no better: noise) and a per-deal cache of them keyed by (sA, sB) (4% slower: clearing it
-  costs more than the ~430 frames a deal it saves).
-* **Cost per position** (about half the CPU of before these, same positions): loops
-  visit set bits only, the lowest found by a trailing-zero count (`_low`: one popcount, not
-  a loop); answers come from each side's cards ordered weakest first once per deal (those
-  that beat the lead, then the rest), not sorted per lead; leads are sorted as row numbers.
-  Most of what was left was reference counting: each array handed to an inlined helper was
-  an atomic increment and decrement (perf: over half the samples in the compiled code were
-  in `NRT_incref`/`NRT_decref`), so `test` works on borrowed arrays (`_borrowed`), a
-  further ~22% (paired 0.38 v 0.30 ms CPU a deal, 600 bench deals). Not inlining the helpers
-  instead was 50% slower. Each of the two `representatives` calls a frame makes cost ~7% of a
-  "who wins" search (measured by adding calls, before the borrowed arrays), so caching them
-  per state could save at most that, less the cost of the table. The batch kernels release
-  the GIL, so a caller may run batches on threads.
+* **Cost per position:** loops visit set bits only, the lowest found by a trailing-zero count
+  (`_low`: one popcount, not a loop); answers come from each side's cards ordered weakest
+  first once per deal (those that beat the lead, then the rest), not sorted per lead; leads
+  are sorted as row numbers. Each array handed to an inlined helper would be an atomic
+  reference-count increment and decrement, the biggest cost left, so `test` works on borrowed
+  arrays (`_borrowed`); the helpers stay inlined. The batch kernels release the GIL, so a
+  caller may run batches on threads.
 * **Work limit.** Every position looked at spends one unit of `work[0]`; when it runs out a
   test says UNKNOWN and the search unwinds without storing anything, so a caller with a time
   cap gets "don't know" for a deal, never a wrong value.
+
+Measurements and rejected variants: docs/perf.md (Solver).
 
 Sides: 0 = A, 1 = B. Values are always from A's point of view.
 """
@@ -80,8 +66,8 @@ def popcount(x):
 @intrinsic
 def _borrowed(typingctx, arr):
     """The same array without its reference count: every array the search passes to an inlined
-    helper was an atomic increment and decrement (most of the cost of a position, by perf);
-    on a borrowed one they are no-ops. Only for arrays that outlive the borrower (the context)."""
+    helper was an atomic increment and decrement (most of the cost of a position); on a
+    borrowed one they are no-ops. Only for arrays that outlive the borrower (the context)."""
 
     def codegen(context, builder, sig, args):
         src = context.make_array(sig.args[0])(context, builder, value=args[0])

@@ -269,7 +269,7 @@ class OracleSolver:
 
     # ----- batches ------------------------------------------------------------------------
     # `budget` (None: no limit) caps the work of one call: positions searched, spent deal after
-    # deal (a few thousand a deal on average, ~3 per microsecond). Results it does not cover read
+    # deal (a few thousand a deal on average; rates: docs/perf.md, Solver). Results it does not cover read
     # CUT_SHORT, never a wrong value. `work_done` adds up the work of every batch call.
     work_done = 0
 

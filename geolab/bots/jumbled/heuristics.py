@@ -244,7 +244,7 @@ def _key_tables(deck, S, reuse, ranks):
 def _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small, reserving, tab, ranks, key, big):
     """`_heuristic_rounds_kernel`'s pick for a set of more than two cards or a seat that may
     keep its best card back: a separate function so that the common one- or two-card path's
-    loop keeps its values in registers (~10% faster per round). Returns (slot mask, rank total)."""
+    loop keeps its values in registers. Returns (slot mask, rank total)."""
     for i in range(H):
         key[i] = big if (uq >> i) & 1 else np.int64(tab[off + hands[hg, q, i]]) | i
     if reserving and not small:
@@ -288,15 +288,14 @@ def _heuristic_rounds_kernel(hands, slots, seats, bare, order, calls, u, keys, f
 
     ``slots`` and ``seats`` are any tuples of lengths H (the hand size) and P: their lengths
     are part of the compiled type, so each (H, P) gets its own specialisation whose card and
-    seat loops have constant trip counts (the card loop fully unrolled). Constant H: ~5-8% fewer
-    CPU-seconds per round than H read from the array; constant P on top: ~7% fewer at 4 players,
-    ~2-3% at 8 (paired medians of CPU time, 1 thread, 16,384-round blocks, untraced).
+    seat loops have constant trip counts (the card loop fully unrolled).
 
     ``bare`` is likewise a tuple whose length is a compile-time flag: non-empty for an untraced
     block (``keys`` given; hands, order, u and actions one-row scratch nobody reads), so that
     specialisation has no per-game row selects for them, never stores actions or uniforms and
-    has no path for given deals: ~6% fewer CPU-seconds per round at 4 players, ~4% at 8, but
-    ~9% more at 2 (2% fewer instructions there: code layout; paired medians, 1 thread, quiet)."""
+    has no path for given deals.
+
+    Measurements: docs/perf.md (Jumbled fused round kernels)."""
     G = points.shape[0]
     H, P = len(slots), len(seats)  # compile-time constants (see above)
     D = order.shape[1]

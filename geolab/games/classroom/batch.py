@@ -1,8 +1,8 @@
 """Class GeoPower Double Choice for many classes at once: a numba kernel.
 
-Numba, not numpy, by measurement: the plain-numpy engine (`numpy_engine`, the benchmark's
-same-run baseline) is 2.5-2.9x slower in the same runs, a class game being a few hundred tiny
-steps (deal, look up a discard, compare sums). Discard policies enter as lookup tables over all
+Numba, not numpy, by measurement: a class game is a few hundred tiny steps (deal, look up a
+discard, compare sums), which numpy vectorises poorly; the plain-numpy engine (`numpy_engine`)
+is the benchmark's same-run baseline. Discard policies enter as lookup tables over all
 19,600 hands (a policy sees only its hand, the call and the number of opponents, so any policy
 is such a table); -1 marks "discard at random". Randomness: each game has its own splitmix64
 streams, keyed by the game's block (a child of `SeedSequence(seed).spawn`) and its index in the
@@ -10,35 +10,20 @@ block, so results never depend on how the games are chunked or threaded, and dup
 with swapped policies get the same deals. Deal streams and policy streams are separate for the
 same reason.
 
-Speed (issue 8; measured on the shared 2-core machine). Each simulation first turns the
-discard tables into score tables (`score_tables`: policy, call, category, opponents, hand ->
-the round score), so a student-hand costs one load instead of a discard lookup and three rank
-lookups; the discard itself is worked out only for traced games and random discards. The
-games run in a plain serial function (`_games`; numba compiled the same loop about 25% slower
-as the body of a `prange`) that indexes arrays instead of slicing them (no reference counting
-inside the loop), finds winners without branches and takes a hand's table row from two small
-tables. The parallel loop has one iteration per worker, and each worker takes the next PIECE
-games from a shared counter (`work_queue.take`): a `prange` over the games gave each core an
-equal half up front, and the two cores' speeds drift apart (one thread here ran 680-1,250 ns
-of CPU a game within minutes). Taking pieces: 1.08x and 1.06x wall time (medians of paired
-runs against equal halves: 41 pairs of 100,000 games and 15 of 400,000); a Python thread pool
-over 2,048-game spans instead gained 1.13x in one set and lost 8% in another (a dispatch a span).
-The random streams are unchanged through all of this: the same seed gives the same games, draw
+Speed. Each simulation first turns the discard tables into score tables (`score_tables`:
+policy, call, category, opponents, hand -> the round score), so a student-hand costs one load
+instead of a discard lookup and three rank lookups; the discard itself is worked out only for
+traced games and random discards. The games run in a plain serial function (`_games`, not the
+body of a `prange`) that indexes arrays instead of slicing them (no reference counting inside
+the loop), finds winners without branches and takes a hand's table row from two small tables.
+The parallel loop has one iteration per worker, and each worker takes the next PIECE games
+from a shared counter (`work_queue.take`): on a shared machine the cores' speeds drift apart,
+so equal shares up front leave the fast core idle at the end. Helpers inlined into the hand
+loop take scalars only (numba counts references to array arguments on every hand). The
+random streams are the same whatever the speed-ups: the same seed gives the same games, draw
 for draw (tests pin digests of the outputs).
 
-Where the time goes (stubs, A/B on 2 threads): without the Championship Round a game takes
-about a third less (8.3 of its 40.3 hands: a short deal with the same fixed costs), without the
-shuffle 40% less, without the score-table load 14% less, with score-table loads confined to
-1 KB 6% less (16% on 1 thread). Tried and not kept, all bit-identical: scoring each group as it
-is dealt, one pass for a championship attempt's best and winners, an int8 deck, numba's
-"numpy" error model and both Starting Round decks shuffled in one loop (15% fewer instructions,
-1.06-1.13x on 1 thread, 1.01x on 2 threads over 9 pairs); dealing the games of a chunk in order
-of their (call, category) so consecutive deals read one score table (0.95-1.0x: a few hundred
-deals touch most of a 19.6 KB table once, and bigger chunks cost more than they saved); a hand
-loop with the rare path out of line and per-seat table offsets, 0.87-0.92x; every swap place
-first and then the swaps, 0.86x; 2-bit packed discard tables with rank lookups instead of score
-tables, 0.90x. A per-hand helper inlined with array arguments ran 2.2x slower (numba counts
-references to them on every hand): keep such helpers to scalars.
+Measurements and rejected variants: docs/perf.md (Class batch kernel).
 """
 
 from __future__ import annotations
@@ -90,8 +75,8 @@ def draw_category(state, counts):
 @njit(cache=True, inline="always")
 def hand_row(x, y, z):
     """Sort three cards; return them and the hand's table row. Branch-free (min/max):
-    random cards make branches mispredict, which doubled the kernel's time. The row is
-    a + C(b, 2) + C(c, 3) from two small tables (cheaper than the multiplications)."""
+    random cards make branches mispredict. The row is a + C(b, 2) + C(c, 3) from two small
+    tables (cheaper than the multiplications)."""
     a = min(x, min(y, z))
     c = max(x, max(y, z))
     b = x + y + z - a - c
@@ -102,7 +87,7 @@ def hand_row(x, y, z):
 def shuffle_top(deck, size, count, state):
     """Fisher-Yates for the first `count` places of deck[:size]; two places per 64-bit draw
     (the high and low 32 bits, multiply-shift: bias below 1e-8). Indexes are unsigned so numba
-    drops its negative-index wraparound (about 1.15-1.25x for the kernel with `_deal`'s)."""
+    drops its negative-index wraparound."""
     for p in range(0, count, 2):
         state = state + GOLDEN
         z = mix64(state)
@@ -184,8 +169,8 @@ def _call(dstate, call_mode):
 def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_round, group_first,
            group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
            group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
-    """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (inside a parallel
-    loop's body numba optimised it about 25% worse). Arrays are indexed, never sliced (a
+    """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (numba optimises the
+    same loop worse as a parallel loop's body). Arrays are indexed, never sliced (a
     slice's reference count is an atomic shared by both threads), and winners are found
     without branches (who wins is a coin flip to the branch predictor)."""
     students, n_groups = seat.shape[0], group_size.shape[0]

@@ -22,7 +22,7 @@ import numpy as np
 from geolab.cards import POSTAL
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, Decision, check_envelope, check_result, shares
+from geolab.game import Batch, Decision, replayed, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
 from geolab.games.classroom.observations import View
@@ -89,20 +89,22 @@ class ClassGame:
         return records.student_name(seat)
 
     # ----- batch engine ------------------------------------------------------------------
-    def _simulate(self, rules, bots, n, seed, stream=0, chunk=None, threads=None, trace=False) -> engine.ClassBatch:
+    #: games per seed unit: any game can start a piece (game i's deals depend on (seed, i))
+    block = 1
+
+    def _simulate(self, rules, bots, n, seed, start=0, stream=0, chunk=None, threads=None,
+                  trace=False) -> engine.ClassBatch:
         tables, seats = _tables(rules, bots)
-        if threads is None:
-            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace,
-                                   chunk=chunk or engine.BLOCK, stream=stream)
         before = numba.get_num_threads()
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+        if threads is not None:
+            numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
         try:
-            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace,
-                                   chunk=chunk or engine.BLOCK, stream=stream)
+            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace, chunk=chunk or engine.BLOCK,
+                                   first_game=start, stream=stream)
         finally:
             numba.set_num_threads(before)
 
-    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None) -> Batch:
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None) -> Batch:
         """n class games on the numba engine, ``bots[s]`` at student s. Each game's deals
         come from (seed, game number) only: every seating of a seed plays the same Starting
         Round cards (the Championship's follow from who the finalists are). ``stream`` keys
@@ -112,7 +114,7 @@ class ClassGame:
         Columns: ``group_win_S1`` ... (did each student win its group: bool), ``finalists``
         and ``championship_hands`` (hands dealt over the Championship Round and its replays);
         ``length`` counts the Championship Rounds played."""
-        b = self._simulate(rules, bots, n, seed, stream, chunk, threads)
+        b = self._simulate(rules, bots, n, seed, start, stream, chunk, threads)
         columns = {f"group_win_{records.student_name(s)}": b.group_win[:, s] for s in range(rules.students)}
         columns["finalists"] = b.group_win.sum(axis=1).astype(np.int64)
         columns["championship_hands"] = b.championship_hands.astype(np.int64)
@@ -148,10 +150,7 @@ class ClassGame:
         return records.to_record(played)
 
     def replay(self, record) -> GameLog:
-        check_envelope(record, records.GAME)
-        log = records.replay_game(record)
-        check_result(record.get("result"), records.report(log))
-        return log
+        return replayed(record, records.GAME, records.replay_game, records.report)
 
     def report(self, played: GameLog) -> dict:
         return records.report(played)

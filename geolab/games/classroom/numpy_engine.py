@@ -5,20 +5,14 @@ The same games as the kernel (same rules, inputs and outputs) vectorised across 
 a block: every step is one numpy operation over all of them, and the Championship Round's
 replays go on over the shrinking set of games still tied. Its random stream is its own, NOT
 the kernel's: block b of `BLOCK` games draws from `Generator(SFC64(SeedSequence(seed).spawn
-(...)[b]))` (SFC64: numpy's fastest generator, twice PCG64 here), so results depend on
-(seed, n_games) and not on the number of threads, and equal the kernel's in distribution
-only. The outcome logic (`outcomes`) takes its deals from a source, so the tests feed it the
-kernel's traced deals and require identical results.
+(...)[b]))` (SFC64: numpy's fastest generator), so results depend on (seed, n_games) and
+not on the number of threads, and equal the kernel's in distribution only. The outcome logic
+(`outcomes`) takes its deals from a source, so the tests feed it the kernel's traced deals
+and require identical results.
 
-Speed (2026-11-29; 32 students in 8 groups, equilibrium tables, shared 2 cores; medians of
-two sets of five `geolab bench class` runs): 20-25 M student-hands/s on two threads (1.6x
-one thread), 12-14 M per CPU-second, against the kernel's 50-68 M in the same runs
-(`batch_over_numpy` 2.7 in both sets, while the machine's speed drifted). One thread's time: shuffling decks
-(random keys, sort, tie check) 42%, hand rows and score-table loads 19%, calls 5%, the rest
-(group minima, finalists, replays' bookkeeping) a third. Measured and kept: 32-bit sort keys
-(4x faster than 64-bit keys or an argsort), a hand-row lookup table (5x faster than sorting
-the three cards), `np.take` (2x faster than fancy indexing with the same 32-bit indexes), group
-minima over contiguous rows (15x faster than `minimum.reduceat` across a row).
+Speed: 32-bit sort keys, a hand-row lookup table instead of sorting the three cards, `np.take`
+instead of fancy indexing, and group minima over contiguous rows, each kept because it
+measured faster than the obvious numpy. Measurements: docs/perf.md (Class numpy engine).
 """
 
 from __future__ import annotations
@@ -43,7 +37,7 @@ _LOW = np.uint32(63)  # a deal key's low 6 bits hold its card, the other 26 are 
 
 def _row_table() -> np.ndarray:
     """Table row of the hand (x, y, z) in any order, at (x * 50 + y) * 50 + z: one 250 KB
-    load instead of sorting three cards (five times faster in numpy)."""
+    load instead of sorting three cards (faster in numpy)."""
     table = np.zeros(N_CARDS**3, np.int16)
     for x, y, z in itertools.permutations(HANDS.T.astype(np.int32)):
         table[(x * N_CARDS + y) * N_CARDS + z] = np.arange(N_ROWS)
@@ -130,7 +124,7 @@ def outcomes(rules: Rules, scores: np.ndarray, seats: np.ndarray, source, n: int
             v = _score(scores, source.starting(t, members), at[:, None] + start_base[members], cat[:, None], t,
                        everyone[:, None], members, source)
             v *= (1 - 2 * call).astype(np.int8)[:, None]  # the best is the lowest, also under Bottoms Up
-            v = np.ascontiguousarray(v.T)  # a group's minimum is then a minimum of whole rows: 15x faster
+            v = np.ascontiguousarray(v.T)  # a group's minimum is then a minimum of whole rows (faster than reduceat)
             for place, seat, size in spans:
                 group = v[place : place + size]
                 group_win[:, seat : seat + size] = (group == group.min(axis=0)).T
@@ -182,7 +176,7 @@ class NumpySource:
 
     def deal(self, decks: int, count: int) -> np.ndarray:
         """The first `count` cards of `decks` shuffled decks, (decks, count) int32: sort
-        keys of 26 random bits above the card (32-bit keys: numpy sorts them 4x faster than
+        keys of 26 random bits above the card (32-bit keys: numpy sorts them faster than
         64-bit ones or an argsort). A deck where a tie between keys could decide its first
         `count` cards is shuffled again, so deals are exactly uniform."""
         keys = self.rng.integers(0, 2**64, decks * N_CARDS // 2, np.uint64).view(np.uint32).reshape(decks, N_CARDS)

@@ -91,12 +91,11 @@ def deal_game(start, P, H, n_turns, counts, deck, hands, g, order, og):
 
     A place is final once swapped, so the card goes straight to the hand (no copy loop), and
     the category picks and the fill are branch-free with fixed trip counts (the categories are
-    coin flips to the branch predictor): ~21% (4 players) and ~25% (8) fewer CPU-seconds per
-    deal than the copy loop and branchy fill (paired medians, 1 thread)."""
+    coin flips to the branch predictor). Measurements: docs/perf.md (Jumbled batch engine)."""
     for i in range(N_CARDS):
         deck[i] = i
     n = P * H
-    for i in range(0, n, 2):  # unsigned places (no negative-index checks): ~25% faster
+    for i in range(0, n, 2):  # unsigned places: no negative-index checks
         z = draw64(start, i >> 1)
         a = np.uint64(i)
         j = a + (((z >> np.uint64(32)) * (np.uint64(N_CARDS) - a)) >> np.uint64(32))

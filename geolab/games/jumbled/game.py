@@ -31,7 +31,7 @@ import numpy as np
 from geolab.cards import N_CARDS, POSTAL
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, Decision, check_envelope, check_result, shares
+from geolab.game import Batch, Decision, replayed, shares
 from geolab.games.jumbled import records
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Deal, Game, RoundDeal, View, seen_sets
@@ -98,7 +98,9 @@ class JumbledGame:
         return SEAT_LETTERS[seat]
 
     # ----- batch engine ------------------------------------------------------------------
-    def _games(self, rules: Rules, bots, n: int, seed, stream: int = 0, chunk: int | None = None,
+    block = BLOCK
+
+    def _games(self, rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
                threads: int | None = None, trace: bool = False) -> list[GameBatch]:
         """One `GameBatch` per block of `BLOCK` games, in order (see the module docstring)."""
         rules = rules.validate()
@@ -112,8 +114,10 @@ class JumbledGame:
             raise GeolabError(f"n must be at least 1, got {n}")
         if stream < 0:
             raise GeolabError(f"stream must be at least 0, got {stream}")
-        sizes = [min(BLOCK, n - start) for start in range(0, n, BLOCK)]
-        seeds = sequence(seed).spawn(len(sizes))
+        if start < 0 or start % BLOCK:
+            raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
+        sizes = [min(BLOCK, n - at) for at in range(0, n, BLOCK)]
+        seeds = sequence(seed).spawn(start // BLOCK + len(sizes))[start // BLOCK:]
 
         def block(size: int, ss: np.random.SeedSequence) -> GameBatch:
             deal_ss, play_ss = ss.spawn(2)
@@ -137,11 +141,11 @@ class JumbledGame:
                 done = list(pool.map(run, jobs))
         return [part for job in done for part in job]
 
-    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None) -> Batch:
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None) -> Batch:
         """n games to the target. ``scores``: win shares (a team's win split among its members,
         a draw among all seats); ``length``: rounds; ``first``: seat A, the first dealer;
         columns ``points_A``... (each seat's points at the end) and ``draw``."""
-        parts = self._games(rules, bots, n, seed, stream, chunk, threads)
+        parts = self._games(rules, bots, n, seed, start, stream, chunk, threads)
         winner = np.concatenate([p.winner for p in parts])
         points = np.concatenate([p.scores for p in parts])
         rounds = np.concatenate([p.rounds for p in parts]).astype(np.int64)
@@ -217,10 +221,7 @@ class JumbledGame:
         return records.to_record(played)
 
     def replay(self, record) -> Game:
-        check_envelope(record, RECORD_GAME)
-        game = records.replay_game(record)
-        check_result(record.get("result"), records.report(game))
-        return game
+        return replayed(record, RECORD_GAME, records.replay_game, records.report)
 
     def report(self, played: Game) -> dict:
         return records.report(played)

@@ -13,7 +13,7 @@ import numpy as np
 
 from geolab.cards import CATEGORIES, POSTAL, card, category
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import check_result, envelope
+from geolab.game import envelope, replayed
 from geolab.games.jumbled.batch import GameBatch
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules, call_index
@@ -198,6 +198,4 @@ def replay_record(record: dict) -> dict:
     """Validate a Jumbled record with the reference engine, check its claimed ``result``, and
     report what happened. Raises `RecordError` with one line naming the place of the first
     problem."""
-    out = report(replay_game(record))
-    check_result(record.get("result"), out)
-    return out
+    return report(replayed(record, GAME, replay_game, report))

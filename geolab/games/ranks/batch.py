@@ -710,8 +710,10 @@ def run(
     block: int = BLOCK,
     threads: int | None = None,
     stream: int = 0,
+    start: int = 0,
 ) -> Iterator[Played]:
-    """Play `games` deals, yielding one `Played` per chunk, in order.
+    """Play `games` deals from deal `start` on (a whole number of blocks), yielding one
+    `Played` per chunk, in order.
 
     `policies[s]` plays side s (A, B). The deals depend on the seed only; `stream` picks the
     per-chunk generator policies may draw from, so each seating of a duplicate match (the
@@ -726,6 +728,9 @@ def run(
         raise GeolabError("chunk and block must be positive")
     if len(policies) != 2:
         raise GeolabError("a game needs two policies, one per side")
+    if start < 0 or start % block:
+        raise GeolabError(f"start must be a whole number of blocks of {block}, got {start}")
+    first = start // block
     seats = tuple(policies)
     per = _blocks(chunk, block)
     total = _blocks(games, block)
@@ -736,10 +741,10 @@ def run(
 
     def one(b0: int) -> Played:
         nb = min(per, total - b0)
-        deals = deal(rules, seed, b0, nb, block)
+        deals = deal(rules, seed, first + b0, nb, block)
         cut = min(nb * block, games - b0 * block)
         deals = deals.head(cut)
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b0, stream + 1)))
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(first + b0, stream + 1)))
         return _Chunk(rules, deals).play(seats, rng)
 
     if threads == 1:

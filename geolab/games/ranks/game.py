@@ -13,7 +13,7 @@ import numpy as np
 
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError
-from geolab.game import Batch, Decision, check_envelope
+from geolab.game import Batch, Decision, replayed
 from geolab.games.ranks import batch as engine
 from geolab.games.ranks import records
 from geolab.games.ranks.reference import Deal, Game, Lead, View, deal_one, play
@@ -66,12 +66,14 @@ class RanksGame:
         return SIDES[seat]
 
     # ----- batch engine ------------------------------------------------------------------
-    def _played(self, rules, bots, n, seed, stream=0, chunk=None, threads=None) -> engine.Played:
-        return engine.Played.concatenate(list(engine.run(rules, bots, n, int_seed(seed), chunk=chunk or engine.CHUNK,
-                                                         threads=threads, stream=stream)))
+    block = engine.BLOCK
 
-    def batch(self, rules, bots, n, seed, *, stream=0, chunk=None, threads=None) -> Batch:
-        p = self._played(rules, bots, n, seed, stream, chunk, threads)
+    def _played(self, rules, bots, n, seed, start=0, stream=0, chunk=None, threads=None) -> engine.Played:
+        return engine.Played.concatenate(list(engine.run(rules, bots, n, int_seed(seed), chunk=chunk or engine.CHUNK,
+                                                         threads=threads, stream=stream, start=start)))
+
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None) -> Batch:
+        p = self._played(rules, bots, n, seed, start, stream, chunk, threads)
         scores = np.where(p.winner[:, None] < 0, 0.5, (p.winner[:, None] == np.arange(2)).astype(float))
         columns = {"tricks_A": p.tricks_won[:, 0], "tricks_B": p.tricks_won[:, 1],
                    "points_A": p.points[:, 0], "points_B": p.points[:, 1]}
@@ -107,8 +109,7 @@ class RanksGame:
         return records.to_record(played)
 
     def replay(self, record) -> Game:
-        check_envelope(record, records.GAME)
-        return records.replay_checked(record)
+        return replayed(record, records.GAME, records.replay_game, records.report)
 
     def report(self, played: Game) -> dict:
         return records.report(played)

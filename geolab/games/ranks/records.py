@@ -13,7 +13,7 @@ from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import SIDES, Rules
 from geolab.game import RECORD_FORMAT as FORMAT
-from geolab.game import check_result
+from geolab.game import replayed
 
 GAME = "play-the-ranks"
 
@@ -181,13 +181,6 @@ def replay_game(record: dict) -> Game:
     return game
 
 
-def replay_checked(record: dict) -> Game:
-    """Replay, then check the record's own `result` (if any) key by key."""
-    game = replay_game(record)
-    check_result(record.get("result"), report(game))
-    return game
-
-
 def replay_record(record: dict) -> dict:
-    """What a valid record's game did (`report`)."""
-    return report(replay_checked(record))
+    """What a valid record's game did (`report`), its claimed `result` checked."""
+    return report(replayed(record, GAME, replay_game, report))
