@@ -19,7 +19,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 
-#: bench -> (before's arguments, after's arguments, the rate compared)
+#: bench -> (before's arguments, after's arguments, the rate compared); the CPU-time rate beside
+#: it where the bench reports one (steadier than wall time when the host's cores drift)
 BENCHES = {
     "ranks": (["bench", "ranks", "--games", "2000000", "--runs", "3"],
               ["bench", "ranks", "--games", "2000000", "--runs", "3"], "tricks_per_s"),
@@ -30,6 +31,7 @@ BENCHES = {
               "batch_student_hands_per_s"),
     "solver": (["bench", "solver"], ["bench", "solver"], "cpu_ms_per_deal"),
 }
+CPU_RATES = {"ranks": "tricks_per_cpu_s", "jumbled": "rounds_per_cpu_s", "class": "batch_student_hands_per_cpu_s"}
 
 
 def run(tree: Path, argv: list[str]) -> dict:
@@ -55,12 +57,20 @@ def main() -> None:
             order = [("before", args.before, before_argv), ("after", HERE, after_argv)]
             if i % 2:
                 order.reverse()
-            rates = {side: run(tree, argv)[key] for side, tree, argv in order}
-            rows.append({"before": rates["before"], "after": rates["after"], "after_over_before": rates["after"] / rates["before"]})
+            got = {side: run(tree, argv) for side, tree, argv in order}
+            row = {"before": got["before"][key], "after": got["after"][key],
+                   "after_over_before": got["after"][key] / got["before"][key]}
+            if name in CPU_RATES:
+                cpu = CPU_RATES[name]
+                row |= {"before_cpu": got["before"][cpu], "after_cpu": got["after"][cpu],
+                        "cpu_after_over_before": got["after"][cpu] / got["before"][cpu]}
+            rows.append(row)
             print(name, rows[-1], flush=True)
         report["benches"][name] = {"rate": key, "pairs": rows,
                                    "median_after_over_before": statistics.median(r["after_over_before"] for r in rows),
-                                   "note": "lower is better" if key.endswith("_ms") else "higher is better"}
+                                   "median_cpu_after_over_before": statistics.median(
+                                       r.get("cpu_after_over_before", float("nan")) for r in rows),
+                                   "note": "lower is better" if "_ms" in key else "higher is better"}
     report["load_average_end"] = list(os.getloadavg())
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps({k: v["median_after_over_before"] for k, v in report["benches"].items()}))

@@ -447,13 +447,22 @@ class Game(Protocol):
 
 # ----- records ------------------------------------------------------------------------------
 def check_envelope(record, game: str) -> dict:
-    """The common fields of a record: a JSON object of this `format` and `game`."""
+    """The common fields of a record: a JSON object of this `format` and `game`; where present,
+    ``seed`` (the whole number the deal came from) and ``players`` (seat name -> who sat
+    there: a bot spec or a person's name)."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
     if record.get("game") != game:
         raise RecordError(f"game: expected {game!r}, got {record.get('game')!r}")
+    seed = record.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise RecordError(f"seed: expected a whole number >= 0, got {seed!r}")
+    players = record.get("players")
+    if players is not None and not (isinstance(players, dict)
+                                    and all(isinstance(k, str) and isinstance(v, str) for k, v in players.items())):
+        raise RecordError("players: expected an object of seat -> name (strings)")
     return record
 
 

@@ -236,3 +236,22 @@ def test_a_batch_played_from_a_later_start_is_the_same_games(game):
     np.testing.assert_array_equal(whole.length[block:], tail.length)
     for key in whole.columns:
         np.testing.assert_array_equal(whole.columns[key][block:], tail.columns[key])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_envelope_is_checked_the_same_way_for_every_game(game):
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    rng = np.random.default_rng(3)
+    played = entry.game.play(rules, entry.game.deal(rules, rng),
+                             [RandomLegal(rng) for _ in range(entry.game.seats(rules))])
+    record = entry.game.to_record(played)
+    names = {entry.game.seat_name(rules, s): "random" for s in range(entry.game.seats(rules))}
+    entry.game.replay({**record, "seed": 12, "players": names})  # the optional common fields
+    for change, where in [({"format": "geolab-record/2"}, "format"), ({"seed": -1}, "seed"),
+                          ({"seed": "12"}, "seed"), ({"players": ["random"]}, "players"),
+                          ({"game": ["list"]}, "game")]:
+        with pytest.raises(RecordError, match=where):
+            entry.game.replay({**record, **change})
+    with pytest.raises(RecordError, match="record"):
+        entry.game.replay([record])

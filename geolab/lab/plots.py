@@ -33,7 +33,8 @@ def win_rate_heatmap(pairs: pd.DataFrame, bots: list[str], title: str):
     ax.set_xlabel("opponent")
     ax.set_ylabel("bot")
     deals = int(pairs["deals"].min()) if len(pairs) else 0
-    ax.set_title(f"{title}\nwin rate of row v column, 95% CI; {deals:,} duplicate deals (x2 games) a pair")
+    seatings = int(pairs["games"].min() // max(deals, 1)) if len(pairs) else 0
+    ax.set_title(f"{title}\nwin rate of row v column, 95% CI; {deals:,} duplicate deals (x{seatings} games) a pair")
     fig.colorbar(image, ax=ax, label="win rate")
     return fig
 
