@@ -15,3 +15,8 @@ class RecordError(GeolabError):
 
 class IllegalActionError(GeolabError):
     """A policy (bot or human) chose an action the rules do not allow."""
+
+
+class BotError(IllegalActionError):
+    """A bot that failed while deciding (it raised an exception) or broke the rules in a way
+    the engine names: the message names the bot, the game and the decision."""

@@ -21,6 +21,7 @@ line, in `geolab.lab.tables`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import json
@@ -32,10 +33,32 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from geolab.errors import GeolabError, RecordError, RulesError
+from geolab.errors import BotError, GeolabError, RecordError, RulesError
 
 RECORD_FORMAT = "geolab-record/1"
 SEAT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The largest whole number any Rules field holds (games bound their own fields further in
+#: `validate`): beyond it a field is refused before any engine turns it into a machine integer.
+RULES_INT_MAX = 10**9
+#: Bot parameters and record seeds are 63-bit at most (numpy seeds, machine integers).
+INT63_MAX = 2**63 - 1
+
+
+def shown_key(key) -> str:
+    """An object key for an error message: as it is when short and printable, else `shown`."""
+    return key if isinstance(key, str) and len(key) <= 40 and key.isprintable() and key.strip() == key and key \
+        else shown(key)
+
+
+def shown(value, limit: int = 60) -> str:
+    """`repr(value)` cut to `limit` characters, for error messages that must stay one short line."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a structure too deep (or an int too long) to print
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 # ----- typed values -------------------------------------------------------------------------
@@ -47,22 +70,22 @@ def _scalar(kind: str, value, where: str):
     """`value` as `kind` ("int", "float", "bool", "str"), or a RulesError-free ValueError."""
     if kind == "int":
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{where} must be a whole number, got {value!r}")
+            raise ValueError(f"{where} must be a whole number, got {shown(value)}")
         return int(value)
     if kind == "float":
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ValueError(f"{where} must be a number, got {value!r}")
+            raise ValueError(f"{where} must be a number, got {shown(value)}")
         value = float(value)
         if not np.isfinite(value):
-            raise ValueError(f"{where} must be a finite number, got {value!r}")
+            raise ValueError(f"{where} must be a finite number, got {shown(value)}")
         return value
     if kind == "bool":
         if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{where} must be true or false, got {value!r}")
+            raise ValueError(f"{where} must be true or false, got {shown(value)}")
         return bool(value)
     if kind == "str":
         if not isinstance(value, str):
-            raise ValueError(f"{where} must be a string, got {value!r}")
+            raise ValueError(f"{where} must be a string, got {shown(value)}")
         return value
     raise TypeError(f"unsupported type {kind!r}")  # a programming error in a Rules class
 
@@ -84,17 +107,17 @@ def coerce(annotation: str, value, where: str):
                 return _scalar(option, value, where)
             items = [i.strip() for i in match.group(1).split(",")]
             if not isinstance(value, (list, tuple)):
-                raise ValueError(f"{where} must be a list, got {value!r}")
+                raise ValueError(f"{where} must be a list, got {shown(value)}")
             if items[-1] == "...":
                 kinds = [items[0]] * len(value)
             elif len(items) != len(value):
-                raise ValueError(f"{where} must be a list of {len(items)} values, got {list(value)!r}")
+                raise ValueError(f"{where} must be a list of {len(items)} values, got {shown(list(value))}")
             else:
                 kinds = items
             return tuple(_scalar(k, v, f"{where}[{i}]") for i, (k, v) in enumerate(zip(kinds, value)))
         except ValueError as error:
             errors.append(str(error))
-    raise ValueError(errors[0] if len(errors) == 1 else f"{where}: expected {annotation}, got {value!r}")
+    raise ValueError(errors[0] if len(errors) == 1 else f"{where}: expected {annotation}, got {shown(value)}")
 
 
 def parse_value(text: str):
@@ -105,7 +128,7 @@ def parse_value(text: str):
         return None
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, too deep, or a number of thousands of digits
         return text
 
 
@@ -119,7 +142,8 @@ class RulesBase:
 
     A subclass sets ``PRESETS`` (name -> a function returning the preset), ``DEFAULT`` (the
     preset a spec without one starts from) and ``HELP`` (field -> what it means), and writes
-    `validate()` for ranges and consistency."""
+    `validate()` for ranges and consistency. Every whole number of a field (a list's too) is
+    within +-`RULES_INT_MAX`, so no engine ever meets one its machine integers cannot hold."""
 
     PRESETS: ClassVar[Mapping[str, Callable[[], RulesBase]]] = {}
     DEFAULT: ClassVar[str] = ""
@@ -131,6 +155,10 @@ class RulesBase:
                 value = coerce(f.type, getattr(self, f.name), f.name)
             except ValueError as error:
                 raise RulesError(f"rules: {error}") from None
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, int) and not isinstance(item, bool) and abs(item) > RULES_INT_MAX:
+                    raise RulesError(f"rules: {f.name}: {shown(item)} is beyond the {RULES_INT_MAX:,} "
+                                     "any rules field may hold")
             object.__setattr__(self, f.name, value)
 
     def validate(self):  # pragma: no cover - every game writes its own
@@ -225,6 +253,23 @@ class BotInfo:
     def row(self) -> dict:
         return {"bot": self.name, "family": self.family, "peeks": self.peeks, "summary": self.summary,
                 "parameters": ", ".join(f"{p.name}: {_type_name(p.type)} = {p.default!r}" for p in self.params)}
+
+
+def param_range(name: str, value, low, high, *, low_open: bool = False, none_ok: bool = False):
+    """A bot parameter checked against its range (in a bot's factory): a ValueError naming the
+    parameter and the allowed range, which `Bots.make` turns into a `GeolabError` naming the
+    bot. ``low_open``: the value must be above `low`; ``none_ok``: None (no limit) is allowed."""
+    if value is None and none_ok:
+        return value
+    if value is None or value < low or (low_open and value == low) or value > high:
+        def num(x) -> str:
+            return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+        allowed = f"above {num(low)} and at most {num(high)}" if low_open else f"within {num(low)}-{num(high)}"
+        if none_ok:
+            allowed += ", or none"
+        raise ValueError(f"{name} must be {allowed}, got {shown(value)}")
+    return value
 
 
 def split_bots(text: str) -> list[str]:
@@ -341,6 +386,27 @@ def _annotation_text(annotation) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
+def bot_name(bot) -> str:
+    return str(getattr(bot, "name", None) or type(bot).__name__)
+
+
+@contextlib.contextmanager
+def asking(game: str, bot, decision):
+    """Around a batch engine's call into a bot: an exception raised inside the bot becomes a
+    one-line `BotError` naming the game, the bot and the decision (``decision`` is its text,
+    or a function giving it). geolab's own errors (an illegal action the bot itself found, a
+    bad record a seat read) and the end of a person's input (EOFError) pass through."""
+    try:
+        yield
+    except (GeolabError, EOFError):
+        raise
+    except Exception as error:
+        what = decision() if callable(decision) else decision
+        text = " ".join(str(error).split()) or "no message"
+        raise BotError(f"{game}: bot {bot_name(bot)!r} failed on the {what}: {type(error).__name__}: "
+                       f"{text[:200]}") from error
+
+
 # ----- the batch engine's table -------------------------------------------------------------
 @dataclass
 class Batch:
@@ -446,43 +512,74 @@ class Game(Protocol):
 
 
 # ----- records ------------------------------------------------------------------------------
-def check_envelope(record, game: str) -> dict:
+#: The keys every record may hold besides its game's body (`check_envelope`).
+ENVELOPE_KEYS = ("format", "game", "rules", "seed", "players", "result")
+
+
+def check_envelope(record, game: str, body_keys: Sequence[str] | None = None) -> dict:
     """The common fields of a record: a JSON object of this `format` and `game`; where present,
-    ``seed`` (the whole number the deal came from) and ``players`` (seat name -> who sat
-    there: a bot spec or a person's name)."""
+    ``seed`` (the whole number the deal came from, 0..2**63-1) and ``players`` (seat name ->
+    who sat there: a bot spec or a person's name). With `body_keys` (the game's own top-level
+    keys), any other key is refused, named."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
-    if record.get("game") != game:
-        raise RecordError(f"game: expected {game!r}, got {record.get('game')!r}")
-    seed = record.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise RecordError(f"seed: expected a whole number >= 0, got {seed!r}")
-    players = record.get("players")
-    if players is not None and not (isinstance(players, dict)
-                                    and all(isinstance(k, str) and isinstance(v, str) for k, v in players.items())):
+        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
+    if not isinstance(record.get("game"), str):
+        raise RecordError(f"game: expected the game's name, a string, got {shown(record.get('game'))}")
+    if record["game"] != game:
+        raise RecordError(f"game: expected {game!r}, got {shown(record.get('game'))}")
+    if body_keys is not None:
+        known = (*ENVELOPE_KEYS, *body_keys)
+        for key in record:
+            if key not in known:
+                raise RecordError(f"{shown_key(key)}: unknown key (a {game} record holds {', '.join(known)})")
+    seed = record.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= INT63_MAX:
+        raise RecordError(f"seed: expected a whole number within 0..2**63-1, got {shown(seed)}")
+    players = record.get("players", {})
+    if not (isinstance(players, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in players.items())):
         raise RecordError("players: expected an object of seat -> name (strings)")
+    if "result" in record and not isinstance(record["result"], dict):
+        raise RecordError(f"result: expected an object, got {shown(record['result'])}")
     return record
 
 
+def json_equal(a, b) -> bool:
+    """Equal as JSON values, types included: ``true`` is not ``1``, ``2.0`` is not the whole
+    number ``2`` and ``0`` is not the real number ``0.0`` (reports write real numbers as
+    such); ``-0.0`` equals ``0.0``. `b` is the reference (a report), `a` the claim."""
+    if isinstance(b, (bool, np.bool_)):
+        return isinstance(a, (bool, np.bool_)) and bool(a) == bool(b)
+    if isinstance(b, (int, np.integer)):
+        return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) and int(a) == int(b)
+    if isinstance(b, (float, np.floating)):
+        return isinstance(a, (float, np.floating)) and float(a) == float(b)
+    if isinstance(b, (list, tuple)):
+        return isinstance(a, (list, tuple)) and len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(b, dict):
+        return isinstance(a, dict) and a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in b)
+    return type(a) is type(b) and a == b
+
+
 def check_result(claimed, report: dict) -> None:
-    """A record's claimed ``result`` against the replay's report, key by key."""
+    """A record's claimed ``result`` against the replay's report, key by key (`json_equal`)."""
     if claimed is None:
         return
     if not isinstance(claimed, dict):
         raise RecordError("result: expected an object")
     for key, value in claimed.items():
         if key not in report:
-            raise RecordError(f"result.{key}: unknown key (known: {', '.join(report)})")
-        if value != report[key]:
-            raise RecordError(f"result.{key}: the record says {value!r}, the replay gives {report[key]!r}")
+            raise RecordError(f"result.{shown_key(key)}: unknown key (known: {', '.join(report)})")
+        if not json_equal(value, report[key]):
+            raise RecordError(f"result.{shown_key(key)}: the record says {shown(value)}, the replay gives {shown(report[key])}")
 
 
-def replayed(record, game: str, replay_game: Callable, report: Callable):
-    """The one path every game's `Game.replay` takes: the envelope, then the body on the
-    reference engine (`replay_game(record)`), then the claimed ``result`` against `report`."""
-    check_envelope(record, game)
+def replayed(record, game: str, replay_game: Callable, report: Callable, body_keys: Sequence[str] | None = None):
+    """The one path every game's `Game.replay` takes: the envelope (with the game's own
+    top-level `body_keys`, any other key refused), then the body on the reference engine
+    (`replay_game(record)`), then the claimed ``result`` against `report`."""
+    check_envelope(record, game, body_keys)
     played = replay_game(record)
     check_result(record.get("result"), report(played))
     return played

@@ -3,30 +3,109 @@
 See ``docs/records.md``. The common envelope (``format``, ``game``, ``rules``...) is checked
 here and by `geolab.game.check_envelope`; the body by the game's own `Game.replay`, which
 plays the record on the reference engine and checks its claimed ``result``. `replay`,
-`geolab solve` and every other reader take this one path.
+`geolab solve` and every other reader take this one path, and every file is read by `load`:
+UTF-8 JSON of at most `MAX_BYTES`, nested at most `MAX_DEPTH` deep, standard JSON only (no
+NaN or Infinity, no key given twice, no number beyond what a record can hold).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from geolab import registry
 from geolab.errors import RecordError
-from geolab.game import RECORD_FORMAT
+from geolab.game import RECORD_FORMAT, shown
+
+#: The largest record file `load` reads (the longest real game's record is a few kilobytes).
+MAX_BYTES = 10 * 1024 * 1024
+#: The deepest nesting of lists and objects a record may have (real records: 5).
+MAX_DEPTH = 32
+#: The longest whole number a record holds: 2**63-1 has 19 digits.
+MAX_DIGITS = 19
+
+
+class _Refused(ValueError):
+    """A JSON text that parses but is not a record's JSON (said in the message)."""
+
+
+def _pairs(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(f"the key {shown(key)} is given twice in one object")
+        out[key] = value
+    return out
+
+
+def _constant(name):
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a number of {len(text.lstrip('-'))} digits; a record's numbers have at most {MAX_DIGITS}")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {shown(text)} is too large")
+    return value
+
+
+def _depth(value) -> int:
+    """How deeply lists and objects nest in a JSON value (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            stack.extend((x, depth + 1) for x in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse(text: str | bytes, where: str = "record"):
+    """A record's JSON text (bytes must be UTF-8) as Python values; any problem is one
+    `RecordError` line beginning with `where`."""
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"{where}: {len(text):,} bytes; a record file holds at most {MAX_BYTES:,} (10 MB)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"{where}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int,
+                           parse_float=_float)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{where}: malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    except _Refused as error:
+        raise RecordError(f"{where}: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{where}: nested more than {MAX_DEPTH} deep; a record is not") from None
+    except ValueError as error:  # anything else json refuses (a number it cannot convert)
+        raise RecordError(f"{where}: not a record's JSON ({shown(str(error))})") from None
+    if _depth(value) > MAX_DEPTH:
+        raise RecordError(f"{where}: nested more than {MAX_DEPTH} deep; a record is not")
+    return value
 
 
 def load(path: str | Path) -> dict:
-    """Read a record file; malformed JSON is a `RecordError` naming line and column."""
+    """Read a record file (see `parse`): a missing or unreadable file, one of more than
+    `MAX_BYTES`, text that is not UTF-8 or not JSON are `RecordError` s naming the file."""
     try:
-        text = Path(path).read_text()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     except OSError as error:
-        raise RecordError(f"{path}: cannot read ({error.strerror})") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path}: malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
-    return record
+        raise RecordError(f"{path}: cannot read ({error.strerror or error})") from None
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"{path}: larger than {MAX_BYTES:,} bytes; a record file holds at most 10 MB")
+    return parse(data, str(path))
 
 
 def replay_played(record):
@@ -34,7 +113,9 @@ def replay_played(record):
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
+        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
+    if not isinstance(record.get("game"), str):
+        raise RecordError(f"game: expected the game's name, a string, got {shown(record.get('game'))}")
     entry = registry.by_record(record.get("game"))
     return entry, entry.game.replay(record)
 

@@ -114,7 +114,7 @@ def test_call_policies_and_names():
     assert bot.policy.samples == 8 and bot.name == "montecarlo:samples=8"
     assert (BOTS.make("first:call=bottoms-up", rules).call(obs, None) == 1).all()
     assert BOTS.make("reserve", rules).policy is HEURISTICS["reserve"]
-    for bad, words in (("montecarlo:samples=0", "samples must be at least 1"), ("montecarlo:samples=x", "samples"),
+    for bad, words in (("montecarlo:samples=0", "samples must be within 1-10,000"), ("montecarlo:samples=x", "samples"),
                        ("zzz", "unknown jumbled bot 'zzz'"), ("heuristic:samples=3", "unknown parameter 'samples'")):
         with pytest.raises(GeolabError, match=words):
             BOTS.make(bad, rules)

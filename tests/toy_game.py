@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from geolab import registry
-from geolab.cards import N_CARDS, POSTAL, RANKS, card
+from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, RulesBase, check_envelope, envelope, shares
+from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, RulesBase, asking, envelope, replayed, shares
 
 NAME = "toy"
 RECORD = "top-rank"
@@ -33,13 +33,16 @@ class Rules(RulesBase):
     best_low: bool = True
     ties: str = "share"
     limit: int | None = None
+    rigged: str = "none"
 
     PRESETS = {"standard": lambda: Rules(), "duel": lambda: Rules(seats=2, hand=4, rounds=4, categories=(0, 1, 2, 0))}
     DEFAULT = "standard"
     HELP = {"seats": "players", "hand": "cards dealt to each", "rounds": "rounds played",
             "categories": "the category of each round (0 size, 1 statehood, 2 population)",
             "best_low": "rank 1 is best", "ties": "share: tied leaders share the win; nobody: all share",
-            "limit": "round wins that end the game early (null: never)"}
+            "limit": "round wins that end the game early (null: never)",
+            "rigged": "none; seat-a: seat A always wins; deal: the deal alone decides (the seat holding the "
+                      "lowest card wins), so play is worth nothing (the balance metrics' known answers)"}
 
     def validate(self):
         if not 2 <= self.seats <= 6:
@@ -52,11 +55,17 @@ class Rules(RulesBase):
             raise RulesError(f"ties: {self.ties!r} is not one of share, nobody")
         if self.limit is not None and not 1 <= self.limit <= self.rounds:
             raise RulesError("limit must be 1..rounds or null")
+        if self.rigged not in ("none", "seat-a", "deal"):
+            raise RulesError(f"rigged: {self.rigged!r} is not one of none, seat-a, deal")
         return self
 
 
-def _winners(rules: Rules, wins: np.ndarray) -> np.ndarray:
-    """(n, seats) round wins -> (n, seats) win shares."""
+def _winners(rules: Rules, wins: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    """(n, seats) round wins and (n, seats, hand) dealt cards -> (n, seats) win shares."""
+    if rules.rigged == "seat-a":
+        return np.eye(rules.seats)[np.zeros(len(wins), np.int64)]
+    if rules.rigged == "deal":
+        return np.eye(rules.seats)[hands.min(axis=2).argmin(axis=1)]
     best = wins == wins.max(axis=1, keepdims=True)
     if rules.ties == "nobody":
         best &= best.sum(axis=1, keepdims=True) == 1
@@ -98,8 +107,13 @@ class ToyGame:
                 np.flatnonzero((wins.max(axis=1) < rules.limit) & (played == r))
             cards = np.zeros((n, rules.seats), np.int64)
             for s, bot in enumerate(bots):
-                choice = np.asarray(bot.act({"hand": np.where(held[live, s], hands[live, s], -1),
-                                             "category": category, "round": r}, rng), np.int64)
+                with asking("toy", bot, f"play of round {r + 1}"):
+                    choice = np.asarray(bot.act({"hand": np.where(held[live, s], hands[live, s], -1),
+                                                 "category": category, "round": r}, rng))
+                if choice.dtype.kind not in "iu" or choice.shape != live.shape:
+                    raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: "
+                                             f"expected {len(live)} whole-number card indices, got {choice.dtype} {choice.shape}")
+                choice = choice.astype(np.int64)
                 ok = (choice >= 0) & (choice < rules.hand)
                 ok[ok] &= held[live[ok], s, choice[ok]]
                 if not ok.all():
@@ -110,7 +124,7 @@ class ToyGame:
                 wins[live, _round_winner(rules, cards[live], category)] += 1
             played[live] += 1
             plays.append(cards)
-        batch = Batch(_winners(rules, wins), played, np.zeros(n, np.int64),
+        batch = Batch(_winners(rules, wins, hands), played, np.zeros(n, np.int64),
                       {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
         return batch, hands, plays
 
@@ -178,7 +192,9 @@ class ToyGame:
         return record
 
     def replay(self, record):
-        check_envelope(record, RECORD)
+        return replayed(record, RECORD, self._replay_body, self.report, ("deal", "rounds"))
+
+    def _replay_body(self, record):
         try:
             rules = Rules.from_spec(record.get("rules", Rules.DEFAULT))
         except RulesError as error:
@@ -186,11 +202,21 @@ class ToyGame:
         deal = record.get("deal")
         if not isinstance(deal, dict) or sorted(deal) != list(SEAT_LETTERS[: rules.seats]):
             raise RecordError("deal: expected a hand per seat")
-        try:
-            hands = [[card(x) for x in deal[SEAT_LETTERS[s]]] for s in range(rules.seats)]
-            rounds = [[card(x) for x in cards] for cards in record.get("rounds", [])]
-        except Exception as error:
-            raise RecordError(f"cards: {error}") from None
+
+        def cards(where, names):
+            if not isinstance(names, list) or not all(isinstance(x, str) and x in POSTAL for x in names):
+                raise RecordError(f"{where}: expected a list of postal codes")
+            return [POSTAL.index(x) for x in names]
+
+        hands = [cards(f"deal.{SEAT_LETTERS[s]}", deal[SEAT_LETTERS[s]]) for s in range(rules.seats)]
+        if len({c for h in hands for c in h}) != sum(map(len, hands)) or any(len(h) != rules.hand for h in hands):
+            raise RecordError(f"deal: expected {rules.hand} different cards a seat")
+        listed = record.get("rounds")
+        if not isinstance(listed, list):
+            raise RecordError("rounds: expected a list of rounds")
+        rounds = [cards(f"round {r + 1}", x) for r, x in enumerate(listed)]
+        if any(len(x) != rules.seats for x in rounds):
+            raise RecordError(f"rounds: expected a card for each of {rules.seats} seats a round")
         script = iter(rounds)
         now: list = []
 
@@ -209,8 +235,6 @@ class ToyGame:
             raise RecordError(str(error)) from None
         if len(played.rounds) != len(rounds):
             raise RecordError(f"rounds: {len(rounds)} recorded, the game lasts {len(played.rounds)}")
-        if "result" in record and record["result"] != self.report(played):
-            raise RecordError("result: the record's result disagrees with the replay")
         return played
 
 
@@ -224,7 +248,7 @@ class Played:
         wins = np.zeros((1, self.rules.seats), np.int64)
         for r, cards in enumerate(self.rounds):
             wins[0, _round_winner(self.rules, np.array([cards]), self.rules.categories[r])[0]] += 1
-        return _winners(self.rules, wins)[0]
+        return _winners(self.rules, wins, np.array([self.hands]))[0]
 
 
 class FirstCard:

@@ -4,7 +4,8 @@ Each topic module in this package adds its subcommands through ``register(comman
 ``commands`` maps a top-level verb (``simulate``, ``arena``, ``bench``) to the subparsers of
 that verb's games, and ``commands["top"]`` is the top-level subparsers. `geolab.cli.lab`
 adds every registered game to those verbs with the same flags. User mistakes
-(`GeolabError`) become one line on stderr and exit code 2, never a traceback.
+(`GeolabError`) become one line on stderr and exit code 2, never a traceback; Ctrl-C is
+exit code 130 (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from geolab.cli import cards, equilibrium, lab, play, replay, solve, train  # topic modules, each registers its verbs
+    from geolab.cli import balance, cards, equilibrium, lab, play, replay, solve, train  # topic modules, each registers its verbs
 
     parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"geolab {__version__}")
@@ -38,19 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         verb_parser = top.add_parser(verb, help=text, description=text)
         commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for module in (cards, lab, replay, play, train, solve, equilibrium):
+    for module in (cards, lab, balance, replay, play, train, solve, equilibrium):
         module.register(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # an argument out of range (geolab.cli.args) is a GeolabError
         return int(args.run(args) or 0)
     except GeolabError as error:
         print(f"geolab: error: {error}", file=sys.stderr)
-        return 2
+        return getattr(error, "exit_code", 2)  # 2, or 130 for an interrupt that leaves nothing to report
     except KeyboardInterrupt:
         print("geolab: interrupted", file=sys.stderr)
         return 130

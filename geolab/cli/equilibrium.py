@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.games.classroom.rules import Rules
@@ -12,10 +13,10 @@ def register(commands) -> None:
     sub = top.add_subparsers(dest="game", required=True, parser_class=type(top))
     p = sub.add_parser("class", help="the equilibrium discard per group size and call")
     p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
-    p.add_argument("--check", type=int, default=0, help="simulated real groups per hand (even; 0 = model only)")
-    p.add_argument("--refine", type=int, default=0,
+    p.add_argument("--check", type=argtypes.equilibrium_check, default=0, help="simulated real groups per hand (even; 0 = model only)")
+    p.add_argument("--refine", type=argtypes.equilibrium_refine, default=0,
                    help="best-response steps on real deals after the model's solution (needs --check)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_equilibrium)
 

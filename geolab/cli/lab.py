@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import re
 import signal
-from datetime import datetime
+import sys
 from pathlib import Path
 
 from geolab import registry
+from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.game import split_bots
 from geolab.lab import arena, benches, plots, tables
-from geolab.lab.results import meta, save_figure, write_json, write_table
+from geolab.lab.results import ResultSet, check_writable, meta, reason, run_id, write_json
 
 
 def register(commands) -> None:
@@ -39,33 +40,33 @@ def register(commands) -> None:
         _rules_arguments(p)
         p.add_argument("--bots", help="bots by seat, comma-separated, repeated around the table "
                                       "(name:key=value sets parameters; see geolab bots GAME)")
-        p.add_argument("--games", type=int, default=2000, help="deals, each played under every rotation (default 2000)")
+        p.add_argument("--games", type=argtypes.simulate_games, default=2000, help="deals, each played under every rotation (default 2000)")
         _run_arguments(p)
-        p.add_argument("--chunk", type=int, help="games per chunk (never changes the result)")
+        p.add_argument("--chunk", type=argtypes.chunk, help="games per chunk (never changes the result)")
         p.set_defaults(run=run_simulate, game=name)
 
         p = commands["arena"].add_parser(name, help=title, description=f"{title}: {ARENA_TEXT}")
         _rules_arguments(p)
         p.add_argument("--bots", help="comma-separated bots, at least two (default: the game's ladder)")
-        p.add_argument("--games", type=int, default=100, help="duplicate deals per pair (default 100)")
+        p.add_argument("--games", type=argtypes.arena_games, default=100, help="duplicate deals per pair (default 100)")
         _run_arguments(p)
         p.set_defaults(run=run_arena, game=name)
 
         p = commands["bench"].add_parser(name, help=title, description=f"{title}: batch engine speed against "
                                          "the reference engine, measured in the same run")
         _rules_arguments(p)
-        p.add_argument("--games", type=int, help="games (or rounds) per timed run (default: the game's)")
-        p.add_argument("--runs", type=int, default=5, help="timed runs; medians are reported (default 5)")
-        p.add_argument("--seed", type=int, default=0)
-        p.add_argument("--threads", type=int, help="threads (default: one per core)")
-        p.add_argument("--out", help="also write the numbers to this JSON file")
+        p.add_argument("--games", type=argtypes.bench_games, help="games (or rounds) per timed run (default: the game's)")
+        p.add_argument("--runs", type=argtypes.runs, default=5, help="timed runs; medians are reported (default 5)")
+        p.add_argument("--seed", type=argtypes.seed, default=0)
+        p.add_argument("--threads", type=argtypes.threads, help="threads (default: one per core)")
+        p.add_argument("--out", help="also write the numbers to this JSON file (replaced atomically)")
         p.add_argument("--json", action="store_true")
         p.set_defaults(run=run_bench, game=name)
 
 
 SIMULATE_TEXT = ("many games between bots on the batch engine; every deal is played under every "
                  "rotation of the seats, so each bot holds every seat's cards")
-ARENA_TEXT = ("every pair of bots on the same duplicate deals: win rates with 95%% intervals, "
+ARENA_TEXT = ("every pair of bots on the same duplicate deals: win rates with 95% intervals, "
               "Bradley-Terry ratings, CSV/Parquet/PNG and meta.json")
 
 
@@ -76,9 +77,10 @@ def _rules_arguments(p) -> None:
 
 
 def _run_arguments(p) -> None:
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, help="threads (default: one per core; never changes the result)")
-    p.add_argument("--out", help="result directory")
+    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument("--threads", type=argtypes.threads, help="threads (default: one per core; never changes the result)")
+    p.add_argument("--out", help="result folder: must not exist yet (or be empty); the set appears there whole "
+                                 "or not at all (see docs/reliability.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -131,6 +133,7 @@ def _threads(args):
 
 
 def run_simulate(args) -> None:
+    out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
     rules = _rules(entry, args)
     _positive(args.games, "--games")
@@ -139,28 +142,41 @@ def run_simulate(args) -> None:
     games, summary = tables.simulate(entry, rules, names, args.games, args.seed, args.chunk, _threads(args),
                                      keep_table=bool(args.out))
     summary["seed"] = args.seed
-    if args.out:
-        out = Path(args.out)
-        write_table(games, out, "games")
-        write_json(meta(**summary), out / "meta.json")
-        summary["out"] = str(out)
+    failure = None
+    if out is not None:
+        try:
+            with ResultSet(out) as written:
+                written.table(games, "games")
+                written.json(meta(run_id=written.run_id, **summary), "meta.json")
+            summary["out"] = str(written.path)
+            _moved_aside(written)
+        except GeolabError as error:
+            failure = error  # the summary is still printed: the numbers are not lost with the files
     if args.json:
         print_json(summary)
-        return
-    game = entry.game
-    print(f"{game.title}, rules {_spec_text(rules)}: {summary['deals']:,} deals x {summary['rotations']} rotations "
-          f"= {summary['games']:,} games, seed {args.seed}; batch engine")
-    print("win_share: the bot's share of the wins (a tie or shared win splits it), 95% CI over deals; "
-          "fair_share: its share of the seats")
-    print_table(summary["bots"])
-    print()
-    print_table(summary["seats"])
-    low, high = summary["first_ci"]
-    print(f"\n{game.first_means} wins {summary['first_win_share']:.4f} (95% CI {low:.4f}-{high:.4f}); "
-          f"shared wins {summary['shared_rate']:.2%}; {summary['mean_length']:.3f} {game.length_unit} a game; "
-          f"{summary['games_per_s']:,.0f} games/s")
-    if args.out:
-        print(f"games table and meta.json: {summary['out']}/")
+    else:
+        game = entry.game
+        print(f"{game.title}, rules {_spec_text(rules)}: {summary['deals']:,} deals x {summary['rotations']} "
+              f"rotations = {summary['games']:,} games, seed {args.seed}; batch engine")
+        print("win_share: the bot's share of the wins (a tie or shared win splits it), 95% CI over deals; "
+              "fair_share: its share of the seats")
+        print_table(summary["bots"])
+        print()
+        print_table(summary["seats"])
+        low, high = summary["first_ci"]
+        print(f"\n{game.first_means} wins {summary['first_win_share']:.4f} (95% CI {low:.4f}-{high:.4f}); "
+              f"shared wins {summary['shared_rate']:.2%}; {summary['mean_length']:.3f} {game.length_unit} a game; "
+              f"{summary['games_per_s']:,.0f} games/s")
+        if "out" in summary:
+            print(f"games table and meta.json: {summary['out']}/")
+    if failure is not None:
+        raise failure
+
+
+def _moved_aside(written: ResultSet) -> None:
+    if written.moved_aside:
+        print(f"geolab: {written.target} was taken while this run wrote; its results are in {written.path}",
+              file=sys.stderr)
 
 
 def _spec_text(rules) -> str:
@@ -168,10 +184,16 @@ def _spec_text(rules) -> str:
     return spec if isinstance(spec, str) else ", ".join(f"{k}={v}" for k, v in spec.items())
 
 
-def run_arena(args) -> None:
+def run_arena(args) -> int:
     entry = registry.get(args.game)
     game = entry.game
     rules = _rules(entry, args)
+    spec = rules.to_spec()
+    if args.out:
+        out = Path(args.out)
+    else:  # a fresh folder a run: time, pid and a random suffix, so runs in the same second never collide
+        out = Path("results") / "arena" / (f"{run_id()}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-"))
+    check_writable(out, "folder", "--out" if args.out else "results folder", taken_ok=not args.out)  # before any work
     _positive(args.games, "--games")
     names = split_bots(args.bots or entry.arena_bots)
     if len(names) < 2:
@@ -180,6 +202,10 @@ def run_arena(args) -> None:
         raise GeolabError(f"--bots: a bot is named twice in {', '.join(names)}")
     built = {n: entry.bots.make(n, rules) for n in names}  # every mistake before any play
     per_deal = len(tables.rotations(tables.lineup(names[:2], game.seats(rules))))
+    total = args.games * len(names) * (len(names) - 1) // 2 * per_deal
+    if total > tables.MAX_GAMES:  # the arena keeps every game's score: bounded before any play
+        raise GeolabError(f"--games: {args.games:,} deals x {len(names) * (len(names) - 1) // 2} pairs x {per_deal} "
+                          f"seatings is {total:,} games, more than {tables.MAX_GAMES:,} (geolab.lab.tables.MAX_GAMES)")
     runner = arena.pair_runner(entry, rules, built, threads=_threads(args))
     title = f"{game.title} ({_spec_text(rules)})"
     previous = signal.getsignal(signal.SIGINT)
@@ -190,53 +216,77 @@ def run_arena(args) -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
-    spec = rules.to_spec()
-    run_id = f"{datetime.now():%Y%m%d-%H%M%S}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-")
-    out = Path(args.out) if args.out else Path("results") / "arena" / run_id
-    write_table(pairs, out, "pairs")
-    write_table(ratings, out, "ratings")
-    for name, fig in (("win_rates.png", plots.win_rate_heatmap(pairs, names, title)),
-                      ("ladder.png", plots.rating_ladder(ratings, title))):
-        save_figure(fig, out / name)
-        plots.close(fig)
-    info = meta(game=game.name, rules=spec, bots=names, deals_per_pair=args.games, seed=args.seed,
-                block=arena.BLOCK, games=result.games, wall_seconds=round(result.seconds, 3),
-                interrupted=result.interrupted, first_lead=lead, first_means=game.first_means,
+    planned = args.games * len(names) * (len(names) - 1) // 2 * per_deal
+    failure = None
+    try:
+        with ResultSet(out) as written:
+            written.table(pairs, "pairs")
+            written.table(ratings, "ratings")
+            for name, fig in (("win_rates.png", plots.win_rate_heatmap(pairs, names, title)),
+                              ("ladder.png", plots.rating_ladder(ratings, title))):
+                try:
+                    written.figure(fig, name)
+                finally:
+                    plots.close(fig)
+            written.json(meta(
+                run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
+                seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
+                wall_seconds=round(result.seconds, 3), interrupted=result.interrupted, first_lead=lead,
+                first_means=game.first_means,
                 seating=f"a and b alternate around the table; every deal under each of the {per_deal} rotations",
                 statistics="win rates: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample "
                            "size (Kish); ratings: Bradley-Terry on all games, Elo points, 95% CI from the "
-                           "observed information")
-    write_json(info, out / "meta.json")
+                           "observed information"), "meta.json")
+        out = written.path
+        _moved_aside(written)
+    except GeolabError as error:
+        failure = error  # the report is still printed below: the numbers are not lost with the files
     games_per_s = result.games / result.seconds if result.seconds else float("nan")
     if args.json:
         print_json({"pairs": pairs.to_dict("records"), "ratings": ratings.to_dict("records"),
                     "first_lead": lead, "games": result.games, "games_per_s": games_per_s,
-                    "interrupted": result.interrupted, "out": str(out)})
-        return
-    note = " (INTERRUPTED: partial results)" if result.interrupted else ""
-    print(f"{title}: {len(names)} bots, {args.games:,} duplicate deals a pair, {per_deal} seatings a deal, "
-          f"seed {args.seed}{note}")
-    print("win_rate_a: a's share of the wins against b (ties split), 95% CI over deals")
-    print_table(pairs.drop(columns=["wins_a"]).to_dict("records"))
-    print()
-    print("rating: Bradley-Terry strength in Elo points (+400 = 10x the odds), relative to the anchor; "
-          "score: share of all its games won")
-    print_table(ratings.to_dict("records"))
-    print()
-    print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
-          f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s)")
-    print(f"tables and plots: {out}/ (win_rates.png, ladder.png, pairs.csv, ratings.csv, meta.json)")
+                    "interrupted": result.interrupted, "out": None if failure else str(out)})
+    else:
+        note = " (INTERRUPTED: partial results)" if result.interrupted else ""
+        print(f"{title}: {len(names)} bots, {args.games:,} duplicate deals a pair, {per_deal} seatings a deal, "
+              f"seed {args.seed}{note}")
+        print("win_rate_a: a's share of the wins against b (ties split), 95% CI over deals")
+        print_table(pairs.drop(columns=["wins_a"]).to_dict("records"))
+        print()
+        print("rating: Bradley-Terry strength in Elo points (+400 = 10x the odds), relative to the anchor; "
+              "score: share of all its games won")
+        print_table(ratings.to_dict("records"))
+        print()
+        print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
+              f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s)")
+        if failure is None:
+            print(f"tables and plots: {out}/ (win_rates.png, ladder.png, pairs.csv, ratings.csv, meta.json)")
+    if failure is not None:
+        raise failure
+    if result.interrupted:
+        print(f"geolab: interrupted: partial results ({result.games:,} of {planned:,} games, finished blocks "
+              f"only) written to {out}/ (meta.json: \"interrupted\": true)", file=sys.stderr)
+        return 130
+    return 0
 
 
 def run_bench(args) -> None:
+    if args.out:
+        check_writable(args.out, "file", "--out")  # before any work
     entry = registry.get(args.game)
     rules = _rules(entry, args)
     result = benches.run(entry.name, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
                          seed=args.seed, threads=_threads(args))
+    failure = None
     if args.out:
-        write_json(meta(game=entry.name, rules=rules.to_spec(), **result), Path(args.out))
+        try:
+            write_json(meta(game=entry.name, rules=rules.to_spec(), **result), Path(args.out))
+        except OSError as error:
+            failure = GeolabError(f"--out {args.out}: cannot write ({reason(error)}); the numbers above are not saved")
     if args.json:
         print_json(result)
-        return
-    print(f"{entry.game.title}: {result.pop('summary', 'speed')}")
-    print_table([{"measure": k, "value": v} for k, v in result.items() if isinstance(v, (int, float, str))])
+    else:
+        print(f"{entry.game.title}: {result.pop('summary', 'speed')}")
+        print_table([{"measure": k, "value": v} for k, v in result.items() if isinstance(v, (int, float, str))])
+    if failure is not None:
+        raise failure

@@ -5,7 +5,6 @@ Everything printed here comes from an oracle that sees both hands; the output sa
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
@@ -14,10 +13,12 @@ import numpy as np
 
 from geolab import records
 from geolab.cards import CATEGORIES, POSTAL
+from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
-from geolab.errors import RecordError
+from geolab.errors import GeolabError, RecordError
 from geolab.games.ranks.reference import Lead
 from geolab.games.ranks.rules import SIDES
+from geolab.lab.results import check_writable, reason, write_json
 from geolab.solvers.analysis import decisions
 from geolab.solvers.double_dummy import PARALLEL_MIN, OracleSolver, Position
 
@@ -35,11 +36,11 @@ def register(commands) -> None:
     p.set_defaults(run=run_solve)
 
     b = commands["bench"].add_parser("solver", help="time the oracle on full Combo 1 deals")
-    b.add_argument("--deals", type=int, default=2000, help="deals timed one by one (default 2000)")
-    b.add_argument("--batch", type=int, default=100_000, help="deals in the one-call batch (default 100000)")
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--deals", type=argtypes.solver_deals, default=2000, help="deals timed one by one (default 2000)")
+    b.add_argument("--batch", type=argtypes.solver_batch, default=100_000, help="deals in the one-call batch (default 100000)")
+    b.add_argument("--seed", type=argtypes.seed, default=0)
     b.add_argument("--json", action="store_true")
-    b.add_argument("--out", help="also write the JSON report to this file")
+    b.add_argument("--out", help="also write the JSON report to this file (checked before timing; replaced atomically)")
     b.set_defaults(run=run_bench)
 
 
@@ -131,6 +132,8 @@ def run_bench(args) -> None:
     from geolab.games.ranks.reference import deal_arrays
     from geolab.games.ranks.rules import Rules
 
+    if args.out:
+        check_writable(args.out, "file", "--out")  # before minutes of timing
     rules = Rules.combo1()
     solver = OracleSolver()
     rng = np.random.default_rng(args.seed)
@@ -190,11 +193,16 @@ def run_bench(args) -> None:
         "included; the batch call splits over batch_threads threads; "
         "first 8 of 9 dealt cards a side; load_average: 1-minute load of the machine (2 cores)",
     }
+    failure = None
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+        try:
+            write_json(report, Path(args.out))
+        except OSError as error:
+            failure = GeolabError(f"--out {args.out}: cannot write ({reason(error)}); the report above is not saved")
     if args.json:
         print_json(report)
-        return
-    for key, value in report.items():
-        print(f"{key:>24}: {value:.4g}" if isinstance(value, float) else f"{key:>24}: {value}")
+    else:
+        for key, value in report.items():
+            print(f"{key:>24}: {value:.4g}" if isinstance(value, float) else f"{key:>24}: {value}")
+    if failure is not None:
+        raise failure

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
+from geolab.lab.results import check_writable
 from geolab.learn import model, training
 
 
@@ -16,12 +18,12 @@ def register(commands) -> None:
     games = verb.add_subparsers(dest="game", required=True, parser_class=type(verb))
     p = games.add_parser("ranks", help="Play the Ranks: one model per decision kind (discard, declare, lead, follow)")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset (default combo1)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--samples", type=int, default=20000, help="sampled decisions per kind, each labelled by replaying every legal action (default 20000)")
+    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument("--samples", type=argtypes.train_samples, default=20000, help="sampled decisions per kind, each labelled by replaying every legal action (default 20000)")
     p.add_argument("--continuation", default=training.CONTINUATION,
                    help=f"policy that plays the deal out after each labelled action, both sides (default {training.CONTINUATION})")
-    p.add_argument("--degree", type=int, default=2, help="polynomial degree of the feature terms, 1 or 2 (default 2)")
-    p.add_argument("--alpha", type=float, default=1.0, help="ridge penalty (default 1.0)")
+    p.add_argument("--degree", type=argtypes.train_degree, default=2, help="polynomial degree of the feature terms, 1 or 2 (default 2)")
+    p.add_argument("--alpha", type=argtypes.train_alpha, default=1.0, help="ridge penalty (default 1.0)")
     p.add_argument("--out", help="model path (default models/<rules>-s<seed>-n<samples>.joblib); a .json sidecar is written beside it")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_train)
@@ -32,6 +34,8 @@ def run_train(args) -> None:
         raise GeolabError("--degree must be 1 or 2")
     rules = Rules.preset(args.rules)
     out = Path(args.out) if args.out else Path("models") / f"{rules.name}-s{args.seed}-n{args.samples}.joblib"
+    for path in (out.with_suffix(".joblib"), model.sidecar(out)):  # the model and its sidecar, before training
+        check_writable(path, "file", "--out")
     fitted = training.fit(rules, args.samples, args.seed, args.continuation, degree=args.degree, alpha=args.alpha)
     try:
         path = model.save(fitted, out)

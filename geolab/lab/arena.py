@@ -114,6 +114,12 @@ class ArenaResult:
                 "ci_high": high, "games": len(scores)}
 
 
+class NothingFinished(GeolabError):
+    """Ctrl-C before the first block finished: nothing to report (exit code 130, not 2)."""
+
+    exit_code = 130
+
+
 #: Deals per seeded block: the unit of reproducibility (changing it changes the deals).
 BLOCK = 10_000
 
@@ -148,5 +154,5 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, blo
     result.seconds = time.perf_counter() - start
     result.deals = {p: Duplicate.concat(v) for p, v in parts.items() if v}
     if not result.deals:
-        raise GeolabError("interrupted before the first block finished: nothing to report")
+        raise NothingFinished("interrupted before the first block finished: nothing to report")
     return result

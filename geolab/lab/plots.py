@@ -39,19 +39,46 @@ def win_rate_heatmap(pairs: pd.DataFrame, bots: list[str], title: str):
     return fig
 
 
+def far_below(ratings: pd.DataFrame) -> pd.Series:
+    """The few bots (a quarter at most: random, usually) rated so far below the rest that one
+    axis would squeeze the others into a sliver: more than twice the others' whole spread below
+    the weakest of them."""
+    ordered = ratings["rating"].sort_values()
+    far = pd.Series(False, index=ratings.index)
+    for k in range(1, min(max(1, len(ordered) // 4), len(ordered) - 2) + 1):  # two bots at least stay
+        rest = ordered.iloc[k:]
+        spread = max(float(rest.max() - rest.min()), 1.0)
+        if float(rest.min() - ordered.iloc[k - 1]) > 2 * spread:
+            far[ordered.index[:k]] = True
+    return far
+
+
 def rating_ladder(ratings: pd.DataFrame, title: str):
-    """Bradley-Terry ratings in Elo points with 95% intervals, best at the top."""
+    """Bradley-Terry ratings in Elo points with 95% intervals, best at the top. Bots far below
+    the rest get their own panel on the left, so the others' differences stay readable."""
     ratings = ratings.sort_values("rating")
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(ratings) + 1.8))
-    y = np.arange(len(ratings))
-    err = [ratings["rating"] - ratings["ci_low"], ratings["ci_high"] - ratings["rating"]]
-    ax.errorbar(ratings["rating"], y, xerr=err, fmt="o", capsize=4)
-    ax.set_yticks(y, ratings["bot"])
+    far = far_below(ratings)
+    panels = [ratings[far], ratings[~far]] if far.any() else [ratings]
+    fig, axes = plt.subplots(1, len(panels), sharey=True, figsize=(8 if len(panels) > 1 else 7, 0.5 * len(ratings) + 1.8),
+                             gridspec_kw={"width_ratios": [1, 3][-len(panels):] if len(panels) > 1 else [1]},
+                             squeeze=False)
+    y = pd.Series(np.arange(len(ratings)), index=ratings.index)
+    for ax, part in zip(axes[0], panels):
+        err = [part["rating"] - part["ci_low"], part["ci_high"] - part["rating"]]
+        ax.errorbar(part["rating"], y[part.index], xerr=err, fmt="o", capsize=4)
+        lo, hi = float(part["ci_low"].min()), float(part["ci_high"].max())
+        pad = max(hi - lo, 20) * 0.15
+        ax.set_xlim(lo - pad, hi + pad)
+        if lo - pad <= 0 <= hi + pad:
+            ax.axvline(0, color="grey", lw=0.8, ls="--")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0][0].set_yticks(np.arange(len(ratings)), ratings["bot"])
     anchor = ratings.loc[ratings["anchor"], "bot"]
-    ax.axvline(0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel(f"rating (Elo points, {anchor.iloc[0] if len(anchor) else 'first bot'} = 0)")
-    ax.set_title(f"{title}\nBradley-Terry ratings, 95% CI; {int(ratings['games'].sum() // 2):,} games")
-    ax.grid(axis="x", alpha=0.3)
+    fig.supxlabel(f"rating (Elo points, {anchor.iloc[0] if len(anchor) else 'first bot'} = 0; "
+                  "+400 = ten times the odds of winning)" + ("; left: bots far below the rest" if len(panels) > 1 else ""),
+                  fontsize=9)
+    fig.suptitle(f"{title}\nBradley-Terry ratings, 95% CI; {int(ratings['games'].sum() // 2):,} games", fontsize=11)
+    fig.tight_layout()
     return fig
 
 

@@ -116,7 +116,7 @@ class Totals:
         self.names = list(dict.fromkeys(seating))
         self.deals = self.games = self.shared = 0
         self.length = 0.0
-        keys = [("bot", n) for n in self.names] + [("seat", s) for s in range(seats)] + [("first", 0)]
+        keys = [("bot", n) for n in self.names] + [("seat", s) for s in range(seats)] + [("first", 0), ("length", 0)]
         self.sums = {key: np.zeros(2) for key in keys}
 
     def _add(self, key, per_deal: np.ndarray) -> None:
@@ -129,6 +129,7 @@ class Totals:
         for s in range(scores.shape[2]):
             self._add(("seat", s), scores[:, :, s].mean(axis=0))
         self._add(("first", 0), np.mean([b.scores[np.arange(len(b)), b.first] for b in played], axis=0))
+        self._add(("length", 0), np.mean([b.length for b in played], axis=0))
         self.deals += scores.shape[1]
         self.games += scores.shape[0] * scores.shape[1]
         self.shared += int((scores.max(axis=2) < 1).sum())
@@ -138,34 +139,65 @@ class Totals:
         total, squares = self.sums[key]
         return moments_ci(total, squares, self.deals)
 
+    def to_row(self) -> dict:
+        """JSON-ready: what `from_rows` adds up again (a sweep's chunk file)."""
+        return {"bots": self.names, "deals": self.deals, "games": self.games, "shared": self.shared,
+                "length": self.length, "sums": [[kind, key, float(v[0]), float(v[1])]
+                                                for (kind, key), v in self.sums.items()]}
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[dict]) -> Totals:
+        """The totals of several chunks, added in the order given (so the sums repeat exactly)."""
+        if not rows:
+            raise GeolabError("no chunks to add up")
+        seats = sum(1 for kind, *_ in rows[0]["sums"] if kind == "seat")
+        out = cls(rows[0]["bots"], seats)
+        for row in rows:
+            out.deals += row["deals"]
+            out.games += row["games"]
+            out.shared += row["shared"]
+            out.length += row["length"]
+            for kind, key, total, squares in row["sums"]:
+                out.sums[(kind, key)] += (total, squares)
+        return out
+
+
+def play_totals(entry: Entry, rules, names: Sequence[str], deals: int, seed: int, chunk: int | None = None,
+                threads: int | None = None, frames: list | None = None) -> Totals:
+    """`deals` deals under every rotation of the line-up, played in pieces of about `PIECE`
+    deals; their running totals (and each piece's game table appended to `frames`, if given)."""
+    game = entry.game
+    seating = lineup(list(names), game.seats(rules))
+    if deals < 1:
+        raise GeolabError("--games must be at least 1")
+    made = {name: entry.bots.make(name, rules) for name in dict.fromkeys(seating)}
+    piece = max(1, PIECE // game.block) * game.block
+    totals = Totals(seating, game.seats(rules))
+    for start in range(0, deals, piece):
+        n = min(piece, deals - start)
+        turns, played = duplicate(entry, rules, seating, n, seed, chunk, threads, made, start)
+        totals.add(turns, played)
+        if frames is not None:
+            frames.append(table(entry, turns, played, rules, first_deal=start))
+    return totals
+
 
 def simulate(entry: Entry, rules, names: Sequence[str], deals: int, seed: int, chunk: int | None = None,
              threads: int | None = None, keep_table: bool = True) -> tuple[pd.DataFrame | None, dict]:
-    """`deals` deals under every rotation of the line-up, played in pieces of about `PIECE`
-    deals: the game table (or None without `keep_table`) and a summary with each bot's share
-    of the wins (95% interval over deals) against its fair share, each seat's, and what the
-    first mover wins."""
-    game = entry.game
-    seating = lineup(list(names), game.seats(rules))
+    """`play_totals`, then the game table (or None without `keep_table`) and a summary with
+    each bot's share of the wins (95% interval over deals) against its fair share, each
+    seat's, and what the first mover wins."""
+    seating = lineup(list(names), entry.game.seats(rules))
     turns = rotations(seating)
-    if deals < 1:
-        raise GeolabError("--games must be at least 1")
     if keep_table and deals * len(turns) > MAX_GAMES:
         raise GeolabError(f"--games: a table of {deals:,} deals x {len(turns)} rotations is more than "
                           f"{MAX_GAMES:,} games (leave out --out to summarise any number)")
-    made = {name: entry.bots.make(name, rules) for name in dict.fromkeys(seating)}
-    piece = max(1, PIECE // game.block) * game.block
-    totals, frames = Totals(seating, game.seats(rules)), []
+    frames: list | None = [] if keep_table else None
     start_time = time.perf_counter()
-    for start in range(0, deals, piece):
-        n = min(piece, deals - start)
-        _, played = duplicate(entry, rules, seating, n, seed, chunk, threads, made, start)
-        totals.add(turns, played)
-        if keep_table:
-            frames.append(table(entry, turns, played, rules, first_deal=start))
+    totals = play_totals(entry, rules, names, deals, seed, chunk, threads, frames)
     seconds = time.perf_counter() - start_time
     games = None
-    if keep_table:
+    if frames is not None:
         games = pd.concat(frames, ignore_index=True)
         games["game"] = np.arange(len(games))
     return games, summarise(entry, rules, seating, turns, totals, seconds)

@@ -12,8 +12,11 @@ from geolab.bots.jumbled.callers import call_policy
 from geolab.bots.jumbled.heuristics import HEURISTICS, RandomBot
 from geolab.bots.jumbled.learned import Learned
 from geolab.bots.jumbled.montecarlo import MonteCarlo
-from geolab.game import Bots
+from geolab.game import Bots, param_range
 from geolab.games.jumbled.rules import Rules
+
+#: Most samples a Monte Carlo decision may take (each rolls every legal choice out).
+MAX_SAMPLES = 10_000
 
 
 class JumbledBot:
@@ -52,8 +55,7 @@ def _heuristic(key: str):
 
 
 def montecarlo(rules: Rules, samples: int = 64, call: str = "random"):
-    if samples < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
+    param_range("samples", samples, 1, MAX_SAMPLES)
     return seat(MonteCarlo(samples=samples), call, "montecarlo")
 
 

@@ -38,7 +38,7 @@ from numba import njit, prange
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.common.counter_rng import GOLDEN, game_stream, mix64
 from geolab.common.work_queue import take
-from geolab.errors import RulesError
+from geolab.errors import IllegalActionError, RulesError
 from geolab.game import envelope
 from geolab.games.classroom.hands import kept_sums
 from geolab.games.classroom.records import GAME, student_name
@@ -314,6 +314,22 @@ def block_keys(seed: int, block: int, stream: int = 0) -> tuple[np.uint64, np.ui
     return deal_key, policy_key
 
 
+def discard_positions(table, what: str, error: type = IllegalActionError) -> np.ndarray:
+    """A discard table as the kernels' int8 array, after checking what the cast to int8 would
+    hide: whole numbers only (a float is not truncated), each -1 (at random) or a position 0-2
+    (258 does not wrap to 2). Raises `error` naming `what` (whose table it is)."""
+    try:
+        raw = np.asarray(table)
+    except (ValueError, TypeError):
+        raw = np.asarray(None)
+    if raw.dtype.kind not in "iu":
+        raise error(f"{what}: expected discard positions as whole numbers, got {raw.dtype} of shape {raw.shape}")
+    if raw.size and (raw.min() < -1 or raw.max() > 2):
+        bad = raw[(raw < -1) | (raw > 2)].flat[0]
+        raise error(f"{what}: holds {bad}; they hold discard positions 0-2, or -1 for a random discard")
+    return np.ascontiguousarray(raw, dtype=np.int8)
+
+
 def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray, np.ndarray]:
     """What both batch engines (this one and `numpy_engine`) accept: valid rules with
     3-card hands, n_games >= 0, and policy tables and seats (returned as the engines' arrays)."""
@@ -322,12 +338,10 @@ def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray,
         raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
     if n_games < 0:
         raise RulesError("n_games must be >= 0")
-    tables = np.ascontiguousarray(tables, dtype=np.int8)
+    tables = discard_positions(tables, "policy tables", RulesError)  # checked before int8 could wrap
     seats, students = np.asarray(seats, dtype=np.int64), rules.students
     if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
         raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
-    if tables.size and (tables.min() < -1 or tables.max() > 2):
-        raise RulesError("policy tables hold discard positions 0-2, or -1 for a random discard")
     if seats.shape != (students,) or seats.min() < 0 or seats.max() >= len(tables):
         raise RulesError(f"seats must give one policy number in 0..{len(tables) - 1} for each of {students} students")
     return tables, seats

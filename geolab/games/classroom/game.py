@@ -22,7 +22,7 @@ import numpy as np
 from geolab.cards import POSTAL
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, Decision, replayed, shares
+from geolab.game import Batch, Decision, asking, bot_name, replayed, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
 from geolab.games.classroom.observations import View
@@ -42,8 +42,13 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
         if id(bot) not in by_bot:
             make = getattr(bot, "discard_table", None)
             if make is None:
-                raise GeolabError(f"class: bot {getattr(bot, 'name', bot)!r} gives no discard_table(rules)")
-            table = np.ascontiguousarray(make(rules), dtype=np.int8)
+                raise GeolabError(f"class: bot {bot_name(bot)!r} gives no discard_table(rules)")
+            with asking("class", bot, "discard decision (its discard_table)"):
+                made = make(rules)
+            table = engine.discard_positions(made, f"class: bot {bot_name(bot)!r}'s discard table (its discard decision)")
+            if table.shape != engine.TABLE_SHAPE:
+                raise IllegalActionError(f"class: bot {bot_name(bot)!r}'s discard table (its discard decision) has "
+                                         f"shape {table.shape}, expected {engine.TABLE_SHAPE}")
             key = table.tobytes()
             if key not in by_table:
                 by_table[key] = len(tables)
@@ -150,7 +155,7 @@ class ClassGame:
         return records.to_record(played)
 
     def replay(self, record) -> GameLog:
-        return replayed(record, records.GAME, records.replay_game, records.report)
+        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
 
     def report(self, played: GameLog) -> dict:
         return records.report(played)

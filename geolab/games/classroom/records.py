@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.errors import RecordError, RulesError
-from geolab.game import envelope
+from geolab.game import envelope, json_equal, replayed, shown
 from geolab.games.classroom.reference import GameLog, play
 from geolab.games.classroom.rules import CALLS, Rules
 
 GAME = "class-double-choice"
+#: The record's own top-level keys (besides the envelope's), and a round's keys.
+BODY_KEYS = ("rounds",)
+ROUND_KEYS = ("stage", "call", "deal", "discards", "geopower")
 
 
 def student_name(s: int) -> str:
@@ -60,19 +63,22 @@ class RecordSource:
         rnd = self.rounds[index]
         if not isinstance(rnd, dict):
             raise RecordError(f"round {index + 1}: expected an object")
+        for key in rnd:
+            if key not in ROUND_KEYS:
+                raise RecordError(f"round {index + 1}: unknown key {shown(key)} (a round holds {', '.join(ROUND_KEYS)})")
         if rnd.get("stage") != stage:
-            raise RecordError(f"round {index + 1}: stage should be {stage!r}, got {rnd.get('stage')!r}")
+            raise RecordError(f"round {index + 1}: stage should be {stage!r}, got {shown(rnd.get('stage'))}")
         return rnd
 
     def _student(self, index, name) -> int:
         if name not in self.names:
-            raise RecordError(f"round {index + 1}: unknown student {name!r} (S1-S{self.rules.students})")
+            raise RecordError(f"round {index + 1}: unknown student {shown(name)} (S1-S{self.rules.students})")
         return self.names[name]
 
     def call(self, index, stage):
         value = self._round(index, stage).get("call")
-        if value not in CALLS:
-            raise RecordError(f"round {index + 1}: call {value!r} is not one of {', '.join(CALLS)}")
+        if not isinstance(value, str) or value not in CALLS:
+            raise RecordError(f"round {index + 1}: call {shown(value)} is not one of {', '.join(CALLS)}")
         if self.rules.call != "random" and value != self.rules.call:
             raise RecordError(f"round {index + 1}: call {value!r} but the rules fix {self.rules.call!r}")
         return CALLS.index(value)
@@ -120,8 +126,8 @@ class RecordSource:
         if extra:
             raise RecordError(f"round {index + 1}: discards for students not in the round: {', '.join(sorted(extra))}")
         value = rnd.get("geopower")
-        if value not in CATEGORIES:
-            raise RecordError(f"round {index + 1}: geopower {value!r} is not one of {', '.join(CATEGORIES)}")
+        if not isinstance(value, str) or value not in CATEGORIES:
+            raise RecordError(f"round {index + 1}: geopower {shown(value)} is not one of {', '.join(CATEGORIES)}")
         if self.rules.geopower[CATEGORIES.index(value)] == 0:
             raise RecordError(f"round {index + 1}: the GeoPower deck has no {value} card")
         return CATEGORIES.index(value)
@@ -132,9 +138,10 @@ def _names(students) -> str:
 
 
 def _card(postal, place: str) -> int:
-    if not isinstance(postal, str) or postal.upper() not in POSTAL:
-        raise RecordError(f"{place} holds {postal!r}, which is not a postal code")
-    return POSTAL.index(postal.upper())
+    """A postal code as `to_record` writes it (upper case), as a card number."""
+    if not isinstance(postal, str) or postal not in POSTAL:
+        raise RecordError(f"{place} holds {shown(postal)}, which is not a postal code")
+    return POSTAL.index(postal)
 
 
 def rules_of(record: dict) -> Rules:
@@ -162,8 +169,8 @@ def replay_game(record: dict) -> GameLog:
         for key, value in stated.items():
             if key not in actual:
                 raise RecordError(f"result: unknown key {key!r} ({', '.join(actual)})")
-            if value != actual[key]:
-                raise RecordError(f"result: {key} is {value}, but the game gives {actual[key]}")
+            if not json_equal(value, actual[key]):
+                raise RecordError(f"result: {key} is {shown(value)}, but the game gives {actual[key]}")
     return log
 
 
@@ -189,5 +196,6 @@ def report(log: GameLog) -> dict:
 
 
 def replay_record(record: dict) -> dict:
-    """Validate a class-double-choice record with the reference engine; a JSON-ready report."""
-    return report(replay_game(record))
+    """Validate a class-double-choice record (envelope, body, result) with the reference
+    engine; a JSON-ready report."""
+    return report(replayed(record, GAME, replay_game, report, BODY_KEYS))

@@ -12,6 +12,8 @@ from typing import Callable, Protocol
 import numpy as np
 
 from geolab.cards import N_CARDS, RANKS
+from geolab.errors import IllegalActionError
+from geolab.game import asking, bot_name
 from geolab.games.classroom.observations import observe
 from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, STARTING, TOP_DOG, Rules
 
@@ -250,7 +252,12 @@ def policy_chooser(policies, rng: np.random.Generator) -> Chooser:
 
     def choose(index, student, hand, call, opponents):
         obs = observe([hand], call, opponents)
-        position = int(policies[student].act(obs, rng)[0])
-        return int(obs["hand"][0, position])
+        policy = policies[student]
+        with asking("class", policy, f"discard of round {index + 1}"):
+            answer = np.asarray(policy.act(obs, rng))
+        if answer.dtype.kind not in "iu" or answer.shape != (1,) or not 0 <= int(answer[0]) < obs["hand"].shape[1]:
+            raise IllegalActionError(f"class: bot {bot_name(policy)!r}, discard of round {index + 1}: "
+                                     f"{answer!r} is not one position 0-{obs['hand'].shape[1] - 1} of the hand")
+        return int(obs["hand"][0, int(answer[0])])
 
     return choose

@@ -13,9 +13,10 @@ from geolab.cards import N_CARDS, POSTAL
 from geolab.common.bits import popcount
 from geolab.common.counter_rng import LOW32, below32, draw64, game_stream
 from geolab.errors import IllegalActionError
+from geolab.game import asking
 from geolab.games.jumbled.observations import CallObservation, observe, readonly
 from geolab.games.jumbled.reference import cards_range, round_points
-from geolab.games.jumbled.rules import RANKS64, SEAT_LETTERS, Rules, call_index
+from geolab.games.jumbled.rules import CALLS, RANKS64, SEAT_LETTERS, Rules, call_index
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,6 +278,14 @@ def _name(policy) -> str:
     return getattr(policy, "name", type(policy).__name__)
 
 
+def _array(value) -> np.ndarray:
+    """A policy's answer as an array (one numpy cannot read becomes an object array, refused)."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError):
+        return np.asarray(None)
+
+
 def _describe_illegal(rules: Rules, hand, used: int, mask: int, s: int) -> str:
     H = rules.cards_dealt
     if not 0 < mask < (1 << H):
@@ -307,7 +316,13 @@ def dealer_calls(rules: Rules, callers, dealer: np.ndarray, scores: np.ndarray, 
         if not len(sel):
             continue
         obs = CallObservation(rules, round_index, sel, dealer[sel], readonly(scores))
-        got = np.asarray(caller.call(obs, rng))
+        with asking("jumbled", caller, f"dealer's call of round {round_index + 1}"):
+            got = _array(caller.call(obs, rng))
+        if got.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"{_name(caller)}: round {round_index + 1}, dealer call: returned {got.dtype} values; a call is a "
+                f"whole number ({', '.join(f'{i} {c}' for i, c in enumerate(CALLS))})"
+            )
         bad = ~np.isin(got, allowed) if got.shape == sel.shape else np.ones(len(sel), bool)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -338,10 +353,16 @@ def play_round_batch(rules: Rules, players, callers, hands, order, scores, deale
             game = np.repeat(rows, len(seats))
             seat = np.tile(np.array(seats), G)
             obs = observe(rnd, game, seat, scores, dealer, round_index)
-            got = np.asarray(policy.act(obs, rng))
+            with asking("jumbled", policy, f"set {s + 1} of round {round_index + 1}"):
+                got = _array(policy.act(obs, rng))
             if got.shape != (len(seat),):
                 raise IllegalActionError(
                     f"{_name(policy)}: set {s + 1} of round {round_index + 1}: returned shape {got.shape}, expected {(len(seat),)}"
+                )
+            if got.dtype.kind not in "iu":  # a float mask would be truncated, an object one overflow
+                raise IllegalActionError(
+                    f"{_name(policy)}: set {s + 1} of round {round_index + 1}: returned {got.dtype} slot masks; "
+                    "a set choice is a whole-number bit mask over the hand's slots"
                 )
             actions[game, seat] = got
         bad = rnd.step(actions)

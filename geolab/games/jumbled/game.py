@@ -221,7 +221,7 @@ class JumbledGame:
         return records.to_record(played)
 
     def replay(self, record) -> Game:
-        return replayed(record, RECORD_GAME, records.replay_game, records.report)
+        return replayed(record, RECORD_GAME, records.replay_game, records.report, records.BODY_KEYS)
 
     def report(self, played: Game) -> dict:
         return records.report(played)

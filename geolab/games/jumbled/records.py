@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from geolab.cards import CATEGORIES, POSTAL, card, category
+from geolab.cards import CATEGORIES, POSTAL, category
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import envelope, replayed
+from geolab.game import envelope, replayed, shown
 from geolab.games.jumbled.batch import GameBatch
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules, call_index
+
+#: The record's own top-level keys (besides the envelope's), a round's and a set's keys.
+BODY_KEYS = ("rounds",)
+ROUND_KEYS = ("dealer", "call", "deal", "sets")
+SET_KEYS = ("plays", "geopower")
+_CARD = {p: c for c, p in enumerate(POSTAL)}
 
 
 def _mask_cards(hand, mask: int) -> list[int]:
@@ -76,19 +82,26 @@ def _record_rules(spec) -> Rules:
     """A record's ``rules``: a preset name ("standard", "teams"), or an object of fields over
     the preset it names (default "standard"); missing means "standard"."""
     try:
-        return Rules.from_spec(Rules.DEFAULT if spec is None else spec)
+        return Rules.from_spec(spec)
     except RulesError as error:
         text = str(error)
         raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
 
 
 def _cards(where: str, names) -> list[int]:
+    """Postal codes as `to_record` writes them (upper case), as card numbers."""
     if not isinstance(names, list):
         raise RecordError(f"{where}: expected a list of postal codes")
-    try:
-        return [card(n) for n in names]
-    except Exception as error:  # GeolabError for an unknown code, AttributeError for a non-string
-        raise RecordError(f"{where}: {error}") from None
+    for n in names:
+        if not isinstance(n, str) or n not in _CARD:
+            raise RecordError(f"{where}: unknown postal code {shown(n)}")
+    return [_CARD[n] for n in names]
+
+
+def _known_keys(where: str, obj: dict, keys) -> None:
+    for key in obj:
+        if key not in keys:
+            raise RecordError(f"{where} unknown key {shown(key)} (it holds {', '.join(keys)})")
 
 
 def _seat_map(where: str, obj, rules: Rules) -> list:
@@ -125,7 +138,7 @@ def replay_game(record: dict) -> Game:
     place of the first problem."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
-    rules = _record_rules(record.get("rules"))
+    rules = _record_rules(record.get("rules", Rules.DEFAULT))  # missing: the default; null is refused
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("rounds: expected a non-empty list of rounds")
@@ -136,11 +149,12 @@ def replay_game(record: dict) -> Game:
             raise RecordError(f"{where} the game was already over after round {r}")
         if not isinstance(rd, dict):
             raise RecordError(f"{where} expected an object")
+        _known_keys(where, rd, ROUND_KEYS)
         dealer = SEAT_LETTERS[game.dealer]
         if rd.get("dealer", dealer) != dealer:
-            raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {rd.get('dealer')!r}")
-        if rd.get("call") not in rules.calls:
-            raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {rd.get('call')!r}")
+            raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {shown(rd.get('dealer'))}")
+        if not isinstance(rd.get("call"), str) or rd.get("call") not in rules.calls:
+            raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {shown(rd.get('call'))}")
         hands = [_cards(f"{where} deal {SEAT_LETTERS[p]}", h) for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
         seen = {}
         for p, h in enumerate(hands):
@@ -157,10 +171,11 @@ def replay_game(record: dict) -> Game:
         for s, st in enumerate(sets):
             if not isinstance(st, dict):
                 raise RecordError(f"{where} set {s + 1}: expected an object with plays and geopower")
-            try:
-                turned.append(category(st.get("geopower")))
-            except Exception:
-                raise RecordError(f"{where} set {s + 1}: geopower must be one of {', '.join(CATEGORIES)}, got {st.get('geopower')!r}") from None
+            _known_keys(f"{where} set {s + 1}:", st, SET_KEYS)
+            if not isinstance(st.get("geopower"), str) or st["geopower"] not in CATEGORIES:
+                raise RecordError(f"{where} set {s + 1}: geopower must be one of {', '.join(CATEGORIES)}, "
+                                  f"got {shown(st.get('geopower'))}")
+            turned.append(category(st["geopower"]))
         rnd = game.start_round(call_index(rd["call"]), hands, _record_deck(rules, where, turned))
         for s, st in enumerate(sets):
             plays = [tuple(_cards(f"{where} set {s + 1} {SEAT_LETTERS[p]}", x))
@@ -198,4 +213,4 @@ def replay_record(record: dict) -> dict:
     """Validate a Jumbled record with the reference engine, check its claimed ``result``, and
     report what happened. Raises `RecordError` with one line naming the place of the first
     problem."""
-    return report(replayed(record, GAME, replay_game, report))
+    return report(replayed(record, GAME, replay_game, report, BODY_KEYS))

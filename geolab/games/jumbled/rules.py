@@ -25,6 +25,13 @@ TOP_DOG, BOTTOMS_UP = 0, 1
 CALLS = ("top-dog", "bottoms-up")
 SEAT_LETTERS = "ABCDEFGH"
 MAX_SLOTS = 16  # a set choice is a uint16 slot mask
+#: Most GeoPower cards of one word (`Rules.geopower_deck`): the physical deck has 5 of each;
+#: at 50 of each the cards a round turns are already nearly independent draws (the deck study
+#: in experiments/jumbled.py goes up to 50), so bigger decks say nothing new (docs/rules-jumbled.md J2).
+MAX_GEOPOWER_EACH = 50
+#: Most rounds `max_rounds` may allow: it is a lab safety cap, and a game that scores nothing
+#: (points_per_set 0, no bonus) plays every one of them.
+MAX_ROUNDS = 10_000
 #: int64 copy of the rank table: kernels index it in their innermost loops.
 RANKS64 = np.ascontiguousarray(RANKS, dtype=np.int64)
 
@@ -105,6 +112,8 @@ class Rules(RulesBase):
             raise RulesError(
                 f"cards_dealt={H} with players={P} needs {P * H} cards; the GeoPlunge deck holds {N_CARDS}"
             )
+        if P > len(SEAT_LETTERS):
+            raise RulesError(f"players={P}: at most {len(SEAT_LETTERS)} players (seats {SEAT_LETTERS})")
         if H > MAX_SLOTS:
             raise RulesError(f"cards_dealt={H}: at most {MAX_SLOTS} cards per hand are supported")
         if S < 1:
@@ -126,6 +135,9 @@ class Rules(RulesBase):
             raise RulesError("points_per_set must be >= 0 and target >= 1")
         if len(self.geopower_deck) != 3 or any(n < 0 for n in self.geopower_deck) or sum(self.geopower_deck) < 1:
             raise RulesError(f"geopower_deck needs 3 non-negative counts with at least one card, got {self.geopower_deck}")
+        if max(self.geopower_deck) > MAX_GEOPOWER_EACH:
+            raise RulesError(f"geopower_deck: at most {MAX_GEOPOWER_EACH} cards of each word (the physical deck has 5), "
+                             f"got {self.geopower_deck}")
         if not self.used_to_bottom and sum(self.geopower_deck) < S:
             raise RulesError(
                 f"a GeoPower deck of {sum(self.geopower_deck)} cards without reuse cannot turn a card for each of {S} sets"
@@ -136,8 +148,8 @@ class Rules(RulesBase):
             raise RulesError(f"set_tie must be 'nobody' or 'all-tied', got {self.set_tie!r}")
         if self.final_tie not in ("another-round", "draw"):
             raise RulesError(f"final_tie must be 'another-round' or 'draw', got {self.final_tie!r}")
-        if self.max_rounds < 1:
-            raise RulesError(f"max_rounds={self.max_rounds} must be at least 1")
+        if not 1 <= self.max_rounds <= MAX_ROUNDS:
+            raise RulesError(f"max_rounds={self.max_rounds} must be within 1-{MAX_ROUNDS:,} (a lab safety cap)")
         if self.teams is not None:
             t = tuple(self.teams)
             if len(t) != P:

@@ -38,7 +38,10 @@ heuristics random, greedy, planner and counter offer `geolab.bots.ranks.heuristi
 numba call plays every game from the discards to the last trick, each decision by the same
 per-row function the policy's `act` uses. It must leave exactly the `Played` the decision
 loop would (``tests/test_ranks_batch.py`` compares them field by field, every preset and
-pair); it skips the legality checks, as these policies only choose legal actions.
+pair); it skips the legality checks, as these policies only choose legal actions. So only
+those built-in heuristics may offer it (no bot built from outside them does: a learned,
+search or person's policy is always asked through `act` and checked), and an exception a
+policy raises in `act` is a `BotError` naming the policy and the decision.
 
 **One-game seats.** `SeatPolicy(seat)` plays any reference-engine `Seat` (Monte Carlo
 search, a human) in the batch engine: for each row it builds ``obs.view(i)`` — the very
@@ -63,6 +66,7 @@ from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHO
 from geolab.common.bits import lowest
 from geolab.common.counter_rng import GOLDEN, mix64
 from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import asking
 from geolab.games.ranks.reference import Game, Lead, Trick, View
 from geolab.games.ranks.rules import BASE_MODES, BONUSES, SIDES, Rules
 
@@ -543,7 +547,9 @@ class _Chunk:
         for policy, r, s in groups:
             if len(r):
                 obs = self.observe(kind, t, r, s)
-                getattr(self, "_" + kind)(obs, policy.act(obs, rng), policy)
+                with asking("ranks", policy, lambda: f"trick {t + 1} {kind}" if kind in ("lead", "follow") else kind):
+                    action = policy.act(obs, rng)
+                getattr(self, "_" + kind)(obs, action, policy)
 
     def _illegal(self, policy, obs: Observation, i: int, what: str):
         where = f"trick {obs.trick + 1} {obs.kind}" if obs.kind in ("lead", "follow") else obs.kind
@@ -552,7 +558,10 @@ class _Chunk:
         )
 
     def _ints(self, policy, obs, value, shape, what: str) -> np.ndarray:
-        a = np.asarray(value)
+        try:
+            a = np.asarray(value)
+        except (ValueError, TypeError):  # ragged lists, objects numpy cannot read
+            a = np.asarray(None)
         if a.shape != shape or not np.issubdtype(a.dtype, np.integer):
             raise self._illegal(policy, obs, 0, f"{what} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
         return a.astype(np.int64, copy=False)
@@ -572,7 +581,10 @@ class _Chunk:
         self.discarded[obs.game, obs.side] = cards
 
     def _declare(self, obs, action, policy):
-        said = np.asarray(action)
+        try:
+            said = np.asarray(action)
+        except (ValueError, TypeError):
+            said = np.asarray(None)
         if said.shape != (len(obs),) or said.dtype != np.bool_:
             raise self._illegal(policy, obs, 0, f"declarations must be a bool array of shape ({len(obs)},), got {said.dtype} {said.shape}")
         self.decl[obs.game, obs.side] = said

@@ -109,7 +109,7 @@ class RanksGame:
         return records.to_record(played)
 
     def replay(self, record) -> Game:
-        return replayed(record, records.GAME, records.replay_game, records.report)
+        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
 
     def report(self, played: Game) -> dict:
         return records.report(played)

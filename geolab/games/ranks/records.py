@@ -8,14 +8,19 @@ names the place.
 
 from __future__ import annotations
 
-from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, card, category
+from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import SIDES, Rules
 from geolab.game import RECORD_FORMAT as FORMAT
-from geolab.game import replayed
+from geolab.game import replayed, shown
 
 GAME = "play-the-ranks"
+#: The record's own top-level keys (besides the envelope's): any other is refused.
+BODY_KEYS = ("deal", "discards", "first_lead", "power_bases", "declarations", "tricks")
+#: The keys of one trick.
+TRICK_KEYS = ("leader", "lead", "category", "base", "follow")
+_CARD = {p: c for c, p in enumerate(POSTAL)}
 
 
 def to_record(game: Game, result: bool = True) -> dict:
@@ -74,17 +79,24 @@ def _side_map(record: dict, key: str, required: bool = True) -> dict | None:
 
 
 def _cards(value, where: str) -> list[int]:
+    """Postal codes as written by `to_record` (upper case), as card numbers."""
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of postal codes")
-    try:
-        return [card(p) if isinstance(p, str) else card(repr(p)) for p in value]
-    except GeolabError as error:
-        raise RecordError(f"{where}: {error}") from None
+    for p in value:
+        if not isinstance(p, str) or p not in _CARD:
+            raise RecordError(f"{where}: unknown postal code {shown(p if isinstance(p, str) else repr(p))}")
+    return [_CARD[p] for p in value]
+
+
+def _whole(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where}: expected a whole number, got {shown(value)}")
+    return value
 
 
 def _side(value, where: str) -> int:
     if value not in SIDES:
-        raise RecordError(f"{where}: expected 'A' or 'B', got {value!r}")
+        raise RecordError(f"{where}: expected 'A' or 'B', got {shown(value)}")
     return SIDES.index(value)
 
 
@@ -111,6 +123,9 @@ class _RecordedSeat:
         entry = tricks[view.trick]
         if not isinstance(entry, dict):
             raise RecordError(f"trick {number}: expected an object")
+        for key in entry:
+            if key not in TRICK_KEYS:
+                raise RecordError(f"trick {number}: unknown key {shown(key)} (a trick holds {', '.join(TRICK_KEYS)})")
         return entry
 
     def lead(self, view: View) -> Lead:
@@ -127,6 +142,8 @@ class _RecordedSeat:
         except GeolabError as error:
             raise RecordError(f"trick {number}: {error}") from None
         base = entry.get("base")
+        if "base" in entry:
+            base = _whole(base, f"trick {number}.base")
         if base is not None and view.rules.base_mode != "lead":
             fixed = view.allowed_bases()[0]
             if base != fixed:
@@ -148,7 +165,8 @@ def replay_game(record: dict) -> Game:
     try:
         rules = Rules.from_spec(record.get("rules", "combo1"))
     except GeolabError as error:
-        raise RecordError(f"rules: {error}") from None
+        text = str(error)
+        raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
     deal = _side_map(record, "deal")
     hands = [_cards(deal[s], f"deal.{s}") for s in SIDES]
     _side_map(record, "discards")
@@ -158,16 +176,17 @@ def replay_game(record: dict) -> Game:
     if "declarations" in record and not rules.declarations:
         raise RecordError(f"declarations: rules {rules.name} have no declarations")
     first_lead = record.get("first_lead")
-    if first_lead is not None:
+    if "first_lead" in record:
         first_lead = _side(first_lead, "first_lead")
     elif rules.first_lead == "given":
         raise RecordError(f"first_lead: missing (rules {rules.name} take the first lead from outside the deal)")
     power = record.get("power_bases")
     if rules.base_mode == "power":
         allowed = sorted({c.base for c in POWER_DECK})
-        if not (isinstance(power, list) and len(power) == 2 and all(b in allowed for b in power)):
+        if not (isinstance(power, list) and len(power) == 2
+                and all(not isinstance(b, bool) and isinstance(b, int) and b in allowed for b in power)):
             raise RecordError(f"power_bases: expected two Power-card bases from {allowed}")
-    elif power is not None:
+    elif "power_bases" in record:
         raise RecordError(f"power_bases: rules {rules.name} do not use Power-card bases")
     try:
         game = play(rules, hands, [_RecordedSeat(record, 0), _RecordedSeat(record, 1)], first_lead, power)
@@ -183,4 +202,4 @@ def replay_game(record: dict) -> Game:
 
 def replay_record(record: dict) -> dict:
     """What a valid record's game did (`report`), its claimed `result` checked."""
-    return report(replayed(record, GAME, replay_game, report))
+    return report(replayed(record, GAME, replay_game, report, BODY_KEYS))

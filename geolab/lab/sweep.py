@@ -1,0 +1,298 @@
+"""Sweeps: rule variants x line-ups x deals, cut into chunks, run anywhere, resumed exactly.
+
+A sweep spec (TOML, or built in code) names a game, a base preset, the variants (each a set of
+`Rules` overrides; a grid multiplies fields' values), the line-ups (bots by seat, as
+``--bots``), the deals and the seed. The work is cut into chunks of whole seed blocks: chunk k
+of every (variant, line-up) plays deals k*chunk .. of the seed, under every rotation of the
+line-up (`geolab.lab.tables.duplicate`), so a chunk's numbers depend on the spec alone, never
+on which worker ran it or when. A chunk keeps only running totals (`Totals`), which add up
+exactly, and is written to its own file the moment it finishes; a sweep that is killed and
+started again with ``--resume`` plays only the chunks that have no file, so its tables are
+byte-identical to an uninterrupted run's. Executors: local processes (default) or a Dask
+distributed cluster (``--scheduler ADDRESS``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tomllib
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from geolab import registry
+from geolab.errors import GeolabError, RulesError
+from geolab.game import split_bots
+from geolab.lab.results import write_json
+from geolab.lab.tables import Totals, duplicate, lineup
+
+#: Most chunks one sweep may hold (a spec asking for more is refused before any work).
+MAX_CHUNKS = 100_000
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of rules overrides (the empty set is the base preset itself)."""
+
+    name: str
+    overrides: tuple[tuple[str, object], ...] = ()
+
+    def rules(self, base):
+        return base.replace(**dict(self.overrides)) if self.overrides else base
+
+
+@dataclass(frozen=True)
+class Spec:
+    game: str
+    rules: str
+    variants: tuple[Variant, ...]
+    lineups: tuple[str, ...]
+    deals: int
+    seed: int = 0
+    chunk: int = 10_000
+    objective: dict = field(default_factory=dict)
+
+    def entry(self):
+        return registry.get(self.game)
+
+    def base_rules(self):
+        Rules = self.entry().game.Rules
+        return Rules.preset(self.rules or Rules.DEFAULT)
+
+    def chunk_size(self) -> int:
+        """`chunk` rounded up to whole seed blocks of the game."""
+        block = self.entry().game.block
+        return -(-self.chunk // block) * block if block <= self.chunk else block
+
+    def units(self) -> list[tuple[int, int, int]]:
+        """(variant index, line-up index, chunk index) of every chunk of work."""
+        chunks = -(-self.deals // self.chunk_size())
+        return [(v, line, k) for v in range(len(self.variants)) for line in range(len(self.lineups))
+                for k in range(chunks)]
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "rules": self.rules, "deals": self.deals, "seed": self.seed, "chunk": self.chunk,
+                "lineups": list(self.lineups), "objective": self.objective,
+                "variants": {v.name: dict(v.overrides) for v in self.variants}}
+
+
+def _variants(table: dict, grid: dict) -> list[Variant]:
+    out = [Variant("official")]
+    for name, overrides in table.items():
+        if not isinstance(overrides, dict):
+            raise GeolabError(f"variants.{name}: expected a table of field = value")
+        out.append(Variant(str(name), tuple(sorted(overrides.items()))))
+    if grid:
+        keys = sorted(grid)
+        for key in keys:
+            if not isinstance(grid[key], list) or not grid[key]:
+                raise GeolabError(f"grid.{key}: expected a non-empty list of values")
+        for values in itertools.product(*(grid[k] for k in keys)):
+            pairs = tuple(zip(keys, values))
+            out.append(Variant(",".join(f"{k}={'none' if v is None else v}" for k, v in pairs), pairs))
+    names = [v.name for v in out]
+    if len(set(names)) != len(names):
+        raise GeolabError(f"variants: a name is used twice in {', '.join(names)}")
+    return out
+
+
+def _none(value):
+    """TOML has no null: the text "none" stands for it in variants and grids."""
+    if isinstance(value, str) and value.lower() == "none":
+        return None
+    if isinstance(value, list):
+        return [_none(v) for v in value]
+    return value
+
+
+def parse_spec(data: dict, check: bool = True) -> Spec:
+    """A spec from a parsed TOML (or JSON) object; every variant is checked against the rules
+    and every bot built once (`check`: off only for a chunk of a spec checked already)."""
+    known = {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise GeolabError(f"sweep spec: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    if "game" not in data:
+        raise GeolabError("sweep spec: name the game (game = \"ranks\")")
+    entry = registry.get(str(data["game"]))
+    variants = {k: {f: _none(v) for f, v in o.items()} if isinstance(o, dict) else o
+                for k, o in data.get("variants", {}).items()}
+    grid = {k: _none(v) for k, v in data.get("grid", {}).items()}
+    bots = data.get("bots", [entry.simulate_bots])
+    if isinstance(bots, str) or not bots or not all(isinstance(b, str) for b in bots):
+        raise GeolabError("sweep spec: bots is a list of line-ups, e.g. [\"greedy\", \"planner,random\"]")
+    for key in ("deals", "seed", "chunk"):
+        if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 0):
+            raise GeolabError(f"sweep spec: {key} must be a whole number >= 0, got {data[key]!r}")
+    spec = Spec(game=entry.name, rules=str(data.get("rules", entry.game.Rules.DEFAULT)),
+                variants=tuple(_variants(variants, grid)), lineups=tuple(bots), deals=int(data.get("deals", 10_000)),
+                seed=int(data.get("seed", 0)), chunk=int(data.get("chunk", 10_000)),
+                objective=dict(data.get("objective", {})))
+    if check:
+        validate(spec)
+    return spec
+
+
+def load_spec(path) -> Spec:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as error:
+        raise GeolabError(f"{path}: cannot read ({error.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise GeolabError(f"{path}: not a TOML sweep spec ({error})") from None
+    return parse_spec(data)
+
+
+def validate(spec: Spec) -> None:
+    """Every variant's rules, every line-up's bots and the size, before any work."""
+    if spec.deals < 1 or spec.chunk < 1:
+        raise GeolabError("sweep spec: deals and chunk must be at least 1")
+    base = spec.base_rules()
+    entry = spec.entry()
+    for v in spec.variants:
+        try:
+            rules = v.rules(base)
+        except RulesError as error:
+            raise GeolabError(f"variant {v.name!r}: {error}") from None
+        for text in spec.lineups:
+            seating = lineup(split_bots(text), entry.game.seats(rules))
+            for name in dict.fromkeys(seating):
+                entry.bots.make(name, rules)
+    if len(spec.units()) > MAX_CHUNKS:
+        raise GeolabError(f"sweep: {len(spec.units()):,} chunks is more than {MAX_CHUNKS:,}; raise chunk")
+
+
+# ----- one chunk ------------------------------------------------------------------------------
+def run_unit(spec_dict: dict, unit: tuple[int, int, int]) -> dict:
+    """Play one chunk and return its totals as a JSON-ready row (runs in any process)."""
+    spec = parse_spec(_as_spec_data(spec_dict), check=False)
+    v, line, k = unit
+    variant, entry = spec.variants[v], spec.entry()
+    rules = variant.rules(spec.base_rules())
+    seating = lineup(split_bots(spec.lineups[line]), entry.game.seats(rules))
+    size = spec.chunk_size()
+    start = k * size
+    n = min(size, spec.deals - start)
+    turns, played = duplicate(entry, rules, seating, n, spec.seed, bots=None, start=start, threads=1)
+    totals = Totals(seating, entry.game.seats(rules))
+    totals.add(turns, played)
+    return {"variant": variant.name, "lineup": spec.lineups[line], "chunk": k, **totals.to_row()}
+
+
+def _as_spec_data(d: dict) -> dict:
+    """`Spec.to_dict` back into parse_spec's input (variants already expanded: no grid)."""
+    data = {k: d[k] for k in ("game", "rules", "deals", "seed", "chunk", "objective")}
+    data["bots"] = d["lineups"]
+    data["variants"] = {name: o for name, o in d["variants"].items() if name != "official"}
+    return data
+
+
+# ----- running a sweep ------------------------------------------------------------------------
+def _chunk_path(out: Path, unit: tuple[int, int, int]) -> Path:
+    return out / "chunks" / f"v{unit[0]:04d}-l{unit[1]:03d}-c{unit[2]:06d}.json"
+
+
+def run(spec: Spec, out, workers: int = 1, scheduler: str | None = None, resume: bool = False,
+        progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Run every chunk not yet on disk, writing each as it finishes; then the summary table."""
+    out = Path(out)
+    spec_file = out / "spec.json"
+    if out.exists() and any(out.iterdir()):
+        if not resume:
+            raise GeolabError(f"{out}: exists and is not empty (use --resume to finish that sweep)")
+        if not spec_file.is_file() or json.loads(spec_file.read_text()) != spec.to_dict():
+            raise GeolabError(f"{out}: holds another sweep (its spec.json differs); resume it with its own spec")
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(spec.to_dict(), spec_file)
+    todo = [u for u in spec.units() if not _chunk_path(out, u).is_file()]
+    total, done = len(spec.units()), len(spec.units()) - len(todo)
+    payload = spec.to_dict()
+
+    def finished(unit, row) -> None:
+        nonlocal done
+        write_json(row, _chunk_path(out, unit))
+        done += 1
+        if progress:
+            progress(done, total)
+
+    if todo:
+        if scheduler:
+            _run_dask(scheduler, payload, todo, finished)
+        elif workers == 1:
+            for unit in todo:
+                finished(unit, run_unit(payload, unit))
+        else:
+            with ProcessPoolExecutor(workers) as pool:
+                futures = {pool.submit(run_unit, payload, u): u for u in todo}
+                for future in as_completed(futures):
+                    finished(futures[future], future.result())
+    table = summary(spec, out)
+    table.to_csv(out / "summary.csv", index=False)
+    return table
+
+
+def _run_dask(address: str, payload: dict, todo: Sequence, finished) -> None:
+    try:
+        from dask.distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise GeolabError("--scheduler needs Dask: pip install 'geolab[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise GeolabError(f"--scheduler {address}: cannot connect ({error})") from None
+    try:
+        futures = {client.submit(run_unit, payload, u, pure=False): u for u in todo}
+        for future in dask_completed(list(futures)):
+            finished(futures[future], future.result())
+    finally:
+        client.close()
+
+
+def load_chunks(spec: Spec, out) -> list[dict]:
+    rows = []
+    for unit in spec.units():
+        path = _chunk_path(Path(out), unit)
+        if not path.is_file():
+            raise GeolabError(f"{path}: missing (run the sweep with --resume to finish it)")
+        rows.append(json.loads(path.read_text()))
+    return rows
+
+
+def summary(spec: Spec, out) -> pd.DataFrame:
+    """One row per (variant, line-up): the chunks' totals added up, then the metrics of
+    `geolab.lab.balance.metrics` with their intervals."""
+    from geolab.lab.balance import metrics
+
+    rows = []
+    chunks = load_chunks(spec, out)
+    for v, variant in enumerate(spec.variants):
+        for line, text in enumerate(spec.lineups):
+            parts = [r for r in chunks if r["variant"] == variant.name and r["lineup"] == text]
+            totals = Totals.from_rows(parts)
+            rows.append({"variant": variant.name, "lineup": text,
+                         "overrides": json.dumps(dict(variant.overrides)), **metrics(totals)})
+    return pd.DataFrame(rows)
+
+
+def rank(table: pd.DataFrame, objective: dict) -> pd.DataFrame:
+    """Variants ranked by a stated objective: ``minimise`` a metric column (e.g.
+    ``seat_gap``), subject to ``keep_at_least`` {metric: the official rules' value minus a
+    tolerance} constraints. The best first; ties keep the spec's order."""
+    key = objective.get("minimise", "seat_gap")
+    if key not in table.columns:
+        raise GeolabError(f"objective: unknown metric {key!r} (metrics: {', '.join(c for c in table.columns if c not in ('variant', 'lineup', 'overrides'))})")
+    ok = pd.Series(True, index=table.index)
+    official = table[table["variant"] == "official"]
+    for metric, tolerance in objective.get("keep_at_least", {}).items():
+        if metric not in table.columns:
+            raise GeolabError(f"objective: unknown metric {metric!r}")
+        floor = official[metric].min() - float(tolerance)
+        ok &= table[metric] >= floor
+    ranked = table[ok].copy()
+    ranked["order"] = np.arange(len(ranked))
+    return ranked.sort_values([key, "order"], kind="stable").drop(columns="order").reset_index(drop=True)

@@ -1,0 +1,142 @@
+"""Balance metrics on rigged variants whose answers are known, the report card, and sweeps:
+chunked, resumable (also after a SIGKILL), the same tables on 1 or 2 workers and on Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from geolab import registry
+from geolab.cli import main
+from geolab.errors import GeolabError
+from geolab.lab import balance, sweep
+from geolab.lab.tables import play_totals
+
+HERE = Path(__file__).parent
+SPEC = HERE / "sweeps" / "toy.toml"
+
+
+def toy_rules(**overrides):
+    Rules = registry.get("toy").game.Rules
+    return Rules.preset("standard").replace(**overrides)
+
+
+def test_a_variant_where_the_first_seat_always_wins_has_all_the_advantage():
+    entry = registry.get("toy")
+    m = balance.metrics(play_totals(entry, toy_rules(rigged="seat-a"), ["best"], 2000, 1))
+    assert m["first_share"] == 1 and m["first_advantage"] == pytest.approx(2 / 3)
+    assert m["balance"] == 0 and m["seat_gap"] == 1
+    fair = balance.metrics(play_totals(entry, toy_rules(), ["best"], 4000, 1))
+    assert fair["first_ci_low"] < 1 / 3 < fair["first_ci_high"]  # self-play, rotated: no seat is favoured
+
+
+def test_a_variant_with_no_skill_gives_the_better_bot_only_its_fair_share():
+    entry = registry.get("toy")
+    # best holds seats A and C, first holds B: the fair share of best's seats is 2/3
+    luck = balance.metrics(play_totals(entry, toy_rules(rigged="deal"), ["best", "first"], 6000, 2))
+    assert luck["a_ci_low"] < 2 / 3 < luck["a_ci_high"]
+    skill = balance.metrics(play_totals(entry, toy_rules(), ["best", "first"], 6000, 2))
+    assert skill["a_ci_low"] > 2 / 3 + 0.05
+
+
+def test_the_report_card_flags_the_rigged_change_and_not_the_null_one(capsys, tmp_path):
+    assert main(["balance", "toy", "--set", "rigged=seat-a", "--games", "3000", "--out", str(tmp_path),
+                 "--json"]) == 0
+    card = {r["metric"]: r for r in json.loads(capsys.readouterr().out)["metrics"]}
+    first = card["first mover's win share"]
+    assert first["variant"] == 1 and first["significant"]
+    assert {"balance.csv", "balance.png", "meta.json"} <= {p.name for p in tmp_path.iterdir()}
+    assert main(["balance", "toy", "--set", "limit=none", "--games", "3000", "--json"]) == 0
+    same = json.loads(capsys.readouterr().out)["metrics"]
+    assert not any(r["significant"] for r in same) and all(r["difference"] == 0 for r in same)
+
+
+def test_ranks_report_card_is_quick_and_narrow():
+    rules = registry.get("ranks").game.Rules.preset("combo1")
+    card, info = balance.report_card("ranks", rules, rules.replace(end_at=None), 20000)
+    first = card.set_index("metric").loc["first mover's win share"]
+    assert first["ci_half_width"] <= 0.01  # the seat advantage within one point at 20,000 deals
+    assert info["deals"] == 20000
+
+
+def test_balance_mistakes_are_one_line(capsys):
+    for argv, words in [(["balance", "toy"], "--set"), (["balance", "toy", "--set", "seats=9"], "seats"),
+                        (["balance", "toy", "--set", "rigged=x", "--games", "10"], "rigged")]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_sweep_spec_is_checked_before_any_work(tmp_path):
+    with pytest.raises(GeolabError, match="unknown key"):
+        sweep.parse_spec({"game": "toy", "colour": "red"})
+    with pytest.raises(GeolabError, match="variant 'bad'"):
+        sweep.parse_spec({"game": "toy", "variants": {"bad": {"seats": 99}}})
+    with pytest.raises(GeolabError, match="unknown toy bot"):
+        sweep.parse_spec({"game": "toy", "bots": ["nobody"]})
+    with pytest.raises(GeolabError, match="not a TOML"):
+        bad = tmp_path / "bad.toml"
+        bad.write_text("game = [")
+        sweep.load_spec(bad)
+
+
+def test_sweep_tables_do_not_depend_on_workers(tmp_path):
+    spec = sweep.load_spec(SPEC)
+    assert [v.name for v in spec.variants] == ["official", "short", "no-ties", "best_low=True", "best_low=False"]
+    one = sweep.run(spec, tmp_path / "one", workers=1)
+    two = sweep.run(spec, tmp_path / "two", workers=2)
+    assert (tmp_path / "one" / "summary.csv").read_bytes() == (tmp_path / "two" / "summary.csv").read_bytes()
+    assert len(one) == 10 and (one["deals"] == 3000).all()
+    pd.testing.assert_frame_equal(one, two)
+    with pytest.raises(GeolabError, match="not empty"):
+        sweep.run(spec, tmp_path / "one")
+    best = sweep.rank(one, spec.objective)
+    assert best["seat_gap"].is_monotonic_increasing and (best["a_share"] >= 0.05).all()
+
+
+def test_sweep_on_a_dask_local_cluster_gives_the_same_table(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")  # CI installs the dask extra, so this runs there
+    spec = sweep.load_spec(SPEC)
+    local = sweep.run(spec, tmp_path / "local", workers=1)
+    # worker threads in this process: the test-only game is registered here (real games load by name)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        on_dask = sweep.run(spec, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(local, on_dask)
+    assert (tmp_path / "local" / "summary.csv").read_bytes() == (tmp_path / "dask" / "summary.csv").read_bytes()
+
+
+def test_a_sweep_killed_half_way_resumes_to_the_same_bytes(tmp_path):
+    spec = sweep.load_spec(SPEC)
+    whole = tmp_path / "whole"
+    sweep.run(spec, whole)
+    killed = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(HERE.parent) + os.pathsep + str(HERE))
+    code = ("import sys, time, toy_game; toy_game.install()\n"
+            "import geolab.lab.sweep as s\n"
+            "play = s.run_unit\n"
+            "s.run_unit = lambda *a: (time.sleep(0.2), play(*a))[1]  # slow chunks, to be killed mid-way\n"
+            "from geolab.cli import main\n"
+            f"sys.exit(main(['sweep', {str(SPEC)!r}, '--out', {str(killed)!r}]))")
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.DEVNULL)
+    chunks = killed / "chunks"
+    deadline = time.time() + 120
+    while time.time() < deadline and (not chunks.is_dir() or len(list(chunks.glob("*.json"))) < 5):
+        time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    done = len(list(chunks.glob("*.json")))
+    assert 5 <= done < len(spec.units())
+    assert not (killed / "summary.csv").exists()
+    assert main(["sweep", str(SPEC), "--out", str(killed), "--resume", "--json"]) == 0
+    assert (killed / "summary.csv").read_bytes() == (whole / "summary.csv").read_bytes()
+    for path in (whole / "chunks").glob("*.json"):
+        assert (killed / "chunks" / path.name).read_bytes() == path.read_bytes()

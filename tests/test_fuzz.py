@@ -1,0 +1,480 @@
+"""Bad-input fuzzing (issue 15): hypothesis mutates valid records of every registered game
+(the test-only Top Rank included), Rules specs and command lines, and holds geolab to its
+promise about every input:
+
+- a record: ``geolab replay FILE`` exits 0 only when the file is a valid record whose replay
+  equals its claimed result, and then the record *is* the record of the game it replays to
+  (`to_record` of the replay, up to the keys the formats document as optional); otherwise it
+  exits 2 with exactly one line on stderr; never a traceback, always within `TIME_LIMIT`;
+- a Rules spec: `Rules.from_spec` gives valid rules (which round-trip through their spec and
+  play on both engines) or one short `RulesError` line, nothing else;
+- a command line (simulate, arena, rules, bots on the toy game, small sizes): exit 0 or 2
+  with one line, and 2 whenever a number is out of its range.
+
+Sizes: by default (CI) a few hundred inputs, the file in well under a minute on 2 cores;
+``pytest -m fuzz`` (or ``GEOLAB_FUZZ=large``) runs the large sizes, more than 10,000
+generated inputs in all. The counts are printed at the end of the run
+(docs/reliability.md, "Inputs").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from geolab import records, registry
+from geolab.cards import CATEGORIES, POSTAL
+from geolab.cli import main
+from geolab.errors import GeolabError, RulesError
+from geolab.lab.tables import lineup
+
+pytestmark = pytest.mark.fuzz
+
+LARGE = os.environ.get("GEOLAB_FUZZ", "").lower() == "large"
+GAMES = registry.names()
+#: generated inputs per test (per game where the test is per game)
+SIZES = {"records": 2500, "rules": 600, "cli": 600} if LARGE else {"records": 100, "rules": 40, "cli": 40}
+#: the most one input may take (a replay, a Rules check with its games, a small command)
+TIME_LIMIT = {"records": 10.0, "rules": 20.0, "cli": 60.0}
+COUNTS: Counter = Counter()  # generated inputs, by test and game
+OUTCOMES: Counter = Counter()  # what became of them
+MUTATIONS: Counter = Counter()  # the structural changes made to records
+SETTINGS = dict(deadline=None, database=None, derandomize=not LARGE,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_counts(request):
+    start = time.perf_counter()
+    yield
+    line = (f"fuzz ({'large' if LARGE else 'small'}): {sum(COUNTS.values()):,} generated inputs "
+            f"({', '.join(f'{k} {v:,}' for k, v in sorted(COUNTS.items()))}); outcomes "
+            f"{', '.join(f'{k} {v:,}' for k, v in sorted(OUTCOMES.items()))}; record mutations "
+            f"{', '.join(f'{k} {v:,}' for k, v in sorted(MUTATIONS.items()))}; {time.perf_counter() - start:.0f} s")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None:
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            reporter.write_line("")
+            reporter.write_line(line)
+    out = os.environ.get("GEOLAB_FUZZ_COUNTS")
+    if out:
+        Path(out).write_text(json.dumps({"large": LARGE, "counts": COUNTS, "outcomes": OUTCOMES, "mutations": MUTATIONS,
+                                         "seconds": time.perf_counter() - start}) + "\n")
+
+
+# ----- running the command line -----------------------------------------------------------
+def geolab(argv: list[str]) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of the command line, in this process. A usage error's
+    SystemExit counts as its code; any other exception escapes (a failure: a traceback)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:
+            code = stop.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_one_line_or_success(code: int, err: str, what) -> None:
+    assert "Traceback" not in err, (what, err)
+    assert code in (0, 2), (what, code, err)
+    if code == 2:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "error" in lines[0], (what, err)
+
+
+# ----- valid records to start from ---------------------------------------------------------
+class RandomLegal:
+    def __init__(self, rng):
+        self.rng = rng
+
+    def act(self, decision):
+        return decision.legal[int(self.rng.integers(len(decision.legal)))]
+
+
+_BASES: dict[str, list[dict]] = {}
+
+
+def base_records(game: str) -> list[dict]:
+    """Valid records of `game`: random legal play on the reference engine under every preset,
+    and the batch engine's games of its default line-up (JSON round-tripped)."""
+    if game not in _BASES:
+        entry = registry.get(game)
+        out = []
+        rng = np.random.default_rng(2024)
+        for preset in entry.game.Rules.PRESETS:
+            rules = entry.game.Rules.preset(preset)
+            for _ in range(3):
+                seats = [RandomLegal(rng) for _ in range(entry.game.seats(rules))]
+                out.append(entry.game.to_record(entry.game.play(rules, entry.game.deal(rules, rng), seats)))
+        rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+        bots = [entry.bots.make(n, rules) for n in lineup(entry.simulate_bots.split(","), entry.game.seats(rules))]
+        out += entry.game.batch_records(rules, bots, 3, 5)
+        _BASES[game] = [json.loads(json.dumps(r)) for r in out]
+    return _BASES[game]
+
+
+# ----- the oracle: an accepted record is the record of the game it replays to ---------------
+def _same(a, b) -> bool:
+    """Equal as JSON, types included (true is not 1, 2.0 is not 2; -0.0 is 0.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _ranks_optional(got: dict, canon: dict, report: dict, rules) -> None:
+    """Play the Ranks' documented optional keys: ``first_lead`` where the discards decide it
+    (agreeing), a trick's ``leader`` (agreeing) and ``base`` where the rules fix it (agreeing)."""
+    if "first_lead" in got and "first_lead" not in canon:
+        assert _same(got.pop("first_lead"), report["first_lead"]), "first_lead accepted but wrong"
+    for t, (mine, theirs) in enumerate(zip(got.get("tricks", []), canon["tricks"])):
+        if "leader" in mine:
+            leader = report["first_lead"] if t == 0 else report["trick_winners"][t - 1]
+            assert _same(mine.pop("leader"), leader), f"trick {t + 1}: a wrong leader accepted"
+        if "base" in mine and "base" not in theirs:
+            assert _same(mine.pop("base"), rules.base_of(t, got.get("power_bases"))), f"trick {t + 1}: wrong base"
+
+
+def _jumbled_optional(got: dict, canon: dict, report: dict, rules) -> None:
+    """Jumbled's optional ``dealer`` of a round (it follows from the round's number)."""
+    for mine, theirs in zip(got.get("rounds", []), canon["rounds"]):
+        if isinstance(mine, dict) and "dealer" not in mine:
+            mine["dealer"] = theirs["dealer"]
+
+
+OPTIONAL = {"ranks": _ranks_optional, "jumbled": _jumbled_optional}
+
+
+def assert_is_the_record_of_its_replay(entry, record) -> None:
+    """The no-wrong-acceptance check for a record geolab accepted."""
+    played = entry.game.replay(copy.deepcopy(record))
+    canon = json.loads(json.dumps(entry.game.to_record(played)))
+    report = json.loads(json.dumps(entry.game.report(played)))
+    got = copy.deepcopy(record)
+    for key in ("seed", "players"):  # free envelope values, their types checked by check_envelope
+        got.pop(key, None)
+    claimed = got.pop("result", None)
+    canon.pop("result", None)
+    if claimed is not None:
+        assert isinstance(claimed, dict) and set(claimed) <= set(report), "a result key the report lacks"
+        for key, value in claimed.items():
+            assert _same(value, report[key]), f"result.{key} accepted but the replay gives {report[key]!r}"
+    Rules = entry.game.Rules
+    rules = Rules.from_spec(canon.pop("rules"))
+    assert Rules.from_spec(got.pop("rules", Rules.DEFAULT)) == rules, "the rules accepted are not the game's"
+    OPTIONAL.get(entry.name, lambda *a: None)(got, canon, report, rules)
+    assert _same(got, canon), "accepted a record that is not the record of the game it replays to"
+
+
+# ----- mutations ----------------------------------------------------------------------------
+ODD_VALUES = [None, True, False, 0, 1, -1, 2, 2.0, 1.5, -0.0, "", "A", "B", "x", "yes", "true", "1",
+              [], {}, [1], [None], ["A"], {"A": 1}, 2**63 - 1, 2**63, -(2**63) - 1, 10**18, 1e300]
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=6), lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+
+
+def _places(value, path=()):
+    """Every (container, key) in a JSON value, depth first."""
+    if isinstance(value, dict):
+        for k in list(value):
+            yield value, k
+            yield from _places(value[k])
+    elif isinstance(value, list):
+        for i in range(len(value)):
+            yield value, i
+            yield from _places(value[i])
+
+
+def _pick(data, items, label):
+    items = list(items)
+    if not items:
+        return None
+    return items[data.draw(st.integers(0, len(items) - 1), label=label)]
+
+
+def _strings(record):
+    return [(c, k) for c, k in _places(record) if isinstance(c[k], str)]
+
+
+def mutate(data, record: dict) -> dict:
+    """One structural change of a record (a copy)."""
+    record = copy.deepcopy(record)
+    op = data.draw(st.sampled_from(["delete", "retype", "duplicate card", "foreign card", "swap", "add key",
+                                    "tweak number", "swap string", "nest", "json value", "valid change"]), label="op")
+    MUTATIONS[op] += 1
+    places = list(_places(record))
+    if op == "delete":
+        place = _pick(data, places, "where")
+        if place:
+            container, key = place
+            del container[key]
+    elif op in ("retype", "json value"):
+        place = _pick(data, places, "where")
+        if place:
+            container, key = place
+            container[key] = data.draw(st.sampled_from(ODD_VALUES) if op == "retype" else JSON, label="value")
+    elif op == "duplicate card":
+        cards = [(c, k) for c, k in _strings(record) if c[k] in POSTAL]
+        a, b = _pick(data, cards, "from"), _pick(data, cards, "to")
+        if a and b:
+            b[0][b[1]] = a[0][a[1]]
+    elif op == "foreign card":
+        cards = [(c, k) for c, k in _strings(record) if c[k] in POSTAL]
+        place = _pick(data, cards, "where")
+        if place:
+            held = {c[k] for c, k in cards}
+            outside = [p for p in POSTAL if p not in held] or list(POSTAL)
+            place[0][place[1]] = data.draw(st.sampled_from(outside + ["XX", "ga", "G A", "", "NY "]), label="card")
+    elif op == "swap":
+        lists = [c[k] for c, k in places if isinstance(c[k], list) and len(c[k]) >= 2]
+        target = _pick(data, lists, "list")
+        if target:
+            i, j = data.draw(st.integers(0, len(target) - 1)), data.draw(st.integers(0, len(target) - 1))
+            target[i], target[j] = target[j], target[i]
+    elif op == "add key":
+        dicts = [record] + [c[k] for c, k in places if isinstance(c[k], dict)]
+        target = _pick(data, dicts, "object")
+        key = data.draw(st.sampled_from(["note", "base", "leader", "dealer", "winner", "power_bases", "first_lead",
+                                         "declarations", "seed", "players", "A", "S1", "geopower", "Z"])
+                        | st.text(max_size=6), label="key")
+        target.setdefault(key, data.draw(st.sampled_from(ODD_VALUES), label="value"))
+    elif op == "tweak number":
+        numbers = [(c, k) for c, k in places if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
+        place = _pick(data, numbers, "where")
+        if place:
+            container, key = place
+            v = container[key]
+            container[key] = data.draw(st.sampled_from([v + 1, v - 1, -v, float(v), v + 0.5, 2**63, 10**19, 0]),
+                                       label="number")
+    elif op == "swap string":
+        strings = _strings(record)
+        place, other = _pick(data, strings, "where"), _pick(data, strings, "other")
+        words = ["A", "B", "C", "S1", "S2", "top-dog", "bottoms-up", *CATEGORIES, "starting", "championship",
+                 "combo1", "standard", "default"]
+        if place:
+            place[0][place[1]] = other[0][other[1]] if data.draw(st.booleans()) else data.draw(st.sampled_from(words))
+    elif op == "valid change":  # changes a valid record stays valid under (the oracle's own check)
+        change = data.draw(st.sampled_from(["drop result", "drop a result key", "seed", "players", "none"]))
+        claimed = record.get("result")
+        if change == "drop result":
+            record.pop("result", None)
+        elif change == "drop a result key" and isinstance(claimed, dict) and claimed:
+            claimed.pop(data.draw(st.sampled_from(sorted(claimed))))
+        elif change == "seed":
+            record["seed"] = data.draw(st.integers(0, 2**63 - 1))
+        elif change == "players":
+            record["players"] = {"A": data.draw(st.text(max_size=8)), "B": "a person"}
+    elif op == "nest":
+        place = _pick(data, places, "where")
+        depth = data.draw(st.integers(1, 60), label="depth")
+        if place:
+            container, key = place
+            value = container[key]
+            for _ in range(depth):
+                value = [value]
+            container[key] = value
+    return record
+
+
+def to_text(data, record) -> bytes:
+    """The record's JSON text, sometimes damaged as text: cut short, bytes that are not
+    UTF-8, a number of thousands of digits, deep nesting, a byte-order mark, oversize."""
+    text = json.dumps(record, indent=data.draw(st.sampled_from([None, 1]), label="indent")).encode()
+    op = data.draw(st.sampled_from(["none", "none", "none", "truncate", "bad utf-8", "big number", "deep", "bom",
+                                    "oversize"]), label="text op")
+    if op == "truncate":
+        text = text[: data.draw(st.integers(0, max(0, len(text) - 1)), label="cut")]
+    elif op == "bad utf-8":
+        at = data.draw(st.integers(0, len(text)), label="at")
+        text = text[:at] + data.draw(st.sampled_from([b"\xff", b"\xc3\x28", b"\xe9", b"\x80\x80"])) + text[at:]
+    elif op == "big number":
+        digits = data.draw(st.integers(20, 6000), label="digits")
+        text = text.replace(b'"format"', b'"seed": ' + b"7" * digits + b', "format"', 1) if data.draw(st.booleans()) \
+            else text.replace(b"[", b"[" + b"9" * digits + b", ", 1)
+    elif op == "deep":
+        depth = data.draw(st.sampled_from([33, 100, 1000, 5000, 100_000]), label="depth")
+        text = b"[" * depth + text + b"]" * depth
+    elif op == "bom":
+        text = b"\xef\xbb\xbf" + text
+    elif op == "oversize":
+        text = text[:-1] + b" " * (10 * 1024 * 1024) + text[-1:]
+    return text
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=SIZES["records"], **SETTINGS)
+@given(data=st.data())
+def test_mutated_records_are_refused_in_one_line_or_are_valid_records(game, data, tmp_path_factory):
+    entry = registry.get(game)
+    bases = base_records(game)
+    record = bases[data.draw(st.integers(0, len(bases) - 1), label="base")]
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        record = mutate(data, record)
+    text = to_text(data, record)
+    path = tmp_path_factory.mktemp("record") / "record.json"
+    path.write_bytes(text)
+    start = time.perf_counter()
+    code, _, err = geolab(["replay", str(path)])
+    seconds = time.perf_counter() - start
+    COUNTS[f"records {game}"] += 1
+    OUTCOMES["refused" if code == 2 else "accepted" if code == 0 else f"exit {code}"] += 1
+    assert_one_line_or_success(code, err, record)
+    assert seconds < TIME_LIMIT["records"], f"replay took {seconds:.1f} s"
+    if code == 0:
+        assert not err.strip(), err
+        assert_is_the_record_of_its_replay(entry, records.load(path))
+    path.unlink()
+
+
+# ----- Rules specs ---------------------------------------------------------------------------
+def _field_values(current):
+    """Values of a field's own type near its value (most of them), odd values, arbitrary JSON."""
+    words = st.sampled_from(["random", "top-dog", "bottoms-up", "replay", "share", "nobody", "all-tied", "draw",
+                             "another-round", "fixed", "lead", "power", "given", "discard-statehood", "declaration",
+                             "shutout", "follow", "none"])
+    if isinstance(current, bool):
+        typed = st.booleans()
+    elif isinstance(current, int):
+        typed = st.integers(current - 3, current + 3) | st.integers(0, 60)
+    elif current is None:
+        typed = st.none() | st.integers(0, 60)
+    elif isinstance(current, str):
+        typed = words | st.just(current)
+    elif isinstance(current, tuple) and current and isinstance(current[0], int):
+        typed = st.builds(lambda i, v, cut: [v if j == i else x for j, x in enumerate(current)][: len(current) - cut],
+                          st.integers(0, len(current) - 1), st.integers(0, 60), st.sampled_from([0, 0, 0, 1]))
+    elif isinstance(current, tuple):
+        typed = st.lists(words, max_size=3)
+    else:
+        typed = st.none()
+    odd = st.sampled_from([None, True, False, "none", "x", 1.5, 2.0, [], [0], [1, 1], -1, 10**9 + 1, 10**30])
+    return st.one_of(typed, typed, typed, odd, JSON)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=SIZES["rules"], **SETTINGS)
+@given(data=st.data())
+def test_rules_specs_are_valid_rules_or_one_rules_error(game, data):
+    entry = registry.get(game)
+    Rules = entry.game.Rules
+    default = Rules.preset(Rules.DEFAULT)
+    names = Rules.field_names()
+    chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True), label="fields")
+    spec = {f: data.draw(_field_values(getattr(default, f)), label=f) for f in chosen}
+    if data.draw(st.integers(0, 4)) == 0:
+        spec["preset"] = data.draw(st.sampled_from([*Rules.PRESETS, "nope", 3, None]), label="preset")
+    if data.draw(st.integers(0, 9)) == 0:
+        spec[data.draw(st.text(max_size=6), label="unknown field")] = 1
+    COUNTS[f"rules {game}"] += 1
+    start = time.perf_counter()
+    try:
+        rules = Rules.from_spec(spec)
+    except RulesError as error:
+        OUTCOMES["rules refused"] += 1
+        text = str(error)
+        assert "\n" not in text and len(text) < 600, text
+        return
+    OUTCOMES["rules valid"] += 1
+    assert Rules.from_spec(json.loads(json.dumps(rules.to_spec()))) == rules
+    # valid rules play on the batch engine (or say why not in one line) ...
+    bots = [entry.bots.make(n, rules) for n in lineup(entry.simulate_bots.split(","), entry.game.seats(rules))]
+    try:
+        batch = entry.game.batch(rules, bots, 6, 1, threads=1)
+        assert batch.scores.shape == (6, entry.game.seats(rules))
+    except GeolabError as error:
+        assert "\n" not in str(error)
+    # ... and on the reference engine, whose record replays (a Jumbled game that scores nothing
+    # plays every one of max_rounds rounds at about 14 ms each: those are left to the batch engine)
+    if not (game == "jumbled" and rules.max_rounds > 30):
+        rng = np.random.default_rng(0)
+        played = entry.game.play(rules, entry.game.deal(rules, rng),
+                                 [RandomLegal(rng) for _ in range(entry.game.seats(rules))])
+        record = json.loads(json.dumps(entry.game.to_record(played)))
+        assert records.replay(record) == json.loads(json.dumps(entry.game.report(played)))
+    assert time.perf_counter() - start < TIME_LIMIT["rules"]
+
+
+# ----- command lines -------------------------------------------------------------------------
+def _number(valid, invalid):
+    """(text, is it in range) for a numeric flag: in range three times in four."""
+    ok = valid.map(lambda v: (str(v), True))
+    return st.one_of(ok, ok, ok, st.sampled_from(invalid).map(lambda v: (v, False)))
+
+
+FLAGS = {
+    "--games": _number(st.integers(1, 40), ["0", "-1", "-10000000000000", str(10**13), str(2 * 10**9), "1e3", "x", ""]),
+    "--seed": _number(st.integers(0, 2**63 - 1), ["-1", str(2**63), "9" * 30, "abc", "1.5", "9" * 5000]),
+    "--threads": _number(st.integers(1, 2), ["0", "-3", "100000", "two"]),
+    "--chunk": _number(st.integers(1, 10**9), ["0", "-1", str(10**10)]),
+}
+BOT_LISTS = ["first,best", "best,first", "first,best,best:greed=0.5", "best:greed=0.25,first", "first,best",
+             "best:greed=0.75,best", "best", "first,first",
+             "nope,first", "best:greed=2,first", "best:greed=x,first", "first,,best", "best:zzz=1,first",
+             "first,best,first,best,first,best,first"]
+SETTINGS_TEXT = ["seats=2", "seats=6", "seats=4", "best_low=true", "limit=2", "ties=share", "seats=7", "hand=4",
+                 "rounds=2", "categories=[0,1]", "limit=1", "limit=none", "best_low=false", "best_low=yes", "ties=nobody", "ties=x", "seats=" + "9" * 5000, "nofield=1", "=3",
+                 "seats", "categories=[0,1,2.0]", "seats=2.0"]
+
+
+@settings(max_examples=SIZES["cli"], **SETTINGS)
+@given(data=st.data())
+def test_command_lines_exit_0_or_2_with_one_line(data, tmp_path_factory):
+    command = data.draw(st.sampled_from(["simulate", "simulate", "arena", "rules", "bots"]), label="command")
+    argv, in_range = [command, "toy"], True
+    if command in ("simulate", "arena"):
+        flags = ["--games", "--seed", "--threads"] + (["--chunk"] if command == "simulate" else [])
+        for flag in data.draw(st.lists(st.sampled_from(flags), unique=True), label="flags"):
+            text, ok = data.draw(FLAGS[flag], label=flag)
+            argv += [flag, text]
+            in_range &= ok
+        if command == "arena" and "--games" not in argv:
+            argv += ["--games", "3"]
+        if data.draw(st.booleans()):
+            argv += ["--bots", data.draw(st.sampled_from(BOT_LISTS[:6]) | st.sampled_from(BOT_LISTS), label="bots")]
+        if command == "arena" or data.draw(st.booleans()):  # the arena always writes: never into the work tree
+            argv += ["--out", str(tmp_path_factory.mktemp("out") / "run")]
+    if command in ("simulate", "arena", "rules"):
+        if data.draw(st.booleans()):
+            argv += ["--rules", data.draw(st.sampled_from(["standard", "duel", "standard", "duel", "nope", ""]),
+                                          label="preset")]
+        valid_or_not = st.sampled_from(SETTINGS_TEXT[:6]) | st.sampled_from(SETTINGS_TEXT)
+        for text in data.draw(st.lists(valid_or_not, max_size=2), label="settings"):
+            argv += ["--set", text]
+    if data.draw(st.booleans()):
+        argv.append("--json")
+    if data.draw(st.integers(0, 9)) == 0:
+        argv.append(data.draw(st.sampled_from(["--nope", "extra", "-x", "--games"]), label="junk"))
+        in_range = None  # a usage error, or (--games without a value) one too
+    COUNTS["cli toy"] += 1
+    start = time.perf_counter()
+    code, _, err = geolab(argv)
+    seconds = time.perf_counter() - start
+    OUTCOMES["cli exit 0" if code == 0 else "cli exit 2" if code == 2 else f"cli exit {code}"] += 1
+    assert_one_line_or_success(code, err, argv)
+    if in_range is False:
+        assert code == 2, (argv, "a number out of range was accepted")
+    assert seconds < TIME_LIMIT["cli"], f"{argv}: {seconds:.1f} s"
+
+
+def test_the_large_size_is_at_least_ten_thousand_inputs():
+    """What `pytest -m fuzz` promises (the sizes above, summed over the games)."""
+    large = {"records": 2500, "rules": 600, "cli": 600}
+    assert large["records"] * len(GAMES) + large["rules"] * len(GAMES) + large["cli"] >= 10_000
