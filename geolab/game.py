@@ -516,17 +516,23 @@ class Game(Protocol):
 ENVELOPE_KEYS = ("format", "game", "rules", "seed", "players", "result")
 
 
-def check_envelope(record, game: str, body_keys: Sequence[str] | None = None) -> dict:
-    """The common fields of a record: a JSON object of this `format` and `game`; where present,
-    ``seed`` (the whole number the deal came from, 0..2**63-1) and ``players`` (seat name ->
-    who sat there: a bot spec or a person's name). With `body_keys` (the game's own top-level
-    keys), any other key is refused, named."""
+def check_format(record) -> dict:
+    """What every reader checks first: a JSON object of this `format` naming its game."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
     if not isinstance(record.get("game"), str):
         raise RecordError(f"game: expected the game's name, a string, got {shown(record.get('game'))}")
+    return record
+
+
+def check_envelope(record, game: str, body_keys: Sequence[str] | None = None) -> dict:
+    """The common fields of a record: a JSON object of this `format` and `game`; where present,
+    ``seed`` (the whole number the deal came from, 0..2**63-1) and ``players`` (seat name ->
+    who sat there: a bot spec or a person's name). With `body_keys` (the game's own top-level
+    keys), any other key is refused, named."""
+    check_format(record)
     if record["game"] != game:
         raise RecordError(f"game: expected {game!r}, got {shown(record.get('game'))}")
     if body_keys is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from geolab import registry
 from geolab.errors import RecordError
-from geolab.game import RECORD_FORMAT, shown
+from geolab.game import check_format, shown
 
 #: The largest record file `load` reads (the longest real game's record is a few kilobytes).
 MAX_BYTES = 10 * 1024 * 1024
@@ -110,13 +110,8 @@ def load(path: str | Path) -> dict:
 
 def replay_played(record):
     """(registry entry, the reference engine's played game) of a valid record."""
-    if not isinstance(record, dict):
-        raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
-    if not isinstance(record.get("game"), str):
-        raise RecordError(f"game: expected the game's name, a string, got {shown(record.get('game'))}")
-    entry = registry.by_record(record.get("game"))
+    check_format(record)
+    entry = registry.by_record(record["game"])
     return entry, entry.game.replay(record)
 
 
