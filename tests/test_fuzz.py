@@ -377,7 +377,7 @@ def test_rules_specs_are_valid_rules_or_one_rules_error(game, data):
     Rules = entry.game.Rules
     default = Rules.preset(Rules.DEFAULT)
     names = Rules.field_names()
-    chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True), label="fields")
+    chosen = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=4, unique=True), label="fields")
     spec = {f: data.draw(_field_values(getattr(default, f)), label=f) for f in chosen}
     if data.draw(st.integers(0, 4)) == 0:
         spec["preset"] = data.draw(st.sampled_from([*Rules.PRESETS, "nope", 3, None]), label="preset")

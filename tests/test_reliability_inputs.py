@@ -139,6 +139,9 @@ def test_a_bad_bot_parameter_is_one_line_from_the_command_line(capsys):
     ("class", {"students": 20.0}, "students"),
     ("class", {"students": "20"}, "students"),
     ("toy", {"seats": 10**5000}, "seats"),
+    ("class", {"min_group_size": 0, "max_groups": 30, "groups": 30}, "2 to 16 groups"),  # empty groups: it hung
+    ("class", {"min_groups": 1, "groups": 1}, "2 to 16 groups"),  # one group: a TypeError
+    ("class", {"max_groups": 32, "groups": 32, "students": 32, "min_group_size": 1}, "2 to 16 groups"),  # 2**31 splits
 ])
 def test_rules_fields_of_the_wrong_type_or_range_are_rules_errors(game, spec, words):
     Rules = registry.get(game).game.Rules

@@ -20,6 +20,9 @@ TOP_DOG, BOTTOMS_UP = 0, 1
 CALLS = ("top-dog", "bottoms-up")
 CALL_MODES = ("random", "top-dog", "bottoms-up")
 TIE_RULES = ("replay", "share")
+#: Most groups any variant may have: two Starting Rounds split whole groups, trying each of
+#: the 2**(groups - 1) splits (the text's classes have 2 to 8 groups).
+MAX_GROUPS = 16
 STARTING, CHAMPIONSHIP = "starting", "championship"
 
 
@@ -90,7 +93,10 @@ class Rules(RulesBase):
             )
         if not self.min_groups <= g <= self.max_groups:
             raise RulesError(f"groups: {g} is outside {self.min_groups}-{self.max_groups}")
-        if n // g < self.min_group_size:
+        if not 2 <= g <= MAX_GROUPS:
+            raise RulesError(f"groups: {g}; a class plays in 2 to {MAX_GROUPS} groups (the Championship plays the "
+                             "group winners, and a split into two Starting Rounds tries every split of the groups)")
+        if n // g < max(1, self.min_group_size):
             raise RulesError(
                 f"groups: {n} students in {g} groups leaves a group of {n // g}; "
                 f"each group needs at least {self.min_group_size}"
