@@ -144,6 +144,8 @@ def test_a_folder_that_cannot_be_written_is_refused(tmp_path, monkeypatch):
     assert not (tmp_path / "new").exists()  # nothing is created by the check
 
 
+# Justified skip: root may write into a 0o555 folder, so this real-permissions check can only
+# run as another user; the test above fakes the same refusal (a failing mkstemp) and runs always.
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes in read-only folders")
 def test_a_read_only_folder_is_refused(tmp_path):
     locked = tmp_path / "locked"
