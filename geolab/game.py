@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from geolab.cards import POSTAL
 from geolab.errors import BotError, GeolabError, RecordError, RulesError
 
 RECORD_FORMAT = "geolab-record/1"
@@ -514,6 +515,21 @@ class Game(Protocol):
 # ----- records ------------------------------------------------------------------------------
 #: The keys every record may hold besides its game's body (`check_envelope`).
 ENVELOPE_KEYS = ("format", "game", "rules", "seed", "players", "result")
+
+
+#: postal code -> card, for reading records
+CARD_OF = {p: c for c, p in enumerate(POSTAL)}
+
+
+def record_cards(names, where: str) -> list[int]:
+    """Postal codes as records write them (upper case), as card numbers; anything else is a
+    `RecordError` naming the place."""
+    if not isinstance(names, list):
+        raise RecordError(f"{where}: expected a list of postal codes")
+    for n in names:
+        if not isinstance(n, str) or n not in CARD_OF:
+            raise RecordError(f"{where}: unknown postal code {shown(n)}")
+    return [CARD_OF[n] for n in names]
 
 
 def check_format(record) -> dict:

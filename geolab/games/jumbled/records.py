@@ -13,7 +13,7 @@ import numpy as np
 
 from geolab.cards import CATEGORIES, POSTAL, category
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import envelope, replayed, shown
+from geolab.game import envelope, record_cards, replayed, shown
 from geolab.games.jumbled.batch import GameBatch
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules, call_index
@@ -22,7 +22,6 @@ from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules, call_in
 BODY_KEYS = ("rounds",)
 ROUND_KEYS = ("dealer", "call", "deal", "sets")
 SET_KEYS = ("plays", "geopower")
-_CARD = {p: c for c, p in enumerate(POSTAL)}
 
 
 def _mask_cards(hand, mask: int) -> list[int]:
@@ -88,16 +87,6 @@ def _record_rules(spec) -> Rules:
         raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
 
 
-def _cards(where: str, names) -> list[int]:
-    """Postal codes as `to_record` writes them (upper case), as card numbers."""
-    if not isinstance(names, list):
-        raise RecordError(f"{where}: expected a list of postal codes")
-    for n in names:
-        if not isinstance(n, str) or n not in _CARD:
-            raise RecordError(f"{where}: unknown postal code {shown(n)}")
-    return [_CARD[n] for n in names]
-
-
 def _known_keys(where: str, obj: dict, keys) -> None:
     for key in obj:
         if key not in keys:
@@ -155,7 +144,7 @@ def replay_game(record: dict) -> Game:
             raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {shown(rd.get('dealer'))}")
         if not isinstance(rd.get("call"), str) or rd.get("call") not in rules.calls:
             raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {shown(rd.get('call'))}")
-        hands = [_cards(f"{where} deal {SEAT_LETTERS[p]}", h) for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
+        hands = [record_cards(h, f"{where} deal {SEAT_LETTERS[p]}") for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
         seen = {}
         for p, h in enumerate(hands):
             if len(h) != rules.cards_dealt:
@@ -178,7 +167,7 @@ def replay_game(record: dict) -> Game:
             turned.append(category(st["geopower"]))
         rnd = game.start_round(call_index(rd["call"]), hands, _record_deck(rules, where, turned))
         for s, st in enumerate(sets):
-            plays = [tuple(_cards(f"{where} set {s + 1} {SEAT_LETTERS[p]}", x))
+            plays = [tuple(record_cards(x, f"{where} set {s + 1} {SEAT_LETTERS[p]}"))
                      for p, x in enumerate(_seat_map(f"{where} set {s + 1} plays", st.get("plays"), rules))]
             try:
                 rnd.play_set(plays)

@@ -12,7 +12,7 @@ from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.game import RECORD_FORMAT as FORMAT
+from geolab.game import RECORD_FORMAT as FORMAT, record_cards
 from geolab.game import replayed, shown
 
 GAME = "play-the-ranks"
@@ -20,7 +20,6 @@ GAME = "play-the-ranks"
 BODY_KEYS = ("deal", "discards", "first_lead", "power_bases", "declarations", "tricks")
 #: The keys of one trick.
 TRICK_KEYS = ("leader", "lead", "category", "base", "follow")
-_CARD = {p: c for c, p in enumerate(POSTAL)}
 
 
 def to_record(game: Game, result: bool = True) -> dict:
@@ -78,16 +77,6 @@ def _side_map(record: dict, key: str, required: bool = True) -> dict | None:
     return value
 
 
-def _cards(value, where: str) -> list[int]:
-    """Postal codes as written by `to_record` (upper case), as card numbers."""
-    if not isinstance(value, list):
-        raise RecordError(f"{where}: expected a list of postal codes")
-    for p in value:
-        if not isinstance(p, str) or p not in _CARD:
-            raise RecordError(f"{where}: unknown postal code {shown(p if isinstance(p, str) else repr(p))}")
-    return [_CARD[p] for p in value]
-
-
 def _whole(value, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RecordError(f"{where}: expected a whole number, got {shown(value)}")
@@ -107,7 +96,7 @@ class _RecordedSeat:
         self.record, self.side, self.name = record, side, SIDES[side]
 
     def discard(self, view: View):
-        return _cards(self.record["discards"][self.name], f"discards.{self.name}")
+        return record_cards(self.record["discards"][self.name], f"discards.{self.name}")
 
     def declare(self, view: View) -> bool:
         said = _side_map(self.record, "declarations")[self.name]
@@ -136,7 +125,7 @@ class _RecordedSeat:
         for key in ("lead", "category"):
             if key not in entry:
                 raise RecordError(f"trick {number}: missing {key!r}")
-        lead_card = _cards([entry["lead"]], f"trick {number}.lead")[0]
+        lead_card = record_cards([entry["lead"]], f"trick {number}.lead")[0]
         try:
             cat = category(entry["category"]) if isinstance(entry["category"], str) else category(repr(entry["category"]))
         except GeolabError as error:
@@ -157,7 +146,7 @@ class _RecordedSeat:
         entry = self._trick(view)
         if "follow" not in entry:
             raise RecordError(f"trick {number}: missing 'follow'")
-        return _cards([entry["follow"]], f"trick {number}.follow")[0]
+        return record_cards([entry["follow"]], f"trick {number}.follow")[0]
 
 
 def replay_game(record: dict) -> Game:
@@ -168,7 +157,7 @@ def replay_game(record: dict) -> Game:
         text = str(error)
         raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
     deal = _side_map(record, "deal")
-    hands = [_cards(deal[s], f"deal.{s}") for s in SIDES]
+    hands = [record_cards(deal[s], f"deal.{s}") for s in SIDES]
     _side_map(record, "discards")
     tricks = record.get("tricks")
     if not isinstance(tricks, list):
