@@ -203,8 +203,18 @@ class RulesBase:
             key, eq, value = text.partition("=")
             if not eq or not key.strip():
                 raise RulesError(f"--set: expected field=value, got {text!r}")
-            overrides[key.strip()] = parse_value(value)
+            overrides[key.strip()] = self.setting(key.strip(), value)
         return self.replace(**overrides)
+
+    @classmethod
+    def setting(cls, name: str, text: str):
+        """A field's value from its text (`parse_value`); ``none`` is null only for a field
+        that may be null, and the word itself for one that may not (``bonus=none``)."""
+        value = parse_value(text)
+        kinds = {f.name: str(f.type) for f in fields(cls)}
+        if value is None and name in kinds and "None" not in _options(kinds[name]):
+            return text.strip()
+        return value
 
     def to_spec(self):
         """The shortest spec `from_spec` turns back into these rules: a preset name, or the
@@ -459,6 +469,52 @@ class Seat(Protocol):
     def act(self, decision: Decision) -> Any: ...
 
 
+class MoveError(GeolabError):
+    """A person's move that is not legal or not understood: one line that says why and how
+    to type it; `geolab play` shows it and asks again."""
+
+
+class Views(Protocol):
+    """How a person sees and makes a game's decisions at the keyboard (`geolab play`): the
+    game's own words, and no input or output, which the play loop does for every game.
+
+    Everything is built from the `Decision` the seat is asked (its observation and legal
+    actions) or, at the end, from the played game, so a person sees exactly what a bot in the
+    same seat would see, and only that."""
+
+    def screen(self, decision: Decision) -> list[str]:
+        """The table before a decision: the hand sorted, one card a line with its three ranks
+        (numbered, for menu input), the trick / set / round, the base or call and what it
+        means, the score."""
+
+    def prompt(self, decision: Decision) -> str:
+        """The short question on the input line (``"lead: CARD CATEGORY > "``)."""
+
+    def help(self, decision: Decision) -> list[str]:
+        """How to type this decision's moves, with examples from the seat's own hand."""
+
+    def label(self, decision: Decision, action) -> str:
+        """One legal action in words (``"TX size"``); `parse` reads it back to the same action,
+        and play logs store it beside the action's index in ``decision.legal``."""
+
+    def parse(self, decision: Decision, text: str):
+        """The legal action a person's text names: a label, postal codes and words, or menu
+        numbers of the screen. Anything else is a one-line `MoveError`."""
+
+    def events(self, decision: Decision) -> list[str]:
+        """Every public happening of the game so far as the seat saw it, one line each, in
+        order (the play loop prints the lines it has not yet shown): each card played with its
+        rank, who won and why."""
+
+    def ending(self, played, seat: int) -> list[str]:
+        """The finished game from `seat`'s side: every line `events` would give at the end,
+        then the last lines (what happened after the seat's last decision) and the verdict
+        ("you won 5-2")."""
+
+    def reason(self, decision: Decision, action) -> str:
+        """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
+
+
 class Game(Protocol):
     """What a game provides to the rest of geolab (see the module docstring)."""
 
@@ -511,6 +567,16 @@ class Game(Protocol):
     def report(self, played) -> dict:
         """What happened, JSON-ready (``geolab replay`` prints it)."""
 
+    # ----- at the keyboard (`geolab play`) -------------------------------------------------
+    views: Views
+
+    def series_target(self, rules) -> int | None:
+        """Points that win a series of games (a Play the Ranks battle series to 10), or None
+        when one game is the whole match."""
+
+    def deal_points(self, played) -> tuple[int, ...]:
+        """Each seat's points toward the series from one played game."""
+
 
 # ----- records ------------------------------------------------------------------------------
 #: The keys every record may hold besides its game's body (`check_envelope`).
@@ -532,12 +598,12 @@ def record_cards(names, where: str) -> list[int]:
     return [CARD_OF[n] for n in names]
 
 
-def check_format(record) -> dict:
+def check_format(record, expected: str = RECORD_FORMAT) -> dict:
     """What every reader checks first: a JSON object of this `format` naming its game."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
+    if record.get("format") != expected:
+        raise RecordError(f"format: expected {expected!r}, got {shown(record.get('format'))}")
     if not isinstance(record.get("game"), str):
         raise RecordError(f"game: expected the game's name, a string, got {shown(record.get('game'))}")
     return record

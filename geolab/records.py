@@ -17,6 +17,7 @@ from pathlib import Path
 from geolab import registry
 from geolab.errors import RecordError
 from geolab.game import check_format, shown
+from geolab.lab.play import SESSION_FORMAT, replay_session, session_report
 
 #: The largest record file `load` reads (the longest real game's record is a few kilobytes).
 MAX_BYTES = 10 * 1024 * 1024
@@ -115,10 +116,26 @@ def replay_played(record):
     return entry, entry.game.replay(record)
 
 
+def _is_session(record) -> bool:
+    """A session file (any version: another one is refused by its own reader)."""
+    return isinstance(record, dict) and str(record.get("format", "")).startswith(SESSION_FORMAT.split("/")[0] + "/")
+
+
 def replay(record) -> dict:
-    """Validate and replay a record; returns the outcome report, or raises `RecordError`."""
+    """Validate and replay a record or a session file (`geolab.lab.play`, a match played at
+    the keyboard); returns the outcome report, or raises `RecordError`."""
+    if _is_session(record):
+        return session_report(record)
     entry, played = replay_played(record)
     return entry.game.report(played)
+
+
+def game_records(record) -> list[dict]:
+    """The game records a file holds: itself, or each finished game of a session file."""
+    if _is_session(record):
+        match, _ = replay_session(record)
+        return [match.game.to_record(p) for p in match.played]
+    return [record]
 
 
 def dump(record: dict, path: str | Path) -> None:

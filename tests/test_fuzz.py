@@ -37,6 +37,8 @@ from geolab import records, registry
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli import main
 from geolab.errors import GeolabError, RulesError
+from geolab.lab.play import Match, play_match, seat_bots
+from people import RandomPerson
 from geolab.lab.tables import lineup
 
 pytestmark = pytest.mark.fuzz
@@ -44,7 +46,8 @@ pytestmark = pytest.mark.fuzz
 LARGE = os.environ.get("GEOLAB_FUZZ", "").lower() == "large"
 GAMES = registry.names()
 #: generated inputs per test (per game where the test is per game)
-SIZES = {"records": 2500, "rules": 600, "cli": 600} if LARGE else {"records": 100, "rules": 40, "cli": 40}
+SIZES = {"records": 2500, "sessions": 600, "rules": 600, "cli": 600} if LARGE else \
+    {"records": 100, "sessions": 30, "rules": 40, "cli": 40}
 #: the most one input may take (a replay, a Rules check with its games, a small command)
 TIME_LIMIT = {"records": 10.0, "rules": 20.0, "cli": 60.0}
 COUNTS: Counter = Counter()  # generated inputs, by test and game
@@ -341,6 +344,53 @@ def test_mutated_records_are_refused_in_one_line_or_are_valid_records(game, data
     if code == 0:
         assert not err.strip(), err
         assert_is_the_record_of_its_replay(entry, records.load(path))
+    path.unlink()
+
+
+# ----- session files (matches played at the keyboard) -----------------------------------------
+_SESSIONS: dict[str, list[dict]] = {}
+
+
+def base_sessions(game: str) -> list[dict]:
+    """Valid session files of `game`: finished matches of every preset against the game's
+    first simulate bot, and the same cut short (a quit match)."""
+    if game not in _SESSIONS:
+        entry = registry.get(game)
+        rng = np.random.default_rng(7)
+        out = []
+        for preset in entry.game.Rules.PRESETS:
+            rules = entry.game.Rules.preset(preset)
+            match = Match(entry, rules, int(rng.integers(1000)), 0,
+                          seat_bots(entry, rules, 0, entry.simulate_bots.split(",")[0]))
+            play_match(match, RandomPerson(entry.game.views, rng), lambda line: None)
+            whole = match.to_json()
+            cut = copy.deepcopy(whole)
+            cut["finished"], cut["games"] = False, cut["games"][:1]
+            cut["games"][0] = cut["games"][0][: len(cut["games"][0]) // 2]
+            out += [whole, cut]
+        _SESSIONS[game] = [json.loads(json.dumps(r)) for r in out]
+    return _SESSIONS[game]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=SIZES["sessions"], **SETTINGS)
+@given(data=st.data())
+def test_mutated_session_files_are_refused_in_one_line_or_replay(game, data, tmp_path_factory):
+    bases = base_sessions(game)
+    record = bases[data.draw(st.integers(0, len(bases) - 1), label="base")]
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        record = mutate(data, record)
+    path = tmp_path_factory.mktemp("session") / "session.json"
+    path.write_bytes(to_text(data, record))
+    start = time.perf_counter()
+    code, out, err = geolab(["replay", str(path)])
+    seconds = time.perf_counter() - start
+    COUNTS[f"sessions {game}"] += 1
+    OUTCOMES["refused" if code == 2 else "accepted" if code == 0 else f"exit {code}"] += 1
+    assert_one_line_or_success(code, err, record)
+    assert seconds < TIME_LIMIT["records"], f"replay took {seconds:.1f} s"
+    if code == 0:
+        assert not err.strip() and "finished:" in out, err
     path.unlink()
 
 

@@ -475,3 +475,17 @@ def test_redealing_the_hidden_cards_keeps_the_seats_own_hand_only():
         assert sorted(other.geopower) == sorted(first.geopower)
     assert GAME.redeal_hidden(rules, deal, 0, rng).round(rules, 0) != first  # the first dealer has seen nothing
     assert deal.round(rules, 5) == deal.round(rules, 5) != deal.round(rules, 6)
+
+
+def test_a_team_win_is_split_among_its_members_but_is_not_a_shared_win():
+    from geolab import registry
+    from geolab.lab.tables import Totals
+
+    entry = registry.get("jumbled")
+    rules = entry.game.Rules.preset("teams")
+    bots = [entry.bots.make("heuristic", rules)] * 4
+    batch = entry.game.batch(rules, bots, 64, 3)
+    assert np.allclose(batch.scores[~batch.columns["draw"]].max(axis=1), 0.5)  # two members share a team's win
+    totals = Totals(["heuristic"] * 4, 4)
+    totals.add([("heuristic",) * 4], [batch])
+    assert totals.shared == int(batch.columns["draw"].sum()) < 64

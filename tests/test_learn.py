@@ -153,3 +153,10 @@ def test_the_shipped_models_fit_their_presets():
         assert set(fitted.estimators) == set(training.kinds_of(fitted.rules))
     with pytest.raises(model.ModelError, match="no model ships for modified rules"):
         model.default_path(Rules.from_spec({"preset": "combo1", "end_at": 5}))
+
+
+def test_the_command_line_states_the_training_default_without_importing_it():
+    from geolab.cli import train
+    from geolab.learn import training
+
+    assert train.CONTINUATION == training.CONTINUATION

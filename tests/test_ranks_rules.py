@@ -93,3 +93,8 @@ def test_series():
         score_series(b1, [(2, 0)])
     with pytest.raises(RulesError, match="no target_points"):
         score_series(Rules.combo1(), [(1, 0)])
+
+
+def test_set_none_is_the_word_for_a_text_field_and_null_for_a_nullable_one():
+    rules = Rules.preset("battle2").with_settings(["bonus=none", "declarations=false", "end_at=none"])
+    assert rules.bonus == "none" and rules.end_at is None and rules.declarations is False

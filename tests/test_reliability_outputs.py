@@ -62,11 +62,10 @@ def temps(folder: Path) -> list[str]:
 
 
 def scripted_game(monkeypatch, side="A", seed=11):
-    """Answer every prompt of `geolab play ranks` with each card of the hand in turn."""
-    hand = [POSTAL[c] for c in rb.deal(Rules.combo1(), seed, 0, 1).hands[0, "AB".index(side)]]
-    answers = iter([hand[0]] + [x for c in hand[1:] for x in (f"{c} p", c)])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    return ["play", "ranks", "--seed", str(seed), "--side", side, "--bot", "counter"]
+    """Answer every prompt of `geolab play ranks` with the first card of the hand (and, for a
+    lead, its population)."""
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1 pop" if prompt.startswith("lead") else "1")
+    return ["play", "ranks", "--seed", str(seed), "--side", side, "--bot", "counter", "--no-confirm"]
 
 
 # ----- output paths are checked before any work ----------------------------------------------
@@ -113,14 +112,14 @@ def test_bench_game_refuses_a_bad_out_before_timing(tmp_path, monkeypatch, capsy
 @pytest.mark.parametrize("case,words", [("under_a_file", "not a folder"), ("a_folder", "is a folder")])
 def test_play_refuses_a_bad_record_path_before_the_game(case, words, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", no_work)
-    monkeypatch.setattr("geolab.cli.play.play", no_work)
+    monkeypatch.setattr("geolab.cli.play.play_match", no_work)
     assert main(["play", "ranks", "--record", str(bad_paths(tmp_path)[case])]) == 2
     one_line_error(capsys, "--record", words)
 
 
 def test_play_refuses_a_special_file(monkeypatch, capsys):
     """Written by rename, /dev/full (or /dev/null) would be replaced by a file: refused."""
-    monkeypatch.setattr("geolab.cli.play.play", no_work)
+    monkeypatch.setattr("geolab.cli.play.play_match", no_work)
     assert main(["play", "ranks", "--record", os.devnull]) == 2
     one_line_error(capsys, "not a regular file")
 
@@ -311,8 +310,8 @@ def test_a_single_file_is_replaced_whole_or_not_at_all(tmp_path):
 def test_play_record_goes_to_a_missing_folder(tmp_path, monkeypatch, capsys):
     path = tmp_path / "new" / "folder" / "game.json"
     assert main([*scripted_game(monkeypatch), "--record", str(path)]) == 0
-    record = json.loads(path.read_text())
-    assert replay(record) == record["result"] and mode(path) == 0o644
+    session = json.loads(path.read_text())
+    assert replay(session)["finished"] is True and mode(path) == 0o644
     assert not temps(path.parent)
 
 
@@ -328,11 +327,11 @@ def test_play_record_that_fails_at_the_end_is_saved_to_a_fallback(tmp_path, monk
 
     monkeypatch.setattr("geolab.cli.play.write_json", full_disk)
     assert main([*scripted_game(monkeypatch), "--record", str(wanted)]) == 2
-    err = one_line_error(capsys, "--record", "No space left on device", "saved it to")
-    saved = list((tmp_path / "home" / ".geolab" / "unsaved").glob("record-*.json"))
+    err = one_line_error(capsys, str(wanted), "No space left on device", "saved it to")
+    saved = list((tmp_path / "home" / ".geolab" / "unsaved").glob("session-*.json"))
     assert len(saved) == 1 and str(saved[0]) in err and not wanted.exists()
-    record = json.loads(saved[0].read_text())
-    assert replay(record) == record["result"] and mode(saved[0]) == 0o644
+    session = json.loads(saved[0].read_text())
+    assert replay(session)["finished"] is True and mode(saved[0]) == 0o644
 
 
 def test_play_record_with_nowhere_to_go_is_printed(tmp_path, monkeypatch, capsys):
@@ -343,8 +342,9 @@ def test_play_record_with_nowhere_to_go_is_printed(tmp_path, monkeypatch, capsys
     monkeypatch.setattr("geolab.cli.play.rescue", lambda record, stem: None)
     assert main([*scripted_game(monkeypatch), "--record", str(tmp_path / "game.json")]) == 2
     captured = capsys.readouterr()
-    record = json.loads(captured.out[captured.out.index("\n{\n") + 1:])
-    assert replay(record) == record["result"] and "printed above" in captured.err
+    start = captured.out.index("\n{\n") + 1
+    session = json.loads(captured.out[start:captured.out.index("\n}\n", start) + 2])
+    assert replay(session)["finished"] is True and "printed above" in captured.err
 
 
 # ----- interrupts ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ gets simulate, arena, replay and the conformance suites without a line of lab or
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,8 @@ from geolab import registry
 from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, RulesBase, asking, envelope, replayed, shares
+from geolab.cards import CATEGORIES
+from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, MoveError, RulesBase, asking, envelope, replayed, shares
 
 NAME = "toy"
 RECORD = "top-rank"
@@ -34,6 +36,7 @@ class Rules(RulesBase):
     ties: str = "share"
     limit: int | None = None
     rigged: str = "none"
+    target: int | None = None
 
     PRESETS = {"standard": lambda: Rules(), "duel": lambda: Rules(seats=2, hand=4, rounds=4, categories=(0, 1, 2, 0))}
     DEFAULT = "standard"
@@ -42,7 +45,11 @@ class Rules(RulesBase):
             "best_low": "rank 1 is best", "ties": "share: tied leaders share the win; nobody: all share",
             "limit": "round wins that end the game early (null: never)",
             "rigged": "none; seat-a: seat A always wins; deal: the deal alone decides (the seat holding the "
-                      "lowest card wins), so play is worth nothing (the balance metrics' known answers)"}
+                      "lowest card wins), so play is worth nothing; guess: a seat wins when the size rank of "
+                      "its first card is odd exactly when the size ranks dealt to the other seats add up to an "
+                      "odd number, a guess no fair seat can make better than a coin but a peeking one can (the "
+                      "balance metrics' known answers)",
+            "target": "round wins that win a series of games (null: one game is the match)"}
 
     def validate(self):
         if not 2 <= self.seats <= 6:
@@ -55,21 +62,33 @@ class Rules(RulesBase):
             raise RulesError(f"ties: {self.ties!r} is not one of share, nobody")
         if self.limit is not None and not 1 <= self.limit <= self.rounds:
             raise RulesError("limit must be 1..rounds or null")
-        if self.rigged not in ("none", "seat-a", "deal"):
-            raise RulesError(f"rigged: {self.rigged!r} is not one of none, seat-a, deal")
+        if self.rigged not in ("none", "seat-a", "deal", "guess"):
+            raise RulesError(f"rigged: {self.rigged!r} is not one of none, seat-a, deal, guess")
+        if self.target is not None and not 1 <= self.target <= 100:
+            raise RulesError("target must be 1..100 or null")
         return self
 
 
-def _winners(rules: Rules, wins: np.ndarray, hands: np.ndarray) -> np.ndarray:
-    """(n, seats) round wins and (n, seats, hand) dealt cards -> (n, seats) win shares."""
+def _winners(rules: Rules, wins: np.ndarray, hands: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
+    """(n, seats) round wins, (n, seats, hand) dealt cards and (n, seats) the cards of round 1
+    -> (n, seats) win shares."""
     if rules.rigged == "seat-a":
         return np.eye(rules.seats)[np.zeros(len(wins), np.int64)]
     if rules.rigged == "deal":
         return np.eye(rules.seats)[hands.min(axis=2).argmin(axis=1)]
+    if rules.rigged == "guess":
+        return shares(RANKS[first, 0] % 2 == _others_parity(hands))
     best = wins == wins.max(axis=1, keepdims=True)
     if rules.ties == "nobody":
         best &= best.sum(axis=1, keepdims=True) == 1
     return shares(best)
+
+
+def _others_parity(hands: np.ndarray) -> np.ndarray:
+    """(n, seats, hand) dealt cards -> (n, seats) the parity of the size ranks dealt to the
+    other seats (rigged "guess")."""
+    size = RANKS[hands, 0].astype(np.int64).sum(axis=2)
+    return (size.sum(axis=1, keepdims=True) - size) % 2
 
 
 def _round_winner(rules: Rules, cards: np.ndarray, category: int) -> np.ndarray:
@@ -106,10 +125,14 @@ class ToyGame:
             live = np.flatnonzero(played == r) if rules.limit is None else \
                 np.flatnonzero((wins.max(axis=1) < rules.limit) & (played == r))
             cards = np.zeros((n, rules.seats), np.int64)
+            before = np.where(held[live], hands[live], -1)  # the cards held as the round starts
             for s, bot in enumerate(bots):
+                obs = {"hand": np.where(held[live, s], hands[live, s], -1), "category": category, "round": r}
+                if getattr(bot, "peeks", False):  # a peeking bot (the oracle) sees every seat's cards
+                    obs |= {"seat": s, "hidden": before, "dealt": hands[live], "wins": wins[live],
+                            "first": plays[0][live] if plays else None}
                 with asking("toy", bot, f"play of round {r + 1}"):
-                    choice = np.asarray(bot.act({"hand": np.where(held[live, s], hands[live, s], -1),
-                                                 "category": category, "round": r}, rng))
+                    choice = np.asarray(bot.act(obs, rng))
                 if choice.dtype.kind not in "iu" or choice.shape != live.shape:
                     raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: "
                                              f"expected {len(live)} whole-number card indices, got {choice.dtype} {choice.shape}")
@@ -124,7 +147,7 @@ class ToyGame:
                 wins[live, _round_winner(rules, cards[live], category)] += 1
             played[live] += 1
             plays.append(cards)
-        batch = Batch(_winners(rules, wins, hands), played, np.zeros(n, np.int64),
+        batch = Batch(_winners(rules, wins, hands, plays[0]), played, np.zeros(n, np.int64),
                       {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
         return batch, hands, plays
 
@@ -163,7 +186,7 @@ class ToyGame:
             cards = []
             for s, seat in enumerate(seats):  # simultaneous: nobody sees this round's cards
                 decision = Decision(s, "play", {"hand": tuple(held[s]), "category": category, "round": r,
-                                                "history": tuple(map(tuple, rounds))}, tuple(held[s]))
+                                                "history": tuple(map(tuple, rounds)), "rules": rules}, tuple(held[s]))
                 c = seat.act(decision)
                 if c not in decision.legal:
                     raise IllegalActionError(f"round {r + 1}: {SEAT_LETTERS[s]} played {c!r}, not in its hand")
@@ -177,6 +200,13 @@ class ToyGame:
 
     def scores(self, played):
         return played.scores()
+
+    # ----- at the keyboard -------------------------------------------------------------------
+    def series_target(self, rules):
+        return rules.target
+
+    def deal_points(self, played):
+        return tuple(int(w) for w in played.wins())
 
     def report(self, played):
         return {"winner": "+".join(SEAT_LETTERS[s] for s in np.flatnonzero(played.scores() > 0)),
@@ -244,11 +274,69 @@ class Played:
     hands: list
     rounds: list
 
-    def scores(self) -> np.ndarray:
-        wins = np.zeros((1, self.rules.seats), np.int64)
+    def wins(self) -> np.ndarray:
+        wins = np.zeros(self.rules.seats, np.int64)
         for r, cards in enumerate(self.rounds):
-            wins[0, _round_winner(self.rules, np.array([cards]), self.rules.categories[r])[0]] += 1
-        return _winners(self.rules, wins, np.array([self.hands]))[0]
+            wins[_round_winner(self.rules, np.array([cards]), self.rules.categories[r])[0]] += 1
+        return wins
+
+    def scores(self) -> np.ndarray:
+        first = np.array([self.rounds[0]]) if self.rounds else None
+        return _winners(self.rules, self.wins()[None], np.array([self.hands]), first)[0]
+
+
+def _who(seat: int, you: int) -> str:
+    return "you" if seat == you else SEAT_LETTERS[seat]
+
+
+def _round_line(rules, r: int, cards, you: int) -> str:
+    k = rules.categories[r]
+    winner = int(_round_winner(rules, np.array([cards]), k)[0])
+    played = ", ".join(f"{_who(s, you)} {POSTAL[c]} ({RANKS[c, k]})" for s, c in enumerate(cards))
+    return f"round {r + 1} ({CATEGORIES[k]}): {played}: {_who(winner, you)} won"
+
+
+class ToyViews:
+    """The test-only game at the keyboard: a card by postal code or screen number."""
+
+    def screen(self, decision):
+        obs = decision.observation
+        k = obs["category"]
+        lines = [f"round {obs['round'] + 1}: {CATEGORIES[k]}, best rank wins"]
+        lines += [f"  {i + 1}. {POSTAL[c]} {CATEGORIES[k]} {RANKS[c, k]}" for i, c in enumerate(obs["hand"])]
+        return lines
+
+    def prompt(self, decision):
+        return "play CARD > "
+
+    def help(self, decision):
+        return [f"type a card of your hand: {POSTAL[decision.observation['hand'][0]]} or 1"]
+
+    def label(self, decision, action):
+        return POSTAL[action]
+
+    def parse(self, decision, text):
+        hand = decision.observation["hand"]
+        word = text.strip().upper()
+        if word.isdigit() and 1 <= int(word) <= len(hand):
+            return hand[int(word) - 1]
+        if word in POSTAL and POSTAL.index(word) in hand:
+            return POSTAL.index(word)
+        raise MoveError(f"{text.strip()!r} is not a card of your hand ({' '.join(POSTAL[c] for c in hand)})")
+
+    def events(self, decision):
+        obs = decision.observation
+        return [_round_line(obs["rules"], r, cards, decision.seat) for r, cards in enumerate(obs["history"])]
+
+    def ending(self, played, seat):
+        lines = [_round_line(played.rules, r, cards, seat) for r, cards in enumerate(played.rounds)]
+        share = played.scores()[seat]
+        return lines + ["You won." if share == 1 else "You shared the win." if share > 0 else "You lost."]
+
+    def reason(self, decision, action):
+        k = decision.observation["category"]
+        return f"it has the best {CATEGORIES[k]} rank you hold ({RANKS[action, k]})"
+
 
 
 class FirstCard:
@@ -262,32 +350,110 @@ class FirstCard:
 
 
 class BestCard:
-    """Plays its best card in the round's category, or (``greed`` below 1) a random one."""
+    """Plays its best card in the round's category, or (``greed`` below 1) a random one.
+    ``forbid="top"`` (restricted play): never its best card while it holds another."""
 
-    def __init__(self, rules, greed: float = 1.0):
+    #: restricted play (the balance lab): the choices ``forbid`` takes
+    restrictions = ("top",)
+
+    def __init__(self, rules, greed: float = 1.0, forbid: str | None = None):
         if not 0 <= greed <= 1:
             raise ValueError("greed must be within 0-1")
-        self.rules, self.greed, self.name = rules, greed, "best"
+        if forbid is not None:
+            if forbid not in self.restrictions:
+                raise ValueError(f"forbid must be top, got {forbid!r}")
+            if self.not_applicable(rules, forbid):
+                raise ValueError(f"does not apply: {self.not_applicable(rules, forbid)}")
+        self.rules, self.greed, self.forbid, self.name = rules, greed, forbid, "best"
+
+    @staticmethod
+    def not_applicable(rules, forbid):
+        return "forbid=top: a hand of one card leaves no choice" if rules.hand < 2 else None
 
     def act(self, obs, rng):
         hand = obs["hand"]
-        rank = np.where(hand >= 0, RANKS[np.maximum(hand, 0), obs["category"]], 99 if self.rules.best_low else -1)
+        worst = 99 if self.rules.best_low else -1
+        rank = np.where(hand >= 0, RANKS[np.maximum(hand, 0), obs["category"]], worst)
         best = rank.argmin(axis=1) if self.rules.best_low else rank.argmax(axis=1)
         noise = rng.random((len(hand), hand.shape[1])) + (hand < 0) * 2
+        if self.forbid == "top":  # the best card out of reach while another is held, for the random play too
+            rows = np.flatnonzero((hand >= 0).sum(axis=1) > 1)
+            rank[rows, best[rows]] = worst
+            noise[rows, best[rows]] += 4
+            best = rank.argmin(axis=1) if self.rules.best_low else rank.argmax(axis=1)
         return np.where(rng.random(len(hand)) < self.greed, best, noise.argmin(axis=1))
+
+
+class PeekingOracle:
+    """PEEKS at every seat's cards (the engine shows them to a bot with ``peeks``) and plays
+    the rest of the game out for every order of its own cards, the others playing their best
+    card each round (the `best` bot), then plays the first card of the order that wins most:
+    a ceiling for the fair bots (the balance lab's fictive player, who knows the deal)."""
+
+    peeks = True
+
+    def __init__(self, rules):
+        self.rules, self.name = rules, "oracle"
+
+    def act(self, obs, rng):
+        if "hidden" not in obs:
+            raise IllegalActionError("the toy oracle peeks: only the batch engine shows it the other seats' cards")
+        rules, me, start = self.rules, obs["seat"], obs["round"]
+        hidden, dealt = obs["hidden"], obs["dealt"]
+        m, seats, hand = hidden.shape
+        rows = np.arange(m)
+        sign = 1 if rules.best_low else -1
+        value, choice = np.full(m, -1.0), np.zeros(m, np.int64)
+        for plan in itertools.permutations(range(hand), rules.rounds - start):
+            held, wins = hidden.copy(), obs["wins"].copy()
+            first = obs["first"] if start else None
+            ok = np.ones(m, bool)
+            for t, slot in enumerate(plan):
+                k = rules.categories[start + t]
+                live = np.ones(m, bool) if rules.limit is None else wins.max(axis=1) < rules.limit
+                rank = np.where(held >= 0, sign * RANKS[np.maximum(held, 0), k].astype(np.int64), 10**6)
+                pick = rank.argmin(axis=2)  # every other seat: its best card (what `best` plays)
+                pick[:, me] = slot
+                cards = held[rows[:, None], np.arange(seats)[None, :], pick]
+                ok &= ~live | (cards[:, me] >= 0)
+                held[rows[:, None], np.arange(seats)[None, :], pick] = np.where(live[:, None], -1, cards)
+                winner = _round_winner(rules, np.maximum(cards, 0), k)
+                wins[rows[live], winner[live]] += 1
+                if start + t == 0:
+                    first = np.maximum(cards, 0)
+            share = np.where(ok, _winners(rules, wins, dealt, first)[:, me], -1.0)
+            better = share > value
+            value[better], choice[better] = share[better], plan[0]
+        return choice
 
 
 def make_bots() -> Bots:
     bots = Bots(NAME)
     bots.add("first", FirstCard, "the first card it holds", family="random")
     bots.add("best", BestCard, "its best card for the round", example="best:greed=0.5")
+    bots.add("oracle", PeekingOracle, "PEEKS at every hand: its cheapest sure winner, else its worst card",
+             family="oracle", peeks=True)
     return bots
 
 
+class BotSeat:
+    """A toy bot at the reference engine: shown its one-row observation."""
+
+    def __init__(self, bot, rules, rng):
+        self.bot, self.rng = bot, rng
+
+    def act(self, decision):
+        obs = decision.observation
+        row = {"hand": np.array([obs["hand"]]), "category": obs["category"], "round": obs["round"]}
+        return obs["hand"][int(self.bot.act(row, self.rng)[0])]
+
+
 GAME = ToyGame()
+ToyGame.views = ToyViews()
 BOTS = make_bots()
 
 
 def install() -> registry.Entry:
-    return registry.register(GAME, BOTS, simulate_bots="best,first", arena_bots="first,best,best:greed=0.5")
+    return registry.register(GAME, BOTS, simulate_bots="best,first", arena_bots="first,best,best:greed=0.5",
+                             seat=BotSeat, hint="best")
 

@@ -44,11 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The commands that may compile numba kernels: they say so on stderr when they do
+#: (`geolab.lab.progress.compile_notice`; the lab commands also warm up with a progress bar).
+COMPILING = {"simulate", "arena", "bench", "balance", "sweep", "equilibrium", "solve", "train", "play"}
+
+
+def _run(args) -> int:
+    if args.command not in COMPILING:
+        return int(args.run(args) or 0)
+    from geolab.lab.progress import compile_notice
+
+    with compile_notice():
+        return int(args.run(args) or 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)  # an argument out of range (geolab.cli.args) is a GeolabError
-        return int(args.run(args) or 0)
+        return _run(args)
     except GeolabError as error:
         print(f"geolab: error: {error}", file=sys.stderr)
         return getattr(error, "exit_code", 2)  # 2, or 130 for an interrupt that leaves nothing to report

@@ -102,3 +102,17 @@ train_alpha = number("--alpha", 0.0, 1e6, low_open=True)
 #: ``--check`` and ``--refine`` of ``equilibrium class``
 equilibrium_check = whole("--check", 0, 100_000, "19,600 hands x 3 discards x this many groups are simulated")
 equilibrium_refine = whole("--refine", 0, 1000, "each step is a new check on real deals")
+
+
+def rules_arguments(p) -> None:
+    """``--rules PRESET`` and repeated ``--set field=value``, for every command that plays."""
+    p.add_argument("--rules", help="rules preset (see geolab rules GAME)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change one rules field (repeatable), e.g. --set end_at=none")
+
+
+def game_rules(entry, args):
+    """The rules ``--rules`` and ``--set`` name (the game's default preset without them)."""
+    Rules = entry.game.Rules
+    rules = Rules.preset(args.rules) if args.rules else Rules.preset(Rules.DEFAULT)
+    return rules.with_settings(args.set) if args.set else rules

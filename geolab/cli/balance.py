@@ -9,7 +9,6 @@ from pathlib import Path
 from geolab import registry
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
-from geolab.lab import balance, plots, sweep
 from geolab.lab.results import ResultSet, check_writable, meta
 
 
@@ -21,7 +20,23 @@ def register(commands) -> None:
         q = sub.add_parser(name, help=registry.title(name))
         q.add_argument("--rules", help="the official preset to compare with (default: the game's)")
         q.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="the variant's changes")
+        q.add_argument("--variant", metavar="FILE.toml",
+                       help="the variant from a TOML file: rules fields (end_at = 5), or a sweep spec (pick one with "
+                            "--name); --set applies on top")
+        q.add_argument("--name", help="the variant of a --variant sweep spec holding several")
         q.add_argument("--games", type=int, default=20_000, help="duplicate deals a line-up (default 20000)")
+        q.add_argument("--skill-curve", action="store_true",
+                       help="the search bot at doubling sample counts, each over the one below (slow: --search-games)")
+        q.add_argument("--skill-share", action="store_true",
+                       help="van der Genugten and Borm's skill share, the peeking oracle as the player who knows the "
+                            "cards (where one is registered; --search-games)")
+        q.add_argument("--restricted", action="store_true",
+                       help="restricted play: the win-rate cost of forbidding one choice (--games)")
+        q.add_argument("--all", action="store_true", help="--skill-curve --skill-share --restricted")
+        q.add_argument("--search-games", type=int, default=200,
+                       help="duplicate deals for the skill curve and skill share (default 200)")
+        q.add_argument("--strong", metavar="BOT",
+                       help="the strong player of the skill share (default: the game's first simulate bot)")
         q.add_argument("--seed", type=int, default=0)
         q.add_argument("--threads", type=int)
         q.add_argument("--out", help="write balance.csv, balance.png and meta.json here")
@@ -40,17 +55,33 @@ def register(commands) -> None:
 
 
 def run_balance(args) -> None:
+    from geolab.lab import balance, plots  # matplotlib and pandas: only when a card is made
+
     out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
     Rules = entry.game.Rules
-    official = Rules.preset(args.rules or Rules.DEFAULT)
-    if not args.set:
-        raise GeolabError("balance: name the variant with --set field=value (see geolab rules GAME)")
-    variant = official.with_settings(args.set)
-    if args.games < 1:
-        raise GeolabError("--games must be at least 1")
-    card, info = balance.report_card(entry.name, official, variant, args.games, args.seed, args.threads)
-    title = f"{entry.game.title}: {', '.join(args.set)} v {official.to_spec()}"
+    if not args.set and not args.variant:
+        raise GeolabError("balance: name the variant with --set field=value or --variant FILE.toml (see geolab rules GAME)")
+    if args.name and not args.variant:
+        raise GeolabError("--name picks a variant of a --variant file; give the file")
+    if args.games < 1 or args.search_games < 1:
+        raise GeolabError("--games and --search-games must be at least 1")
+    if args.variant:
+        label, variant, official = balance.load_variant(args.variant, entry.name, args.name, args.rules)
+        names = [label, *args.set]
+    else:
+        official = Rules.preset(args.rules or Rules.DEFAULT)
+        variant, names = official, list(args.set)
+    variant = variant.with_settings(args.set) if args.set else variant
+    if args.strong:
+        entry.bots.make(args.strong, official)  # a bad name is refused before any work
+    every = args.all
+    card, info = balance.report_card(entry.name, official, variant, args.games, args.seed, args.threads,
+                                     skill_curve=every or args.skill_curve, skill_share=every or args.skill_share,
+                                     restricted=every or args.restricted, search_deals=args.search_games,
+                                     strong=args.strong)
+    info["variant_name"] = ", ".join(names)
+    title = f"{entry.game.title}: {', '.join(names)} v {official.to_spec()}"
     if out is not None:
         fig = balance.plot(card, f"{title}\n{args.games:,} duplicate deals a line-up, seed {args.seed}")
         with ResultSet(out) as written:
@@ -63,26 +94,44 @@ def run_balance(args) -> None:
         return
     print(f"{title}; {args.games:,} duplicate deals a line-up (seat advantage: {info['seat_line_up']} at every "
           f"seat; skill: {info['skill_line_up']}), seed {args.seed}")
-    print("difference: variant minus official; ci_half_width: its 95% interval; significant: at 5%")
+    print("difference: variant minus official; ci_half_width: its 95% interval; significant: at 5%; "
+          "n: deals (series, for series lines)")
     print_table(card.to_dict("records"))
+    for note in info["not_applicable"]:
+        where = "" if note["rules"] == "both" else f" ({note['rules']} rules)"
+        print(f"not measured{where}: {note['metric']}: {note['reason']}")
     if out is not None:
         print(f"balance.csv, balance.png, meta.json: {written.path}/")
 
 
 def run_sweep(args) -> None:
+    from geolab.lab import sweep
+    from geolab.lab.progress import bar
+
     spec = sweep.load_spec(args.spec)
     if args.workers < 1:
         raise GeolabError(f"--workers must be at least 1, got {args.workers}")
     out = Path(args.out) if args.out else Path("results") / "sweeps" / Path(args.spec).stem
 
-    def progress(done: int, total: int) -> None:
-        if not args.json:
-            print(f"\rchunks {done:,}/{total:,}", end="", file=sys.stderr, flush=True)
+    shown = []  # a tqdm bar on a terminal; elsewhere one line a finished chunk
 
-    table = sweep.run(spec, out, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
-                      progress=progress)
-    if not args.json:
-        print(file=sys.stderr)
+    def progress(done: int, total: int) -> None:
+        if args.json:
+            return
+        if not sys.stderr.isatty():
+            print(f"geolab: sweep: chunk {done:,}/{total:,} done", file=sys.stderr, flush=True)
+            return
+        if not shown:
+            shown.append(bar(total, unit="chunks", enabled=True))
+            shown[0].update(done - 1)
+        shown[0].update(1)
+
+    try:
+        table = sweep.run(spec, out, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
+                          progress=progress)
+    finally:
+        for b in shown:
+            b.close()
     best = sweep.rank(table, spec.objective) if spec.objective else None
     if args.json:
         print_json({"out": str(out), "summary": table.to_dict("records"),
@@ -92,6 +141,9 @@ def run_sweep(args) -> None:
                "shared_rate", "mean_length"]
     print(f"sweep {args.spec}: {len(spec.variants)} variants x {len(spec.lineups)} line-ups x {spec.deals:,} deals; "
           f"first_share: the first mover's win share (fair {table['fair_share'].iloc[0]:.3f}), 95% CI over deals")
+    print("balance: 1 - the gap between the best and worst seat's win share; a_share: the line-up's first bot's win "
+          "share; shared_rate: games with a shared win (ties, draws); mean_length: the game's mean length "
+          f"({spec.entry().game.length_unit})")
     print_table(table[columns].to_dict("records"))
     if best is not None:
         print(f"\nbest by {spec.objective}:")

@@ -46,4 +46,18 @@ def run_equilibrium(args) -> None:
     if args.json:
         print_json({"sizes": sizes, "check": args.check, "refine": args.refine, "seed": args.seed, "rows": rows})
         return
+    print(COLUMNS if not args.check else f"{COLUMNS}; {CHECK_COLUMNS}")
     print_table(rows)
+
+
+#: What the columns of the table mean (one line above it; --json has the same keys).
+COLUMNS = ("group_size: students in the group; call: top-dog (the lowest sum wins) or bottoms-up (the highest); "
+           "iterations: best-response steps to the equilibrium; win_model: a student's chance to win the round "
+           "when all play it, under the model (opponents' hands independent); exploitability_model: what a best "
+           "response to it gains there; shortfall_<rule>: how much less often a student wins playing that simple "
+           "rule against the equilibrium")
+CHECK_COLUMNS = ("_real: on real deals (no shared cards), simulated: win_real, exploitability_real the cross-fitted "
+                 "gain of a simulated best response (biased down; _plugin: in-sample, biased up; _ci: 95% CI), "
+                 "hands_changed_real: share of hands whose best response differs; _refined: the same after "
+                 "refine_steps best-response steps on real deals; samples_per_hand, check_seconds: the check's size "
+                 "and time")

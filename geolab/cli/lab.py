@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import signal
 import sys
@@ -14,7 +15,7 @@ from geolab import registry
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
-from geolab.game import split_bots
+from geolab.game import parse_bot, split_bots
 from geolab.lab import arena, benches, plots, tables
 from geolab.lab.results import ResultSet, check_writable, meta, reason, run_id, write_json
 
@@ -32,12 +33,12 @@ def register(commands) -> None:
             q = sub.add_parser(name, help=registry.title(name))
             q.add_argument("--json", action="store_true")
             if verb == "rules":
-                _rules_arguments(q)
+                argtypes.rules_arguments(q)
             q.set_defaults(run=run_bots if verb == "bots" else run_rules, game=name)
     for name in registry.names():
         title = registry.title(name)
         p = commands["simulate"].add_parser(name, help=title, description=f"{title}: {SIMULATE_TEXT}")
-        _rules_arguments(p)
+        argtypes.rules_arguments(p)
         p.add_argument("--bots", help="bots by seat, comma-separated, repeated around the table "
                                       "(name:key=value sets parameters; see geolab bots GAME)")
         p.add_argument("--games", type=argtypes.simulate_games, default=2000, help="deals, each played under every rotation (default 2000)")
@@ -46,7 +47,7 @@ def register(commands) -> None:
         p.set_defaults(run=run_simulate, game=name)
 
         p = commands["arena"].add_parser(name, help=title, description=f"{title}: {ARENA_TEXT}")
-        _rules_arguments(p)
+        argtypes.rules_arguments(p)
         p.add_argument("--bots", help="comma-separated bots, at least two (default: the game's ladder)")
         p.add_argument("--games", type=argtypes.arena_games, default=100, help="duplicate deals per pair (default 100)")
         _run_arguments(p)
@@ -54,7 +55,7 @@ def register(commands) -> None:
 
         p = commands["bench"].add_parser(name, help=title, description=f"{title}: batch engine speed against "
                                          "the reference engine, measured in the same run")
-        _rules_arguments(p)
+        argtypes.rules_arguments(p)
         p.add_argument("--games", type=argtypes.bench_games, help="games (or rounds) per timed run (default: the game's)")
         p.add_argument("--runs", type=argtypes.runs, default=5, help="timed runs; medians are reported (default 5)")
         p.add_argument("--seed", type=argtypes.seed, default=0)
@@ -70,24 +71,12 @@ ARENA_TEXT = ("every pair of bots on the same duplicate deals: win rates with 95
               "Bradley-Terry ratings, CSV/Parquet/PNG and meta.json")
 
 
-def _rules_arguments(p) -> None:
-    p.add_argument("--rules", help="rules preset (see geolab rules GAME)")
-    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                   help="change one rules field (repeatable), e.g. --set end_at=none")
-
-
 def _run_arguments(p) -> None:
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument("--threads", type=argtypes.threads, help="threads (default: one per core; never changes the result)")
     p.add_argument("--out", help="result folder: must not exist yet (or be empty); the set appears there whole "
                                  "or not at all (see docs/reliability.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def _rules(entry, args):
-    Rules = entry.game.Rules
-    rules = Rules.preset(args.rules) if args.rules else Rules.preset(Rules.DEFAULT)
-    return rules.with_settings(args.set) if args.set else rules
 
 
 def _positive(value, flag: str):
@@ -119,7 +108,7 @@ def run_bots(args) -> None:
 
 def run_rules(args) -> None:
     entry = registry.get(args.game)
-    rules = _rules(entry, args)
+    rules = argtypes.game_rules(entry, args)
     rows = rules.describe()
     if args.json:
         print_json({"spec": rules.to_spec(), "fields": rows})
@@ -135,10 +124,12 @@ def _threads(args):
 def run_simulate(args) -> None:
     out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
-    rules = _rules(entry, args)
+    rules = argtypes.game_rules(entry, args)
     _positive(args.games, "--games")
     _positive(args.chunk, "--chunk")
     names = split_bots(args.bots or entry.simulate_bots)
+    tables.check_simulate(entry, rules, names, args.games, keep_table=bool(args.out))
+    warm = tables.warm_up(entry, rules, [names])  # compiled before the clock starts
     games, summary = tables.simulate(entry, rules, names, args.games, args.seed, args.chunk, _threads(args),
                                      keep_table=bool(args.out))
     summary["seed"] = args.seed
@@ -158,19 +149,38 @@ def run_simulate(args) -> None:
         game = entry.game
         print(f"{game.title}, rules {_spec_text(rules)}: {summary['deals']:,} deals x {summary['rotations']} "
               f"rotations = {summary['games']:,} games, seed {args.seed}; batch engine")
-        print("win_share: the bot's share of the wins (a tie or shared win splits it), 95% CI over deals; "
-              "fair_share: its share of the seats")
+        print(SIMULATE_BOTS_COLUMNS)
         print_table(summary["bots"])
         print()
+        print(SIMULATE_SEATS_COLUMNS)
         print_table(summary["seats"])
         low, high = summary["first_ci"]
         print(f"\n{game.first_means} wins {summary['first_win_share']:.4f} (95% CI {low:.4f}-{high:.4f}); "
               f"shared wins {summary['shared_rate']:.2%}; {summary['mean_length']:.3f} {game.length_unit} a game; "
-              f"{summary['games_per_s']:,.0f} games/s")
+              f"{summary['games_per_s']:,.0f} games/s ({warm.note})")
         if "out" in summary:
             print(f"games table and meta.json: {summary['out']}/")
     if failure is not None:
         raise failure
+
+
+#: What the columns of each printed table mean (one line above the table; --json has the same keys).
+SIMULATE_BOTS_COLUMNS = ("seats: how many seats the bot holds; win_share: its share of the wins (a tie or shared "
+                         "win splits it), ci_low-ci_high its 95% CI over deals; fair_share: its share of the seats "
+                         "(what it would win if skill did not matter)")
+SIMULATE_SEATS_COLUMNS = ("seat: the seat, whichever bot holds it (the seats rotate); win_share, ci_low-ci_high, "
+                          "fair_share: as above, so a seat above its fair share is an advantage")
+ARENA_PAIRS_COLUMNS = ("win_rate_a: a's share of the wins against b (a tie counts half), ci_low-ci_high its 95% CI "
+                       "over deals; deals: duplicate deals played; games: deals x seatings; ties: games tied; "
+                       "avg_{length}: the game's mean length")
+ARENA_RATINGS_COLUMNS = ("rating: Bradley-Terry strength in Elo points, the anchor bot = 0 (anchor True); 100 "
+                         "points more = an expected 64% score against it, 400 more = ten times the odds; "
+                         "ci_low-ci_high: its 95% CI (0 for the anchor); games: all its games; score: its share "
+                         "of them won")
+BENCH_COLUMNS = ("measure: what was timed (_per_s: a rate, the median of the timed runs; _per_cpu_s: per CPU "
+                 "second of all threads, steadier when other work shares the cores; ratio: the batch engine's "
+                 "rate over the reference engine's; load_average: the machine's 1-minute load; jit_warmup_s: "
+                 "compiling or loading the kernels, before and outside the timed runs); value: its value")
 
 
 def _moved_aside(written: ResultSet) -> None:
@@ -187,7 +197,7 @@ def _spec_text(rules) -> str:
 def run_arena(args) -> int:
     entry = registry.get(args.game)
     game = entry.game
-    rules = _rules(entry, args)
+    rules = argtypes.game_rules(entry, args)
     spec = rules.to_spec()
     if args.out:
         out = Path(args.out)
@@ -208,6 +218,7 @@ def run_arena(args) -> int:
                           f"seatings is {total:,} games, more than {tables.MAX_GAMES:,} (geolab.lab.tables.MAX_GAMES)")
     runner = arena.pair_runner(entry, rules, built, threads=_threads(args))
     title = f"{game.title} ({_spec_text(rules)})"
+    warm = tables.warm_up(entry, rules, list(itertools.combinations(names, 2)))  # before the clock starts
     previous = signal.getsignal(signal.SIGINT)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -216,6 +227,13 @@ def run_arena(args) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
+
+    def family(name: str) -> str:
+        return entry.bots.info(parse_bot(name)[0]).family
+
+    reference = arena.ladder_reference(ratings, family)
+    reference_means = "the best heuristic" if family(reference) == "heuristic" else "the best bot"
+    relative = result.ratings_table(anchor=reference)  # the ladder plot's scale: differences to the reference
     planned = args.games * len(names) * (len(names) - 1) // 2 * per_deal
     failure = None
     try:
@@ -223,7 +241,7 @@ def run_arena(args) -> int:
             written.table(pairs, "pairs")
             written.table(ratings, "ratings")
             for name, fig in (("win_rates.png", plots.win_rate_heatmap(pairs, names, title)),
-                              ("ladder.png", plots.rating_ladder(ratings, title))):
+                              ("ladder.png", plots.rating_ladder(relative, title, reference_means))):
                 try:
                     written.figure(fig, name)
                 finally:
@@ -231,7 +249,8 @@ def run_arena(args) -> int:
             written.json(meta(
                 run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
                 seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
-                wall_seconds=round(result.seconds, 3), interrupted=result.interrupted, first_lead=lead,
+                wall_seconds=round(result.seconds, 3), warmup_seconds=round(warm.seconds, 3),
+                kernels_compiled=warm.kernels, interrupted=result.interrupted, first_lead=lead,
                 first_means=game.first_means,
                 seating=f"a and b alternate around the table; every deal under each of the {per_deal} rotations",
                 statistics="win rates: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample "
@@ -250,17 +269,20 @@ def run_arena(args) -> int:
         note = " (INTERRUPTED: partial results)" if result.interrupted else ""
         print(f"{title}: {len(names)} bots, {args.games:,} duplicate deals a pair, {per_deal} seatings a deal, "
               f"seed {args.seed}{note}")
-        print("win_rate_a: a's share of the wins against b (ties split), 95% CI over deals")
+        print(ARENA_PAIRS_COLUMNS.format(length=game.length_unit))
         print_table(pairs.drop(columns=["wins_a"]).to_dict("records"))
         print()
-        print("rating: Bradley-Terry strength in Elo points (+400 = 10x the odds), relative to the anchor; "
-              "score: share of all its games won")
+        anchor = ratings.loc[ratings["anchor"], "bot"].iloc[0]
+        print(ARENA_RATINGS_COLUMNS.replace("the anchor bot", anchor))
         print_table(ratings.to_dict("records"))
         print()
         print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
-              f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s)")
+              f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s; "
+              f"{warm.note})")
         if failure is None:
-            print(f"tables and plots: {out}/ (win_rates.png, ladder.png, pairs.csv, ratings.csv, meta.json)")
+            print(f"tables and plots: {out}/ (win_rates.png, ladder.png: ratings relative to {reference}, "
+                  f"{reference_means}; "
+                  "pairs.csv, ratings.csv, meta.json)")
     if failure is not None:
         raise failure
     if result.interrupted:
@@ -274,7 +296,7 @@ def run_bench(args) -> None:
     if args.out:
         check_writable(args.out, "file", "--out")  # before any work
     entry = registry.get(args.game)
-    rules = _rules(entry, args)
+    rules = argtypes.game_rules(entry, args)
     result = benches.run(entry.name, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
                          seed=args.seed, threads=_threads(args))
     failure = None
@@ -287,6 +309,7 @@ def run_bench(args) -> None:
         print_json(result)
     else:
         print(f"{entry.game.title}: {result.pop('summary', 'speed')}")
+        print(BENCH_COLUMNS)
         print_table([{"measure": k, "value": v} for k, v in result.items() if isinstance(v, (int, float, str))])
     if failure is not None:
         raise failure

@@ -1,70 +1,147 @@
-"""`geolab play ranks`: a human at the keyboard against any bot."""
+"""`geolab play GAME --vs BOT`: a person at the keyboard against bots, in any registered game.
+
+The loop is `geolab.lab.play`; each game brings only its views (`Game.views`). Every match is
+saved as a session file after each game and when the person stops, so it is never lost:
+``geolab play --resume FILE`` continues it, ``geolab replay FILE`` checks it move by move and
+``geolab solve FILE`` (Play the Ranks) values its decisions with the oracle.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
-from geolab.bots.ranks.registry import BOTS
+from geolab import records, registry
 from geolab.cli import args as argtypes
-from geolab.bots.ranks.human import HumanSeat
-from geolab.games.ranks.batch import SeatPolicy, play
-from geolab.games.ranks.records import report, to_record
-from geolab.games.ranks.rules import PRESETS, SIDES, Rules
 from geolab.errors import GeolabError
+from geolab.lab.play import (Adjourned, Match, Person, Terminal, deal_stream, opponents, play_match, replay_session,
+                             seat_bots)
 from geolab.lab.results import check_writable, reason, rescue, write_json
+from geolab.lab.tables import warm_up
 
 
 def register(commands) -> None:
-    p = commands["top"].add_parser("play", help="play a game against a bot at the keyboard")
-    sub = p.add_subparsers(dest="game", required=True, parser_class=type(p))
-    q = sub.add_parser("ranks", help="one deal of Play the Ranks against a bot")
-    q.add_argument("--rules", default="combo1", choices=list(PRESETS))
-    q.add_argument("--bot", default="planner", help=f"the opponent ({', '.join(BOTS.names())}; name:key=value)")
-    q.add_argument("--side", default="A", choices=SIDES, help="your side")
-    q.add_argument("--seed", type=argtypes.seed, help="deal seed (default: a fresh one, printed)")
-    q.add_argument("--record", help="write the game as a record to this file (checked before the game; if it "
-                                    "fails at the end anyway, the record is saved to ~/.geolab/unsaved/)")
-    q.set_defaults(run=run)
+    p = commands["top"].add_parser(
+        "play", help="play a game against bots at the keyboard", description=__doc__.splitlines()[0],
+        epilog="At any prompt: help, moves, hint, undo, board, quit. Games: " + ", ".join(registry.names()))
+    p.add_argument("game", nargs="?", help="the game (geolab games lists them); not with --resume")
+    p.add_argument("--vs", "--bot", dest="vs", help="the bots: one for every other seat, or one a seat in order "
+                                                     "(default: the game's strongest bot; geolab bots GAME)")
+    argtypes.rules_arguments(p)
+    p.add_argument("--seat", "--side", dest="seat", help="your seat (default: the first, A or S1)")
+    p.add_argument("--seed", type=argtypes.seed, help="deal seed (default: a fresh one, printed)")
+    p.add_argument("--record", help="save the match to this file (default: ~/.geolab/games/GAME-SEED-TIME.json; "
+                                    "with --resume, the resumed file)")
+    p.add_argument("--resume", metavar="FILE", help="continue a saved match")
+    p.add_argument("--no-confirm", action="store_true", help="play each move as typed, without Enter to confirm")
+    p.set_defaults(run=run)
+
+
+def _default_path(game: str, seed: int) -> Path:
+    return Path.home() / ".geolab" / "games" / f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+
+
+def _new_match(args) -> Match:
+    if not args.game:
+        raise GeolabError(f"name the game to play ({', '.join(registry.names())}) or give --resume FILE")
+    entry = registry.get(args.game)
+    if entry.seat is None:
+        raise GeolabError(f"{args.game}: this game cannot be played at the keyboard yet")
+    rules = argtypes.game_rules(entry, args).validate()
+    names = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
+    seat = (args.seat or names[0]).upper()
+    if seat not in names:
+        raise GeolabError(f"--seat: {args.seat!r} is not a seat of this game ({names[0]}-{names[-1]})")
+    you = names.index(seat)
+    bots = seat_bots(entry, rules, you, args.vs or entry.hint or entry.simulate_bots)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    return Match(entry, rules, seed, you, bots)
+
+
+def _resumed(args) -> tuple[Match, list]:
+    if args.game or args.vs or args.rules or args.set or args.seed is not None:
+        raise GeolabError("--resume continues a saved match as it was: give no game, --vs, --rules, --set or --seed")
+    record = records.load(args.resume)
+    done, _ = replay_session(record)  # the whole log checked before anyone plays on
+    if done.finished:
+        raise GeolabError(f"{args.resume}: this match is over (geolab replay {args.resume})")
+    done.played.clear()
+    return Match(done.entry, done.rules, done.seed, done.you, done.bots), record["games"]
+
+
+def save(match: Match, path: Path) -> None:
+    """Write the session atomically; if that fails, to a fallback the error names (a match
+    played at the keyboard is never lost to a full disk or a folder that went away)."""
+    session = match.to_json()
+    try:
+        write_json(session, path)
+    except OSError as error:
+        saved = rescue(session, "session")
+        if saved is None:  # nowhere could be written: the session goes to the terminal
+            print(json.dumps(session, indent=1), file=sys.stdout)
+            where = "it is printed above"
+        else:
+            where = f"saved it to {saved} instead (geolab play --resume {saved})"
+        raise GeolabError(f"{path}: cannot write the match ({reason(error)}); {where}") from None
+
+
+def save_quietly(match: Match, path: Path) -> None:
+    """Between games: write the match so far if the file can be written; if not, play on (the
+    save at the end finds a fallback and says where)."""
+    with contextlib.suppress(OSError):
+        write_json(match.to_json(), path)
 
 
 def run(args) -> int:
-    if args.record:
-        check_writable(args.record, "file", "--record")  # before a person plays a whole game
-    rules = Rules.preset(args.rules)
-    bot = BOTS.make(args.bot, rules)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
-    print(f"Play the Ranks ({rules.name}) against {args.bot}, seed {seed}; rules: docs/rules.md")
-    human = SeatPolicy(HumanSeat())
-    try:
-        seats = [human, bot] if args.side == "A" else [bot, human]
-        played = play(rules, seats, 1, seed, stream=int(args.side == "B"), threads=1)
-    except EOFError:
-        print("\nno more input: game abandoned")
-        return 1
-    game = played.game(0)
-    outcome = report(game)
-    print(f"\nfirst lead {outcome['first_lead']}; winner: {outcome['winner'] or 'tie'}; "
-          f"tricks A {outcome['tricks_won']['A']} - B {outcome['tricks_won']['B']}")
-    if args.record:
-        save_record(to_record(game), args.record)
-    return 0
+    match, resumed = _resumed(args) if args.resume else (_new_match(args), [])
+    path = Path(args.record) if args.record else Path(args.resume) if args.resume else \
+        _default_path(match.entry.name, match.seed)
+    check_writable(str(path), "file", "--record")  # before a person plays a whole game
+    entry, rules, game = match.entry, match.rules, match.game
+    # compile before the game, with its notice: the table's bots, the hint bot in your seat
+    warm_up(entry, rules, [[b or entry.hint or entry.bots.names()[0] for b in match.bots]])
+    io = Terminal()
+    hint_seat = []
 
+    def hint(decision):
+        if not hint_seat:
+            bot = entry.bots.make(entry.hint, rules)
+            hint_seat.append(entry.seat(bot, rules, deal_stream(match.seed, 0, 1 << 20)))
+        return hint_seat[0].act(decision)
 
-def save_record(record: dict, path: str) -> None:
-    """Write the record atomically to `path`; if that fails, to a fallback the error names (a
-    game played at the keyboard is never lost to a full disk or a folder that went away)."""
+    person = Person(game.views, io, hint if entry.hint else None, confirm=not args.no_confirm)
+    target = game.series_target(rules)
+    spec = rules.to_spec()
+    changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in spec.items() if k != "preset") if isinstance(spec, dict) else ""
+    io.say(f"{game.title} ({spec if isinstance(spec, str) else spec['preset'] + ': ' + changed}), seed {match.seed}")
+    io.say(f"you are {game.seat_name(rules, match.you)}, against {opponents(match)}"
+           + (f"; first to {target} points" if target else ""))
+    io.say("Type help at any prompt (also moves, hint, undo, quit).")
+    if resumed:
+        io.say(f"resuming: {sum(map(len, resumed))} moves replayed")
+        io.write(f"  from {args.resume}")
+    code = 0
     try:
-        write_json(record, Path(path))
-    except OSError as error:
-        saved = rescue(record, "record")
-        if saved is None:  # nowhere could be written: the record goes to the terminal
-            print(json.dumps(record, indent=1), file=sys.stdout)
-            where = "it is printed above"
-        else:
-            where = f"saved it to {saved} instead (geolab replay {saved})"
-        raise GeolabError(f"--record {path}: cannot write the record ({reason(error)}); {where}") from None
-    print(f"record written to {path} (geolab replay {path})")
+        play_match(match, person, io.say, resumed, fresh=1 + sum(map(len, resumed)),
+                   after_game=lambda: save_quietly(match, path))
+    except Adjourned as stop:
+        code = 0 if str(stop) == "quit" else 1
+    except KeyboardInterrupt:
+        io.write()
+        code = 130
+    finally:
+        save(match, path)
+    if match.finished:  # commands on lines of their own, whole, so they can be copied
+        io.write(f"saved: {path}")
+        io.write(f"  see it again: geolab replay {path}")
+        if entry.review:
+            io.write(f"  the oracle's verdicts: geolab solve {path}")
+    else:
+        io.write("saved unfinished; continue it with:")
+        io.write(f"  geolab play --resume {path}")
+    return code

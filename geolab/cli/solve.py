@@ -31,7 +31,7 @@ def register(commands) -> None:
         help="value every decision of a Play the Ranks record with the oracle (sees both hands)",
         description=__doc__,
     )
-    p.add_argument("file", help="a geolab-record/1 JSON file of a Play the Ranks game")
+    p.add_argument("file", help="a geolab-record/1 JSON file of a Play the Ranks game, or a match saved by geolab play")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_solve)
 
@@ -100,10 +100,20 @@ def solve_record(record: dict) -> dict:
 
 
 def run_solve(args) -> None:
-    report = solve_record(records.load(args.file))
+    found = records.game_records(records.load(args.file))  # a record, or a session's finished games
+    if not found:
+        raise RecordError(f"{args.file}: no finished game to solve yet (geolab play --resume {args.file})")
+    reports = [solve_record(record) for record in found]
     if args.json:
-        print_json(report)
+        print_json(reports[0] if len(reports) == 1 else {"solver": PEEK_NOTE, "games": reports})
         return
+    for k, report in enumerate(reports, start=1):
+        if len(reports) > 1:
+            print(f"\n== game {k} of {len(reports)}")
+        print_report(report)
+
+
+def print_report(report: dict) -> None:
     print(f"# {report['solver']}")
     print(
         f"best play from trick 1: winner {report['winner'] or 'tie'}, "

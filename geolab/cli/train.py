@@ -9,7 +9,11 @@ from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.lab.results import check_writable
-from geolab.learn import model, training
+
+
+#: the default continuation policy (`geolab.learn.training.CONTINUATION`; scikit-learn is
+#: imported only when a model is trained, so the command line starts fast)
+CONTINUATION = "planner"
 
 
 def register(commands) -> None:
@@ -20,8 +24,8 @@ def register(commands) -> None:
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset (default combo1)")
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument("--samples", type=argtypes.train_samples, default=20000, help="sampled decisions per kind, each labelled by replaying every legal action (default 20000)")
-    p.add_argument("--continuation", default=training.CONTINUATION,
-                   help=f"policy that plays the deal out after each labelled action, both sides (default {training.CONTINUATION})")
+    p.add_argument("--continuation", default=CONTINUATION,
+                   help=f"policy that plays the deal out after each labelled action, both sides (default {CONTINUATION})")
     p.add_argument("--degree", type=argtypes.train_degree, default=2, help="polynomial degree of the feature terms, 1 or 2 (default 2)")
     p.add_argument("--alpha", type=argtypes.train_alpha, default=1.0, help="ridge penalty (default 1.0)")
     p.add_argument("--out", help="model path (default models/<rules>-s<seed>-n<samples>.joblib); a .json sidecar is written beside it")
@@ -30,6 +34,7 @@ def register(commands) -> None:
 
 
 def run_train(args) -> None:
+    from geolab.learn import model, training
     if args.degree not in (1, 2):
         raise GeolabError("--degree must be 1 or 2")
     rules = Rules.preset(args.rules)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from geolab.errors import GeolabError
-from geolab.lab.progress import Progress
+from geolab.lab import progress as progress_bar
 from geolab.lab.stats import ELO_PER_LOGIT, bradley_terry, duplicate_interval, wilson
 from geolab.lab.tables import duplicate, lineup, seat_shares
 from geolab.registry import Entry
@@ -114,6 +114,16 @@ class ArenaResult:
                 "ci_high": high, "games": len(scores)}
 
 
+def ladder_reference(ratings: pd.DataFrame, family: Callable[[str], str]) -> str:
+    """The bot the ladder plot measures the others from: the best-rated heuristic
+    (``family(bot) == "heuristic"``), else the best-rated bot. Its rating is the plot's 0 and
+    the intervals are those of each bot's difference to it, so the close bots stay apart
+    instead of sharing the spread of a far-off anchor such as random."""
+    ordered = ratings.sort_values("rating", ascending=False, kind="stable")
+    heuristic = [b for b in ordered["bot"] if family(b) == "heuristic"]
+    return heuristic[0] if heuristic else str(ordered["bot"].iloc[0])
+
+
 class NothingFinished(GeolabError):
     """Ctrl-C before the first block finished: nothing to report (exit code 130, not 2)."""
 
@@ -140,7 +150,7 @@ def run(runner: DuplicateRunner, bots: Sequence[str], deals: int, seed: int, blo
     parts: dict[tuple[str, str], list[Duplicate]] = {p: [] for p in pairs}
     result = ArenaResult(list(bots), length=length)
     start = time.perf_counter()
-    with Progress(deals * len(pairs) * rotations_per_deal, "games", enabled=progress) as bar:
+    with progress_bar.bar(deals * len(pairs) * rotations_per_deal, "games", enabled=progress) as bar:
         try:
             for size, block_seed in zip(sizes, seeds):
                 done = []

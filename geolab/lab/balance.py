@@ -26,6 +26,8 @@ import pandas as pd
 from geolab import registry
 from geolab.game import split_bots
 from geolab.lab.stats import wilson, z_value
+from geolab.lab import skill
+from geolab.lab.series import Estimate
 from geolab.lab.tables import Totals, play_totals
 
 
@@ -49,23 +51,39 @@ def metrics(totals: Totals) -> dict:
     }
 
 
-def _half(row: dict, prefix: str) -> float:
-    return (row[f"{prefix}_ci_high"] - row[f"{prefix}_ci_low"]) / 2
+def estimate(row: dict, column: str, prefix: str | None) -> Estimate:
+    """One metric of a `metrics` row as an `Estimate` (no interval where `prefix` is None)."""
+    if prefix is None:
+        return Estimate(row[column], math.nan, math.nan, row["deals"])
+    low, high = row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"]
+    if column == "upset_rate":  # 1 - a_share
+        low, high = 1 - high, 1 - low
+    elif column == "first_advantage":  # first_share - fair
+        low, high = low - row["fair_share"], high - row["fair_share"]
+    return Estimate(row[column], low, high, row["deals"])
+
+
+def line(line_up: str, metric: str, official: Estimate | None, variant: Estimate | None) -> dict:
+    """One report-card line: both values, the difference and whether it is significant at 5%
+    (a two-sample normal test on the two intervals; the variants play the same seeds, so
+    their errors are positively correlated and the test is conservative). A side that does
+    not apply (None) is NaN, and the line is then never significant."""
+    nan = Estimate(math.nan, math.nan, math.nan, 0)
+    off, var = official or nan, variant or nan
+    z = z_value()
+    se = math.hypot((off.high - off.low) / 2 / z, (var.high - var.low) / 2 / z)
+    diff = var.value - off.value
+    significant = bool(se > 0 and abs(diff) > z * se) if not math.isnan(se) and not math.isnan(diff) else False
+    return {"line_up": line_up, "metric": metric, "official": off.value, "variant": var.value, "difference": diff,
+            "ci_half_width": z * se if not math.isnan(se) else math.nan, "significant": significant,
+            "n_official": off.n, "n_variant": var.n}
 
 
 def compare(official: dict, variant: dict, name: str, column: str, prefix: str | None) -> dict:
-    """One report-card line: both values, the difference and whether it is significant at 5%
-    (a two-sample normal test on the two intervals; the variants play the same seeds, so
-    their errors are positively correlated and the test is conservative)."""
-    diff = variant[column] - official[column]
-    if prefix is None:
-        se = float("nan")
-    else:
-        z = z_value()
-        se = math.hypot(_half(official, prefix) / z, _half(variant, prefix) / z)
-    significant = bool(se > 0 and abs(diff) > z_value() * se) if not math.isnan(se) else False
-    return {"metric": name, "official": official[column], "variant": variant[column], "difference": diff,
-            "ci_half_width": z_value() * se if not math.isnan(se) else float("nan"), "significant": significant}
+    """`line` for a metric of two `metrics` rows (without the line-up)."""
+    row = line("", name, estimate(official, column, prefix), estimate(variant, column, prefix))
+    del row["line_up"]
+    return row
 
 
 def seat_line(entry) -> str:
@@ -82,28 +100,195 @@ def skill_line(entry) -> str:
     return f"{strong},{weak}"
 
 
+class Card:
+    """Report-card lines as they are measured, and what could not be, with the reason."""
+
+    def __init__(self):
+        self.rows: list[dict] = []
+        self.notes: list[dict] = []
+
+    def add(self, line_up: str, metric: str, found: dict, get) -> None:
+        """A line from `found` {"official": result or NotApplicable, "variant": ...} and
+        `get(result)` -> Estimate (or None where the result has none)."""
+        values = {}
+        for side, result in found.items():
+            if isinstance(result, skill.NotApplicable):
+                values[side] = None
+            else:
+                values[side] = get(result)
+        if all(v is None for v in values.values()):
+            return
+        self.rows.append(line(line_up, metric, values["official"], values["variant"]))
+
+    def note(self, metric: str, line_up: str, found: dict) -> None:
+        """Say why a metric is not measured under one or both rules (once if the same)."""
+        reasons = {side: str(r) for side, r in found.items() if isinstance(r, skill.NotApplicable)}
+        if not reasons:
+            return
+        if len(set(reasons.values())) == 1 and len(reasons) == len(found):
+            self.notes.append({"metric": metric, "line_up": line_up, "rules": "both", "reason": next(iter(reasons.values()))})
+            return
+        for side, reason in reasons.items():
+            self.notes.append({"metric": metric, "line_up": line_up, "rules": side, "reason": reason})
+
+
+def _try(function, *args, **kwargs):
+    try:
+        return function(*args, **kwargs)
+    except skill.NotApplicable as error:
+        return error
+
+
 def report_card(game: str, official_rules, variant_rules, deals: int, seed: int = 0,
-                threads: int | None = None) -> tuple[pd.DataFrame, dict]:
+                threads: int | None = None, *, skill_curve: bool = False, skill_share: bool = False,
+                restricted: bool = False, search_deals: int = 200, strong: str | None = None) -> tuple[pd.DataFrame, dict]:
     """The variant beside the official rules on the same seeds: seat advantage and balance
-    (self-play), skill and upsets (the skill rung), decisiveness and length."""
+    (self-play), skill and upsets (the skill rung), decisiveness and length, and where the
+    rules play series to a points target, series length, lead changes and (with a bonus) how
+    often the bonus decides the winner. Optionally: the skill curve and the skill share (on
+    `search_deals` deals: they play search bots and the oracle) and restricted play (on
+    `deals`). A metric that does not apply is listed in ``info["not_applicable"]`` with the
+    reason."""
     entry = registry.get(game)
-    found = {(label, line): play_totals(entry, rules, split_bots(line), deals, seed, threads=threads)
-             for label, rules in (("official", official_rules), ("variant", variant_rules))
-             for line in (seat_line(entry), skill_line(entry))}
-    rows = []
-    for line, items in ((seat_line(entry), [("first mover's win share", "first_share", "first"),
-                                            ("first mover's advantage", "first_advantage", "first"),
-                                            ("balance (1 - largest seat gap)", "balance", None),
-                                            ("shared wins (ties, draws)", "shared_rate", "shared"),
-                                            (f"mean length ({entry.game.length_unit})", "mean_length", "length")]),
-                        (skill_line(entry), [("skill: stronger bot's win share", "a_share", "a"),
-                                             ("luck: the weaker bot wins", "upset_rate", "a")])):
-        official, variant = metrics(found[("official", line)]), metrics(found[("variant", line)])
+    both = {"official": official_rules, "variant": variant_rules}
+    seat, skill_up = seat_line(entry), skill_line(entry)
+    found, frames = {}, {}
+    for side, rules in both.items():
+        kept: list | None = [] if skill.series_target(entry, rules) is not None else None
+        found[(side, seat)] = play_totals(entry, rules, split_bots(seat), deals, seed, threads=threads, frames=kept)
+        found[(side, skill_up)] = play_totals(entry, rules, split_bots(skill_up), deals, seed, threads=threads)
+        frames[side] = kept
+    card = Card()
+    for line_up, items in ((seat, [("first mover's win share", "first_share", "first"),
+                                   ("first mover's advantage", "first_advantage", "first"),
+                                   ("balance (1 - largest seat gap)", "balance", None),
+                                   ("shared wins (ties, draws)", "shared_rate", "shared"),
+                                   (f"mean length ({entry.game.length_unit})", "mean_length", "length")]),
+                           (skill_up, [("skill: stronger bot's win share", "a_share", "a"),
+                                       ("luck: the weaker bot wins", "upset_rate", "a")])):
+        official, variant = metrics(found[("official", line_up)]), metrics(found[("variant", line_up)])
         for name, column, prefix in items:
-            rows.append({"line_up": line, **compare(official, variant, name, column, prefix)})
+            card.rows.append(line(line_up, name, estimate(official, column, prefix), estimate(variant, column, prefix)))
+
+    # series to a points target (the seat line's own games, in deal order)
+    series = {side: _try(skill.series_stats, entry, both[side], pd.concat(frames[side], ignore_index=True))
+              if frames[side] is not None else _try(skill.check_series, entry, both[side]) for side in both}
+    card.note("series: lead changes, length, bonus", seat, series)
+    card.add(seat, "series: games to the target", series, lambda s: s.games)
+    card.add(seat, "series: lead changes a series", series, lambda s: s.lead_changes)
+    card.add(seat, "series: comebacks (the winner was behind)", series, lambda s: s.comeback)
+    bonus = {}
+    for side, got in series.items():
+        if isinstance(got, skill.NotApplicable) or got.bonus_paid is not None:
+            bonus[side] = got  # no series: said above
+        else:
+            bonus[side] = skill.NotApplicable("these rules pay no bonus for a declaration or a shutout (bonus none)")
+    card.note("the bonus decides", seat, {side: b for side, b in bonus.items()
+                                          if not isinstance(series[side], skill.NotApplicable)})
+    card.add(seat, "bonus paid (games won at a bonus level)", bonus, lambda s: s.bonus_paid)
+    card.add(seat, "series: the bonus decides the winner", bonus, lambda s: s.bonus_flips)
+
+    p = skill.plan(entry, strong)
     info = {"game": entry.name, "official": official_rules.to_spec(), "variant": variant_rules.to_spec(),
-            "deals": deals, "seed": seed, "seat_line_up": seat_line(entry), "skill_line_up": skill_line(entry)}
-    return pd.DataFrame(rows), info
+            "deals": deals, "seed": seed, "seat_line_up": seat, "skill_line_up": skill_up}
+    if skill_curve:
+        curves = {side: _try(skill.skill_curve, entry, rules, search_deals, seed, threads) for side, rules in both.items()}
+        card.note("skill curve", "", curves)
+        rungs = next((c for c in curves.values() if not isinstance(c, skill.NotApplicable)), [])
+        for i, rung in enumerate(rungs):
+            card.add(f"{rung.high[1]},{rung.low[1]}",
+                     f"skill curve: {rung.high[0]} over {rung.low[0]} (win share, fair {rung.fair:.3f})",
+                     curves, lambda c, i=i: c[i].share)
+        info["skill_curve"] = [spec for _, spec in p.curve]
+    if skill_share:
+        shares = {side: _try(skill.skill_share, entry, rules, search_deals, seed, threads, strong=p.strong)
+                  for side, rules in both.items()}
+        card.note("skill share", "", shares)
+        oracle = f"{p.oracle} (peeks)" if p.oracle else None
+        card.add(f"{p.strong},{p.beginner}", "learning effect: R(strong) - R(beginner)", shares,
+                 lambda s: s.learning)
+        if oracle:
+            card.add(f"{oracle},{p.strong}", f"chance effect: R({skill.ORACLE}) - R(strong)", shares,
+                     lambda s: s.chance)
+            card.add(f"{p.strong},{p.beginner},{oracle}",
+                     f"skill share: learning / (learning + chance), {skill.ORACLE} as the fictive player",
+                     shares, lambda s: s.share)
+        else:
+            card.notes.append({"metric": "skill share", "line_up": "", "rules": "both",
+                               "reason": f"no oracle registered for {entry.name} (no bot flagged peeks): the chance "
+                                         "effect needs a player who knows the hidden chance outcomes"})
+        info |= {"beginner": p.beginner, "strong": p.strong, "oracle": oracle}
+    if skill_curve or skill_share:
+        info["search_deals"] = search_deals
+    if restricted:
+        if not p.restrictions:
+            card.notes.append({"metric": "restricted play", "line_up": "", "rules": "both",
+                               "reason": f"no {entry.name} bot takes forbid= (a factory's restrictions)"})
+        for r in p.restrictions:
+            got = {side: _try(skill.restricted, entry, rules, r, deals, seed, threads) for side, rules in both.items()}
+            card.note("restricted play", f"{r.spec},{r.bot}", got)
+            card.add(f"{r.spec},{r.bot}", f"restricted play: forbid={r.choice} (win-rate cost)", got,
+                     lambda x: x.cost)
+            series_got = {side: (x if isinstance(x, skill.NotApplicable) or x.series_cost is not None
+                                 else skill.NotApplicable("no series")) for side, x in got.items()}
+            card.add(f"{r.spec},{r.bot}", f"restricted play: forbid={r.choice} (series win-rate cost)", series_got,
+                     lambda x: x.series_cost)
+        info["restricted"] = [r.spec for r in p.restrictions]
+    info["not_applicable"] = card.notes
+    return pd.DataFrame(card.rows), info
+
+
+#: Keys that make a TOML file a sweep spec (anything else is a flat table of rules fields).
+SPEC_KEYS = {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"}
+
+
+def load_variant(path, game: str, name: str | None = None, official: str | None = None):
+    """A variant from a TOML file, read by the sweep spec's parser (`geolab.lab.sweep`) and
+    checked as any sweep variant is (unknown field, wrong type, impossible combination):
+    either a sweep spec for `game` (the variant named `name`, or its only one besides the
+    official rules) or a flat table of rules fields (``end_at = "none"``; "none" is null).
+    `official` (``--rules``): the preset the variant changes; a spec naming another is refused.
+    Returns (the variant's name, its rules, the official rules it changes)."""
+    import tomllib
+    from pathlib import Path
+
+    from geolab.errors import GeolabError
+    from geolab.lab import sweep
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise GeolabError(f"--variant {path}: cannot read ({error.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise GeolabError(f"--variant {path}: not a TOML file ({error})") from None
+    if not data:
+        raise GeolabError(f"--variant {path}: empty (write rules fields, e.g. end_at = 5, or a sweep spec)")
+    if not SPEC_KEYS & set(data):
+        data = {"game": game, "variants": {path.stem: data}}
+    if str(data.get("game", game)) != game:
+        raise GeolabError(f"--variant {path}: a spec for game {data['game']!r}, not {game!r}")
+    data = {"game": game, **{k: v for k, v in data.items() if k != "game"}}
+    if official is not None:
+        if "rules" in data and str(data["rules"]) != official:
+            raise GeolabError(f"--variant {path}: changes rules {data['rules']!r}, but --rules is {official!r}")
+        data["rules"] = official
+    try:
+        spec = sweep.parse_spec(data)
+    except GeolabError as error:
+        raise GeolabError(f"--variant {path}: {error}") from None
+    named = [v for v in spec.variants if v.name != "official"]
+    if name is not None:
+        chosen = next((v for v in named if v.name == name), None)
+        if chosen is None:
+            raise GeolabError(f"--variant {path}: no variant {name!r} (variants: {', '.join(v.name for v in named) or 'none'})")
+    elif len(named) == 1:
+        chosen = named[0]
+    else:
+        raise GeolabError(f"--variant {path}: holds {len(named)} variants; pick one with --name "
+                          f"({', '.join(v.name for v in named) or 'none'})")
+    base = spec.base_rules()
+    return chosen.name, chosen.rules(base), base
 
 
 def plot(card: pd.DataFrame, title: str):
@@ -113,12 +298,15 @@ def plot(card: pd.DataFrame, title: str):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 0.55 * len(card) + 1.8))
+    def shown(x: float) -> str:
+        return "-" if math.isnan(x) else f"{x:.3f}"
+
+    fig, ax = plt.subplots(figsize=(10 if len(card) > 8 else 8, 0.55 * len(card) + 1.8))
     y = np.arange(len(card))[::-1]
     ax.errorbar(card["difference"], y, xerr=card["ci_half_width"].fillna(0), fmt="o", capsize=4,
                 color="black")
     for yi, row in zip(y, card.itertuples()):
-        ax.annotate(f"{row.official:.3f} -> {row.variant:.3f}{'  *' if row.significant else ''}", (0, yi),
+        ax.annotate(f"{shown(row.official)} -> {shown(row.variant)}{'  *' if row.significant else ''}", (0, yi),
                     xytext=(6, 6), textcoords="offset points", fontsize=8)
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     ax.set_yticks(y, card["metric"])

@@ -21,6 +21,7 @@ from geolab.errors import GeolabError
 from geolab.games.ranks import batch as engine
 from geolab.games.ranks import reference
 from geolab.games.ranks.rules import Rules
+from geolab.lab.progress import warm_up
 
 
 def _reference_tricks_per_s(rules: Rules, games: int, seed: int) -> float:
@@ -40,9 +41,7 @@ def bench(games: int = 2_000_000, runs: int = 5, reference_games: int = 400, see
     the load average, since other processes on the machine take cores from the wall clock."""
     rules = Rules.combo1()
     greedy = BOTS.make("greedy", rules)
-    start = time.perf_counter()
-    engine.play(rules, (greedy, greedy), 64, seed, block=64)  # compile or load the kernels
-    warmup = time.perf_counter() - start
+    warmup = warm_up([("greedy v greedy", lambda: engine.play(rules, (greedy, greedy), 64, seed, block=64))]).seconds
     batch, cpu, slow = [], [], []
     load = os.getloadavg()[0]
     for r in range(runs):

@@ -14,6 +14,7 @@ from geolab.games.classroom.batch import simulate
 from geolab.games.classroom.numpy_engine import simulate_numpy
 from geolab.games.classroom.reference import RandomSource, play, policy_chooser
 from geolab.games.classroom.rules import Rules
+from geolab.lab.progress import warm_up
 
 
 def policy(name: str, rules: Rules):
@@ -45,8 +46,8 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
     Championship Round and its replays too)."""
     table = tables(["equilibrium"], rules)
     seats = np.zeros(rules.students, np.int64)
-    simulate(rules, table, seats, 64, seed)  # compile or load the kernel first
-    simulate_numpy(rules, table, seats, 64, seed)
+    warm = warm_up([("batch engine", lambda: simulate(rules, table, seats, 64, seed)),  # compiled before timing
+                    ("numpy engine", lambda: simulate_numpy(rules, table, seats, 64, seed))])
     times, cpu, hands, np_times, np_cpu, np_hands = [], [], [], [], [], []
     for r in range(repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -84,4 +85,5 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         "numpy_hands_evaluated_per_s": float(np.median([h / t for h, t in zip(np_hands, np_times)])),
         # each batch run against the numpy run right after it: the drift cancels in the ratio
         "batch_over_numpy": float(np.median([t_np / t for t, t_np in zip(times, np_times)])),
+        "jit_warmup_s": warm.seconds,
     }

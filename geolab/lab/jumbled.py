@@ -11,6 +11,7 @@ workers run the blocks or in which order.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -28,6 +29,7 @@ from geolab.games.jumbled.batch import block_keys, deal, deal_block, dealer_call
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
+from geolab.lab.progress import warm_up
 from geolab.lab.stats import mean_ci, wilson
 
 
@@ -226,10 +228,12 @@ def bench(players: tuple[int, ...] = (4, 8), rounds: int = 1 << 20, repeats: int
     shares the cores, and the load averages before and after (how busy the cores were)."""
     out: dict = {"workers": workers, "repeats": repeats, "rounds": rounds, "bot": "heuristic",
                  "cpus": os.cpu_count(), "load_average_before": list(os.getloadavg())}
-    for P in players:
-        rules = Rules(players=P).validate()
-        bot = BOTS.make("heuristic", rules)
-        simulate_rounds(rules, [bot] * P, n_rounds=2048, block=1024)  # compile before timing
+    made = {P: (Rules(players=P).validate(), BOTS.make("heuristic", Rules(players=P).validate())) for P in players}
+    warm = warm_up([(f"{P} players{', step by step' if fused is False else ''}",
+                     functools.partial(simulate_rounds, rules, [bot] * P, n_rounds=2048, block=1024, fused=fused))
+                    for P, (rules, bot) in made.items() for fused in (None, False)])  # compiled before timing
+    out["jit_warmup_s"] = warm.seconds
+    for P, (rules, bot) in made.items():
         rates, cpu_rates, stepwise = [], [], []
         for r in range(repeats):
             wall, cpu = time.perf_counter(), time.process_time()

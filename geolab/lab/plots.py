@@ -53,31 +53,48 @@ def far_below(ratings: pd.DataFrame) -> pd.Series:
     return far
 
 
-def rating_ladder(ratings: pd.DataFrame, title: str):
-    """Bradley-Terry ratings in Elo points with 95% intervals, best at the top. Bots far below
-    the rest get their own panel on the left, so the others' differences stay readable."""
-    ratings = ratings.sort_values("rating")
+def rating_ladder(ratings: pd.DataFrame, title: str, anchor_means: str = "the reference"):
+    """Bradley-Terry ratings in Elo points relative to the table's anchor bot (its 0; in
+    `geolab arena`, the best heuristic), each with the 95% interval of its difference to the
+    anchor, best at the top, value and interval written by each point. Bots far below the rest
+    (`far_below`: random, usually) get their own panel on the left with its own scale, so the
+    others' differences stay readable. `anchor_means` says what the anchor is ("the best
+    heuristic")."""
+    ratings = ratings.sort_values("rating", kind="stable")
     far = far_below(ratings)
     panels = [ratings[far], ratings[~far]] if far.any() else [ratings]
-    fig, axes = plt.subplots(1, len(panels), sharey=True, figsize=(8 if len(panels) > 1 else 7, 0.5 * len(ratings) + 1.8),
-                             gridspec_kw={"width_ratios": [1, 3][-len(panels):] if len(panels) > 1 else [1]},
-                             squeeze=False)
+    anchor = ratings.loc[ratings["anchor"], "bot"]
+    anchor = str(anchor.iloc[0]) if len(anchor) else None
+    fig, axes = plt.subplots(1, len(panels), sharey=True, figsize=(9 if len(panels) > 1 else 7.5, 0.55 * len(ratings) + 2),
+                             gridspec_kw={"width_ratios": [1, 3] if len(panels) > 1 else [1]}, squeeze=False)
     y = pd.Series(np.arange(len(ratings)), index=ratings.index)
     for ax, part in zip(axes[0], panels):
-        err = [part["rating"] - part["ci_low"], part["ci_high"] - part["rating"]]
-        ax.errorbar(part["rating"], y[part.index], xerr=err, fmt="o", capsize=4)
+        base = part[part["bot"] != anchor]
+        err = [base["rating"] - base["ci_low"], base["ci_high"] - base["rating"]]
+        ax.errorbar(base["rating"], y[base.index], xerr=err, fmt="o", capsize=4, color="tab:blue")
+        if anchor in set(part["bot"]):
+            ax.plot([0], [y[part.index[part["bot"] == anchor][0]]], "D", color="tab:red", zorder=3)
+            ax.axvline(0, color="tab:red", lw=0.8, ls="--")
         lo, hi = float(part["ci_low"].min()), float(part["ci_high"].max())
-        pad = max(hi - lo, 20) * 0.15
+        pad = max(hi - lo, 40) * 0.12
         ax.set_xlim(lo - pad, hi + pad)
-        if lo - pad <= 0 <= hi + pad:
-            ax.axvline(0, color="grey", lw=0.8, ls="--")
+        for i, row in part.iterrows():
+            text = (f"0 ({anchor_means})" if row["bot"] == anchor else
+                    f"{row['rating']:+.0f}  [{row['ci_low']:+.0f}, {row['ci_high']:+.0f}]")
+            ax.annotate(text, (row["rating"], y[i]), xytext=(0, 7), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
+        ax.set_ylim(-0.6, len(ratings) - 0.4)
     axes[0][0].set_yticks(np.arange(len(ratings)), ratings["bot"])
-    anchor = ratings.loc[ratings["anchor"], "bot"]
-    fig.supxlabel(f"rating (Elo points, {anchor.iloc[0] if len(anchor) else 'first bot'} = 0; "
-                  "+400 = ten times the odds of winning)" + ("; left: bots far below the rest" if len(panels) > 1 else ""),
-                  fontsize=9)
-    fig.suptitle(f"{title}\nBradley-Terry ratings, 95% CI; {int(ratings['games'].sum() // 2):,} games", fontsize=11)
+    if len(panels) > 1:
+        axes[0][0].set_title("far below the rest:\nits own scale", fontsize=9, color="dimgrey")
+        axes[0][0].set_facecolor("#f4f4f4")
+        axes[0][1].set_title("the rest", fontsize=9, color="dimgrey")
+    what = f"{anchor} = 0" if anchor else "first bot = 0"
+    fig.supxlabel(f"rating difference in Elo points ({what}; +100 = 64% expected score, +400 = ten times the odds)\n"
+                  f"bars: 95% CI of each bot's difference to {anchor or 'it'}", fontsize=9)
+    fig.suptitle(f"{title}\nBradley-Terry ratings relative to {anchor or 'the first bot'} ({anchor_means}); "
+                 f"{int(ratings['games'].sum() // 2):,} games", fontsize=11)
     fig.tight_layout()
     return fig
 

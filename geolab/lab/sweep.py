@@ -14,6 +14,7 @@ distributed cluster (``--scheduler ADDRESS``).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import tomllib
@@ -29,7 +30,7 @@ from geolab import registry
 from geolab.errors import GeolabError, RulesError
 from geolab.game import split_bots
 from geolab.lab.results import write_json
-from geolab.lab.tables import Totals, duplicate, lineup
+from geolab.lab.tables import Totals, duplicate, lineup, warm_up
 
 #: Most chunks one sweep may hold (a spec asking for more is refused before any work).
 MAX_CHUNKS = 100_000
@@ -101,13 +102,23 @@ def _variants(table: dict, grid: dict) -> list[Variant]:
     return out
 
 
-def _none(value):
-    """TOML has no null: the text "none" stands for it in variants and grids."""
+def _none(value, nullable: bool = True):
+    """TOML has no null: the text "none" stands for it in variants and grids, for a field
+    that may be null (`nullable`); a text field whose values include "none" (Play the Ranks'
+    ``bonus``) keeps the text."""
+    if not nullable:
+        return value
     if isinstance(value, str) and value.lower() == "none":
         return None
     if isinstance(value, list):
         return [_none(v) for v in value]
     return value
+
+
+def _nullable(Rules, name: str) -> bool:
+    """Whether a Rules field may be null (unknown fields count as nullable; the rules refuse them)."""
+    kinds = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
+    return name not in kinds or "None" in kinds[name]
 
 
 def parse_spec(data: dict, check: bool = True) -> Spec:
@@ -120,9 +131,11 @@ def parse_spec(data: dict, check: bool = True) -> Spec:
     if "game" not in data:
         raise GeolabError("sweep spec: name the game (game = \"ranks\")")
     entry = registry.get(str(data["game"]))
-    variants = {k: {f: _none(v) for f, v in o.items()} if isinstance(o, dict) else o
+    Rules = entry.game.Rules
+    variants = {k: {f: _none(v, _nullable(Rules, f)) for f, v in o.items()} if isinstance(o, dict) else o
                 for k, o in data.get("variants", {}).items()}
-    grid = {k: _none(v) for k, v in data.get("grid", {}).items()}
+    grid = {k: [_none(x, _nullable(Rules, k)) for x in v] if isinstance(v, list) else _none(v, _nullable(Rules, k))
+            for k, v in data.get("grid", {}).items()}
     bots = data.get("bots", [entry.simulate_bots])
     if isinstance(bots, str) or not bots or not all(isinstance(b, str) for b in bots):
         raise GeolabError("sweep spec: bots is a list of line-ups, e.g. [\"greedy\", \"planner,random\"]")
@@ -168,6 +181,12 @@ def validate(spec: Spec) -> None:
 
 
 # ----- one chunk ------------------------------------------------------------------------------
+def warm_unit(spec_dict: dict) -> None:
+    """Compile (or load) the kernels the sweep's line-ups need (`geolab.lab.tables.warm_up`)."""
+    spec = parse_spec(_as_spec_data(spec_dict), check=False)
+    warm_up(spec.entry(), spec.base_rules(), [split_bots(line) for line in spec.lineups])
+
+
 def run_unit(spec_dict: dict, unit: tuple[int, int, int]) -> dict:
     """Play one chunk and return its totals as a JSON-ready row (runs in any process)."""
     spec = parse_spec(_as_spec_data(spec_dict), check=False)
@@ -227,6 +246,11 @@ def run(spec: Spec, out, workers: int = 1, scheduler: str | None = None, resume:
             for unit in todo:
                 finished(unit, run_unit(payload, unit))
         else:
+            # compiled first (with its notice) in a process of its own, so that the workers load
+            # the kernels from the cache, and are forked from a process that never ran
+            # OpenMP threads (GNU OpenMP aborts a child forked after them)
+            with ProcessPoolExecutor(1) as warm:
+                warm.submit(warm_unit, payload).result()
             with ProcessPoolExecutor(workers) as pool:
                 futures = {pool.submit(run_unit, payload, u): u for u in todo}
                 for future in as_completed(futures):

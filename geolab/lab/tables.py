@@ -8,14 +8,18 @@ plays on the game's stream r, so its own randomness is its own and reproducible.
 
 from __future__ import annotations
 
+import json
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
+from geolab import registry
 from geolab.errors import GeolabError
 from geolab.game import Batch
+from geolab.lab import progress
 from geolab.lab.stats import moments_ci
 from geolab.registry import Entry
 
@@ -57,6 +61,59 @@ def duplicate(entry: Entry, rules, seating: Sequence[str], deals: int, seed, chu
     played = [entry.game.batch(rules, [made[b] for b in turn], deals, seed, start=start, stream=r, chunk=chunk,
                                threads=threads) for r, turn in enumerate(turns)]
     return turns, played
+
+
+#: Deals a warm-up step plays (`warm_steps`): every kind of decision comes up, and once the
+#: kernels are compiled the step costs milliseconds.
+WARM_DEALS = 2
+
+
+def warm_steps(entry: Entry, rules, lineups: Sequence[Sequence[str]]) -> list[tuple[str, Callable[[], object]]]:
+    """The warm-up of a run that plays these line-ups (for `geolab.lab.progress.warm_up`): each
+    bot alone at every seat, then each line-up, on `WARM_DEALS` duplicate deals of their own
+    seed. A step compiles (or loads from numba's cache) the kernels of what it plays, so the
+    run's own games, and its rates, no longer include them. The bots are built afresh, so a
+    bot that keeps anything between calls starts the run as it would have without this."""
+    seats = entry.game.seats(rules)
+    lineups = [list(names) for names in lineups]
+    alone = list(dict.fromkeys(name for names in lineups for name in names))
+    plays = ([[name] for name in alone] if len(alone) > 1 else []) + lineups
+    made = {name: entry.bots.make(name, rules) for name in alone}  # a bad bot is refused before any step
+    seatings = [lineup(names, seats) for names in plays]
+
+    def step(seating: list[str]) -> Callable[[], object]:
+        return lambda: duplicate(entry, rules, seating, WARM_DEALS, 0, threads=1, bots=made)
+
+    return [(" v ".join(names) if len(names) > 1 else f"{names[0]} v itself", step(seating))
+            for names, seating in zip(plays, seatings)]
+
+
+def warm_up(entry: Entry, rules, lineups: Sequence[Sequence[str]], enabled: bool = True):
+    """`warm_steps` run by `geolab.lab.progress.warm_up` (its notice and progress on stderr),
+    with a second process sharing the bots' own steps on a cold cache when there are three
+    bots or more (the ladder lists the costliest, the search bots, last); a `Warmup`."""
+    steps = warm_steps(entry, rules, lineups)
+    bots = list(dict.fromkeys(name for names in lineups for name in names))
+    alone = len(bots)
+    # each bot's own step first, then each line-up, which builds on its bots' own steps
+    needs = [[i] for i in range(alone)] + [[bots.index(name) for name in names] for names in lineups]
+    helper = None
+    if entry.name in registry.BUILTIN and alone >= 3:
+        plan = json.dumps({"game": entry.name, "rules": rules.to_spec(), "lineups": [list(n) for n in lineups]})
+        helper = [sys.executable, "-c", "import sys; from geolab.lab.tables import warm_helper; "
+                                        "warm_helper(sys.argv[1], sys.argv[2])", plan]
+    return progress.warm_up(steps, enabled=enabled, helper=helper, shared=alone if helper else 0,
+                            needs=needs if helper else None)
+
+
+def warm_helper(plan: str, folder: str) -> None:
+    """The second process of `warm_up` (``python -c ...``): the same steps, the bots' own from
+    the last backwards (`geolab.lab.progress.run_helper`)."""
+    data = json.loads(plan)
+    entry = registry.get(data["game"])
+    rules = entry.game.Rules.from_spec(data["rules"])
+    alone = len({name for names in data["lineups"] for name in names})
+    progress.run_helper(warm_steps(entry, rules, data["lineups"]), alone, folder)
 
 
 def table(entry: Entry, turns: Sequence[tuple[str, ...]], played: Sequence[Batch], rules,
@@ -107,6 +164,15 @@ def bot_shares(turns: Sequence[tuple[str, ...]], played: Sequence[Batch]) -> dic
 PIECE = 1 << 20
 
 
+def shared_wins(batch: Batch) -> np.ndarray:
+    """(n,) bool: games whose win is shared between rivals (a tie, a draw): the game's own
+    ``shared`` column where it has one (a team's win is split among its members but is not
+    shared), else every game with no sole winner."""
+    if "shared" in batch.columns:
+        return np.asarray(batch.columns["shared"], bool)
+    return batch.scores.max(axis=1) < 1
+
+
 class Totals:
     """Running sums over deals, so a simulation's summary never needs all its games at once:
     per bot its per-deal win share, per seat and for the first mover the same, with the sums
@@ -132,7 +198,7 @@ class Totals:
         self._add(("length", 0), np.mean([b.length for b in played], axis=0))
         self.deals += scores.shape[1]
         self.games += scores.shape[0] * scores.shape[1]
-        self.shared += int((scores.max(axis=2) < 1).sum())
+        self.shared += int(sum(shared_wins(b).sum() for b in played))
         self.length += float(sum(b.length.sum() for b in played))
 
     def interval(self, key) -> tuple[float, float, float]:
@@ -182,16 +248,25 @@ def play_totals(entry: Entry, rules, names: Sequence[str], deals: int, seed: int
     return totals
 
 
+def check_simulate(entry: Entry, rules, names: Sequence[str], deals: int,
+                   keep_table: bool = True) -> tuple[list[str], list[tuple[str, ...]]]:
+    """`simulate`'s checks, before any play: the seating and its rotations."""
+    seating = lineup(list(names), entry.game.seats(rules))
+    turns = rotations(seating)
+    if deals < 1:
+        raise GeolabError("--games must be at least 1")
+    if keep_table and deals * len(turns) > MAX_GAMES:
+        raise GeolabError(f"--games: a table of {deals:,} deals x {len(turns)} rotations is more than "
+                          f"{MAX_GAMES:,} games (leave out --out to summarise any number)")
+    return seating, turns
+
+
 def simulate(entry: Entry, rules, names: Sequence[str], deals: int, seed: int, chunk: int | None = None,
              threads: int | None = None, keep_table: bool = True) -> tuple[pd.DataFrame | None, dict]:
     """`play_totals`, then the game table (or None without `keep_table`) and a summary with
     each bot's share of the wins (95% interval over deals) against its fair share, each
     seat's, and what the first mover wins."""
-    seating = lineup(list(names), entry.game.seats(rules))
-    turns = rotations(seating)
-    if keep_table and deals * len(turns) > MAX_GAMES:
-        raise GeolabError(f"--games: a table of {deals:,} deals x {len(turns)} rotations is more than "
-                          f"{MAX_GAMES:,} games (leave out --out to summarise any number)")
+    seating, turns = check_simulate(entry, rules, names, deals, keep_table)
     frames: list | None = [] if keep_table else None
     start_time = time.perf_counter()
     totals = play_totals(entry, rules, names, deals, seed, chunk, threads, frames)

@@ -659,14 +659,18 @@ def solve_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_ties, 
     levels = np.full(N, UNKNOWN_LEVEL, np.int64)
     values = np.full(N, UNKNOWN, np.int64)
     full = (1 << CA.shape[1]) - 1
+    # no lead on the table: -1, 0, 0, -1 as runtime int64s, not literals, so that level, exact,
+    # probe and after_trick compile once for every batch kernel (a literal argument is a type
+    # of its own to numba: each compiled again, about 12 s of a first run)
+    none, zero = np.int64(-1), np.int64(0)
     for x in range(N):
         if work[0] < 0:
             break
         y = x if TB.shape[0] > 1 else 0
         ctx = build(CA[x], CB[x], T, w, TB[y], NB[y], follow_ties, ranks, work)
-        levels[x] = level(ctx, full, full, leaders[x], -1, 0, 0, -1, need_win[x], need_draw[x])
+        levels[x] = level(ctx, full, full, leaders[x], none, zero, zero, none, need_win[x], need_draw[x])
         if exact_too:
-            values[x] = exact(ctx, full, full, leaders[x], -1, 0, 0, -1)
+            values[x] = exact(ctx, full, full, leaders[x], none, zero, zero, none)
     return levels, values
 
 
@@ -685,6 +689,7 @@ def score_leads_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_
     out = np.full((N, n, 3, maxnb), -99, np.int64)
     full = (1 << n) - 1
     rep = np.empty(n, np.int64)
+    none = np.int64(-1)  # no answer yet: a runtime int64, as in solve_many
     done = np.empty((n * 3 * maxnb, 3), np.int64)  # valued leads: standing card, beaters, result
     unknown = UNKNOWN if exact_too else UNKNOWN_LEVEL
     for x in range(N):
@@ -724,9 +729,9 @@ def score_leads_many(CA, CB, leaders, need_win, need_draw, T, w, TB, NB, follow_
                     if lo == hi:
                         val = lo if s == 0 else -lo
                     elif exact_too:
-                        val = exact(ctx, full, full, s, i, k, bj, -1)
+                        val = exact(ctx, full, full, s, i, k, bj, none)
                     else:
-                        val = level(ctx, full, full, s, i, k, bj, -1, need_win[x], need_draw[x])
+                        val = level(ctx, full, full, s, i, k, bj, none, need_win[x], need_draw[x])
                     out[x, i, k, bj] = val
                     done[nd, 0], done[nd, 1], done[nd, 2] = r, beat, val
                     nd += 1

@@ -34,6 +34,14 @@ from geolab.solvers import dd_kernel as K
 MAX_CARDS = 10  # cards a side at the root: the table has 2^(2n+1) entries
 CUT_SHORT = K.UNKNOWN_LEVEL  # a batch result the work limit (`budget`) left unknown
 _RANKS = np.ascontiguousarray(RANKS, dtype=np.int64)
+
+
+def _int64s(x) -> np.ndarray:
+    """`x` as a C-contiguous, writable int64 array. A read-only view (`np.broadcast_to` of one
+    hand over many layouts) is another numba type, so each batch kernel compiled once more
+    for it (18 s of the ladder's first run); a copy of the hands costs microseconds."""
+    a = np.ascontiguousarray(x, np.int64)
+    return a if a.flags.writeable else a.copy()
 OBJECTIVES = ("win", "tricks")
 
 
@@ -311,7 +319,7 @@ class OracleSolver:
         opp = np.ascontiguousarray(opp_hands, np.int64)
         mine = np.broadcast_to(np.asarray(hand, np.int64), opp.shape)
         ca, cb = (mine, opp) if side == 0 else (opp, mine)
-        ca, cb = np.ascontiguousarray(ca), np.ascontiguousarray(cb)
+        ca, cb = _int64s(ca), _int64s(cb)
         n_layouts = opp.shape[0]
         if rules.base_mode == "power" and (power_bases is None or len(power_bases) != 2):
             raise GeolabError("these rules take their bases from two Power cards: give power_bases")
@@ -336,8 +344,7 @@ class OracleSolver:
         return out
 
     def _many(self, kernel, rules, hands_a, hands_b, leaders, power_bases, budget):
-        ca = np.ascontiguousarray(hands_a, np.int64)
-        cb = np.ascontiguousarray(hands_b, np.int64)
+        ca, cb = _int64s(hands_a), _int64s(hands_b)
         if ca.ndim != 2 or ca.shape != cb.shape or ca.shape[1] != rules.tricks:
             raise GeolabError(f"hands: expected two (N, {rules.tricks}) arrays of cards")
         if ca.shape[1] > MAX_CARDS:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import (
-    AverageRank, LearnedDiscard, OneCategory, RandomDiscard, TablePolicy, WorstCategory,
+    AverageRank, LearnedDiscard, OneCategory, RandomDiscard, Student, TablePolicy, WorstCategory,
 )
 from geolab.game import Bots
 from geolab.games.classroom.rules import Rules
@@ -82,3 +82,15 @@ BOTS.add("equilibrium", equilibrium, "the symmetric equilibrium of each round un
 #: `geolab simulate class` and `geolab arena class` line-ups by default
 SIMULATE = "equilibrium"
 ARENA = "random,average,worst-category,one-category,learned,equilibrium"
+
+
+def seat(bot, rules: Rules, rng) -> Student:
+    """A classmate at `geolab play`: the bot answers each discard from its own `View` only
+    (through the one-row observation its batched `act` reads), its randomness from `rng`."""
+    return Student(bot, rng)
+
+
+#: `geolab play class`: how a bot sits at the reference engine, and the hint's bot (the
+#: strongest: it peeks at nothing and answers a discard with one table lookup)
+SEAT = seat
+HINT = "equilibrium"

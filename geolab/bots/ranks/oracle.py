@@ -4,7 +4,9 @@ It cheats by construction and exists only as a ceiling for fair bots (how much w
 knowing the layout be worth?). Its name, `oracle-peeking`, says so wherever it is reported.
 It reads hidden cards through a `Table`, which records the true deal and every decision the
 opponent makes (discards and face-down leads), so it can only be played through a driver
-that sets one up (`geolab.bots.ranks.oracle.play_with_oracle`); no fair interface gives it that.
+that sets one up (`geolab.bots.ranks.oracle.play_with_oracle`) or, on the batch engine, as
+`OraclePolicy` (the registry's ``oracle``, flagged ``peeks``), which reads the hidden cards
+through `Observation.peek`; no fair interface gives it that.
 
 Discards and declarations come before the deal is solved from the first trick. The oracle
 discards the cards that leave it best off against the opponent's whole dealt hand, assuming
@@ -16,8 +18,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
+
 from geolab.cards import RANKS, STATEHOOD
 from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
+from geolab.games.ranks.batch import Leads, cards_of
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import Rules
 from geolab.solvers.double_dummy import OracleSolver, Position, rank_for
@@ -132,3 +137,52 @@ def play_with_oracle(rules: Rules, hands, oracle_side: int, opponent, first_lead
     seats[oracle_side] = PeekingOracleSeat(table)
     seats[1 - oracle_side] = Recorded(opponent, table, 1 - oracle_side)
     return play(rules, hands, seats, first_lead, power_bases)
+
+
+# ----- on the batch engine ----------------------------------------------------------------
+class _Peeked:
+    """One row's hidden cards, as the oracle's `Table` gives them (read through
+    `Observation.peek`)."""
+
+    def __init__(self, side: int, dealt: tuple[int, ...], held: tuple[int, ...], lead: Lead | None):
+        self.hands = (dealt, ()) if side == 1 else ((), dealt)  # hands[1 - side]: the opponent's, as dealt
+        self._held = held
+        self.lead = lead
+        self.discards: list[tuple[int, ...]] = [(), ()]
+
+    def held(self, side: int, view: View) -> tuple[int, ...]:
+        return self._held
+
+
+class OraclePolicy:
+    """The PEEKING oracle seat as a batch policy: each row's View, plus the opponent's cards
+    and a face-down lead read through `Observation.peek` (the engine's one channel to hidden
+    cards). It cheats by construction: registered as ``oracle`` with ``peeks=True``, a ceiling
+    for fair bots and van der Genugten and Borm's fictive player who knows the chance outcomes
+    (docs/balance.md). Deterministic: the solver's best move, greedy's among equals."""
+
+    name = "oracle"
+    peeks = True  # sees hidden cards: a seat at the reference engine (geolab play) refuses it
+    thread_safe = False  # one solver, its tables reused row after row
+
+    def __init__(self):
+        self.seat = PeekingOracleSeat(Table(((), ())))
+
+    def act(self, obs, rng):
+        peek = obs.peek()
+        kind, out = obs.kind, []
+        for i in range(len(obs)):
+            view = obs.view(i)
+            lead = None
+            if kind == "follow":
+                lead = Lead(int(peek.lead[i]), int(obs.lead_category[i]), int(obs.lead_base[i]))
+            self.seat.table = _Peeked(view.side, cards_of(peek.dealt[i]), cards_of(peek.held[i]), lead)
+            out.append(getattr(self.seat, kind)(view))
+        if kind == "discard":
+            return np.array([sorted(c) for c in out], np.int64).reshape(len(obs), obs.rules.discards)
+        if kind == "declare":
+            return np.array([bool(d) for d in out], np.bool_)
+        if kind == "lead":
+            return Leads(np.array([ld.card for ld in out], np.int64), np.array([ld.category for ld in out], np.int64),
+                         np.array([ld.base for ld in out], np.int64))
+        return np.array([int(c) for c in out], np.int64)

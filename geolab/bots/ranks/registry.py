@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from geolab.bots.ranks.heuristics import CounterPolicy, GreedyPolicy, PlannerPolicy, RandomPolicy
 from geolab.bots.ranks.learned import LearnedPolicy
+from geolab.bots.ranks.review import review
+from geolab.bots.ranks.seats import BotSeat
+from geolab.errors import GeolabError
 from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.ranks.rules import Rules
 
@@ -19,8 +22,24 @@ def random(rules: Rules):
     return RandomPolicy()
 
 
-def greedy(rules: Rules):
-    return GreedyPolicy()
+def greedy(rules: Rules, forbid: str | None = None):
+    if forbid is None:
+        return GreedyPolicy()
+    from geolab.bots.ranks.restricted import RestrictedGreedy, check
+
+    return RestrictedGreedy(check(rules, forbid))
+
+
+def _not_applicable(rules: Rules, forbid: str) -> str | None:
+    from geolab.bots.ranks.restricted import not_applicable
+
+    return not_applicable(rules, forbid)
+
+
+#: Restricted play (`geolab balance --restricted`, docs/balance.md): the choices ``forbid``
+#: takes (geolab.bots.ranks.restricted), and why one means nothing under given rules.
+greedy.restrictions = ("size", "statehood", "population", "base1", "base50", "declare")
+greedy.not_applicable = _not_applicable
 
 
 def planner(rules: Rules):
@@ -65,9 +84,20 @@ def ismcts(rules: Rules, iterations: int = 100_000, budget_ms: float | None = 10
                   layouts=layouts, infer=infer, seed=seed)
 
 
+def oracle(rules: Rules):
+    from geolab.bots.ranks.oracle import OraclePolicy
+
+    return OraclePolicy()
+
+
+#: The skill curve (`geolab balance --skill-curve`): Monte Carlo at doubling sample counts, no
+#: clock, so a result never depends on the machine's speed.
+montecarlo.skill_curve = ("montecarlo:k={n},budget_ms=none", (1, 2, 4, 8, 16))
+
 BOTS = Bots("ranks")
 BOTS.add("random", random, "any legal card, category and base", family="random")
-BOTS.add("greedy", greedy, "wins a trick as cheaply as it can, else throws its least useful card")
+BOTS.add("greedy", greedy, "wins a trick as cheaply as it can, else throws its least useful card (forbid=CHOICE: "
+         "restricted play, one choice taken away: size, statehood, population, base1, base50, declare)")
 BOTS.add("planner", planner, "places each card at the base where it is worth most")
 BOTS.add("counter", counter, "counts the unseen cards and leads sure winners")
 BOTS.add("learned", learned, "scikit-learn model of each decision (geolab train ranks; shipped models by default)",
@@ -76,9 +106,31 @@ BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently wi
          family="search", example="montecarlo:k=4,budget_ms=none")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
+BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "
+         "a ceiling, never a fair player", family="oracle", peeks=True)
 
 #: `geolab simulate ranks` and `geolab arena ranks` line-ups by default: the heuristics, the
 #: learned bot and a Monte Carlo bot with a small fixed sample (6 layouts a decision, no time
-#: budget, so its choices never depend on the machine's speed); the ladder runs in about a minute.
+#: budget, so its choices never depend on the machine's speed).
 SIMULATE = "greedy,random"
 ARENA = "random,greedy,planner,counter,learned,montecarlo:k=6,budget_ms=none"
+
+#: `geolab play ranks`: a bot at the reference engine sees only its decision's View (as the
+#: one-row batch observation the batch engine would show); the hint is the Monte Carlo bot
+#: with its default 48 layouts, always all solved (no clock, so a hint repeats exactly): on the
+#: reference engine at most 0.13 s a decision over 30 games of every preset (mean 2-70 ms by
+#: kind, load 2 on 2 cores), 0.4 s for a process's first; the review is the oracle's (it sees
+#: both hands, and says so).
+def seat(bot, rules: Rules, rng) -> BotSeat:
+    """A built bot at the reference engine; a peeking bot is refused, as a table shows each
+    seat only its own cards."""
+    name = str(getattr(bot, "name", "")).split(":")[0]
+    if name in BOTS.names() and BOTS.info(name).peeks:
+        raise GeolabError(f"bot {name!r} peeks at the opponent's cards, so it cannot sit at a table; "
+                          "geolab arena and geolab balance play it")
+    return BotSeat(bot, rules, rng)
+
+
+SEAT = seat
+HINT = "montecarlo:k=48,budget_ms=none"
+REVIEW = review

@@ -1,8 +1,9 @@
-"""One-game seats for the Play the Ranks reference engine: `random` and `greedy`.
+"""One-game seats for the Play the Ranks reference engine: `random` and `greedy`, and
+`BotSeat`, any batch policy seated at the reference engine (`geolab play`'s bots).
 
-These decide one deal at a time from a `View`, for the reference engine, records and tests.
-The batched policies in `geolab.bots.ranks.heuristics` implement the same rules of thumb over arrays and
-must choose exactly what these choose (tests check it).
+`RandomSeat` and `GreedySeat` decide one deal at a time from a `View`, for the reference
+engine, records and tests. The batched policies in `geolab.bots.ranks.heuristics` implement
+the same rules of thumb over arrays and must choose exactly what these choose (tests check it).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.cards import RANKS
+from geolab.game import Decision, asking
+from geolab.games.ranks.batch import observation_of
 from geolab.games.ranks.reference import Lead, View, trick_winner
 from geolab.games.ranks.rules import Rules
 
@@ -97,3 +100,32 @@ class GreedySeat:
         bases = remaining_bases(view.rules, view, view.trick + 1)
         return min(view.hand, key=lambda c: (-uselessness(c, bases), c))
 
+
+class BotSeat:
+    """A batch policy (``act(obs, rng)``) as a `geolab.game.Seat` of the reference engine.
+
+    Each decision's `View` becomes the one-row observation the batch engine would show
+    (`observation_of`: the opponent's hand is not in it), and the policy's batch action
+    becomes the reference engine's action. The game key behind ``obs.noise`` is drawn from
+    `rng` at every decision, so a randomised policy gets fresh randomness each time; a
+    deterministic one chooses exactly what it chooses in the batch engine on the same deal."""
+
+    def __init__(self, bot, rules: Rules, rng: np.random.Generator):
+        self.bot, self.rules, self.rng = bot, rules, rng
+        self.name = getattr(bot, "name", type(bot).__name__)
+
+    def act(self, decision: Decision):
+        view, kind = decision.observation, decision.kind
+        obs = observation_of(view, kind, int(self.rng.integers(0, 2**63)))
+        where = f"trick {view.trick + 1} {kind}" if kind in ("lead", "follow") else kind
+        with asking("ranks", self.bot, where):
+            action = self.bot.act(obs, self.rng)
+        if kind == "discard":
+            return tuple(sorted(int(c) for c in np.asarray(action).reshape(-1)))
+        if kind == "declare":
+            return bool(np.asarray(action).reshape(-1)[0])
+        if kind == "lead":
+            base = obs.bases[0, 0] if action.base is None else np.asarray(action.base).reshape(-1)[0]
+            return Lead(int(np.asarray(action.card).reshape(-1)[0]), int(np.asarray(action.category).reshape(-1)[0]),
+                        int(base))
+        return int(np.asarray(action).reshape(-1)[0])

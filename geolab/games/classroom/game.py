@@ -7,7 +7,9 @@ lookup table: ``bot.discard_table(rules)`` -> (2 calls, 32 opponent counts, 19,6
 int8 discard positions, -1 for "at random" (every bot of `geolab.bots.classroom` does; the
 games layer never imports bots). The reference engine asks each student one `Decision` a
 round it plays, ``kind="discard"``: its observation is a `View` (own sorted hand, the call,
-the number of opponents), its legal actions the cards of that hand; the answer is a card.
+the number of opponents, which policies read; and what the class has seen, for a person's
+screen), its legal actions the cards of that hand; the answer is a card. At the keyboard
+(`views`) a person is one student, the bots the classmates.
 
 Nobody moves first (every student of a round discards at once, face-down), so `Batch.first`
 is always seat 0, student S1, and ``first_means`` says so: the lab's "first mover" figures
@@ -26,8 +28,9 @@ from geolab.game import Batch, Decision, asking, bot_name, replayed, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
 from geolab.games.classroom.observations import View
-from geolab.games.classroom.reference import Deal, DealSource, GameLog, deal_one, play, redeal_hidden
+from geolab.games.classroom.reference import Deal, DealSource, GameLog, deal_one, play, redeal_hidden, seen
 from geolab.games.classroom.rules import CHAMPIONSHIP, STARTING, Rules
+from geolab.games.classroom.views import ClassViews
 
 
 def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
@@ -59,13 +62,23 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Asked:
-    """The reference engine's chooser that asks `geolab.game.Seat` s and checks each answer."""
+    """The reference engine's chooser that asks `geolab.game.Seat` s and checks each answer.
+    It holds the game's log as it fills, so a student's `View` shows the rounds the class has
+    seen and who it competes against."""
 
-    def __init__(self, rules: Rules, seats):
-        self.rules, self.seats = rules, seats
+    def __init__(self, rules: Rules, seats, log: GameLog):
+        self.rules, self.seats, self.log = rules, seats, log
+
+    def _contest(self, index: int, student: int) -> tuple[int, ...]:
+        """A Starting Round's group of the student; else the finalists still in the race."""
+        if index < self.rules.rounds:
+            return next(g for g in self.rules.groups_of() if student in g)
+        return tuple(self.log.rounds[-1].winners if index > self.rules.rounds else self.log.finalists)
 
     def __call__(self, index: int, student: int, hand: tuple[int, ...], call: int, opponents: int) -> int:
-        view = View(tuple(sorted(int(c) for c in hand)), int(call), int(opponents))
+        history = tuple(seen(r) for r in self.log.rounds)
+        view = View(tuple(sorted(int(c) for c in hand)), int(call), int(opponents), self.rules, index,
+                    self._contest(index, student), history)
         action = self.seats[student].act(Decision(student, "discard", view, view.hand))
         try:
             ok = not isinstance(action, (bool, np.bool_)) and action in view.hand
@@ -144,7 +157,8 @@ class ClassGame:
     def play(self, rules, deal: Deal, seats) -> GameLog:
         if len(seats) != rules.students:
             raise GeolabError(f"class: {len(seats)} seats for {rules.students} students")
-        return play(rules, DealSource(rules, deal), _Asked(rules, seats))
+        log = GameLog(rules)
+        return play(rules, DealSource(rules, deal), _Asked(rules, seats, log), log)
 
     def scores(self, played: GameLog) -> np.ndarray:
         champion = np.zeros((1, played.rules.students), bool)
@@ -159,6 +173,18 @@ class ClassGame:
 
     def report(self, played: GameLog) -> dict:
         return records.report(played)
+
+    # ----- at the keyboard ---------------------------------------------------------------
+    #: a person is one student of the class, the bots the classmates (`geolab play class`)
+    views = ClassViews()
+
+    def series_target(self, rules: Rules) -> None:
+        """One game is the match: a class plays to one champion."""
+        return None
+
+    def deal_points(self, played: GameLog) -> tuple[int, ...]:
+        """1 for the champion (each joint champion, when ties are shared), 0 for the rest."""
+        return tuple(int(s in played.champions) for s in range(played.rules.students))
 
 
 GAME = ClassGame()

@@ -14,7 +14,7 @@ import numpy as np
 from geolab.cards import N_CARDS, RANKS
 from geolab.errors import IllegalActionError
 from geolab.game import asking, bot_name
-from geolab.games.classroom.observations import observe
+from geolab.games.classroom.observations import Seen, observe
 from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, STARTING, TOP_DOG, Rules
 
 
@@ -221,11 +221,21 @@ def _play_round(rules, index, stage, decks, contests, source, chooser) -> RoundL
     return RoundLog(stage, call, hands, discards, category, scores, contests, sorted(winners))
 
 
-def play(rules: Rules, source: Source, chooser: Chooser) -> GameLog:
-    """One class game, step by step as the rule text tells it."""
+def seen(rnd: RoundLog) -> Seen:
+    """A finished round as the class saw it: the Selected Cards are shown to compare sums,
+    the discards never are."""
+    contests = tuple(tuple((s, tuple(sorted(c for c in rnd.hands[s] if c != rnd.discards[s])), rnd.scores[s])
+                           for s in contest) for contest in rnd.contests)
+    return Seen(rnd.stage, rnd.call, rnd.category, contests, tuple(rnd.winners))
+
+
+def play(rules: Rules, source: Source, chooser: Chooser, log: GameLog | None = None) -> GameLog:
+    """One class game, step by step as the rule text tells it. `log` is the log to fill
+    (empty, for these rules): a chooser that holds it sees the rounds finished so far, which
+    the whole class has seen."""
     rules.validate()
     groups = rules.groups_of()
-    log = GameLog(rules)
+    log = GameLog(rules) if log is None else log
     winners_of = {}
     for plan in rules.round_plan():
         group_ids = [g for deck in plan for g in deck]

@@ -19,6 +19,8 @@ left. A game is a race to the target over several rounds, each freshly dealt.
   turned. The observation is a `View`. A game's chance is one `Deal`: a seed from which
   round r's hands and GeoPower order come, with rounds fixed in it where `redeal_hidden` made
   them.
+- At the keyboard (`geolab play jumbled`): `views` (`geolab.games.jumbled.views`) shows a seat
+  its `View` and reads its moves; one game is the whole match (`series_target` is None).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Deal, Game, RoundDeal, View, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, Rules, call_index
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
+from geolab.games.jumbled.views import VIEWS
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every
 #: seat is asked on its own (`OwnStream`), so the engine's per-call overhead counts P times a
@@ -144,7 +147,8 @@ class JumbledGame:
     def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None) -> Batch:
         """n games to the target. ``scores``: win shares (a team's win split among its members,
         a draw among all seats); ``length``: rounds; ``first``: seat A, the first dealer;
-        columns ``points_A``... (each seat's points at the end) and ``draw``."""
+        columns ``points_A``... (each seat's points at the end), ``draw`` and ``shared`` (the
+        same: for `geolab.lab.tables.shared_wins`, as a team's win is split but not shared)."""
         parts = self._games(rules, bots, n, seed, start, stream, chunk, threads)
         winner = np.concatenate([p.winner for p in parts])
         points = np.concatenate([p.scores for p in parts])
@@ -153,6 +157,7 @@ class JumbledGame:
         scores = shares((winner[:, None] >= 0) & (team[None, :] == winner[:, None]))
         columns = {f"points_{SEAT_LETTERS[s]}": points[:, s] for s in range(rules.players)}
         columns["draw"] = winner == -1
+        columns["shared"] = columns["draw"]  # a team's win is split among its members, not shared
         return Batch(scores, rounds, np.full(len(rounds), FIRST_DEALER, np.int64), columns)
 
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
@@ -225,6 +230,17 @@ class JumbledGame:
 
     def report(self, played: Game) -> dict:
         return records.report(played)
+
+    # ----- at the keyboard ---------------------------------------------------------------
+    views = VIEWS
+
+    def series_target(self, rules: Rules) -> None:
+        """One game is the match: it is already a race to `Rules.target` over many rounds."""
+        return None
+
+    def deal_points(self, played: Game) -> tuple[int, ...]:
+        """Each seat's points at the end of the game (a team's total is its members' sum)."""
+        return tuple(int(s) for s in played.scores)
 
 
 GAME = JumbledGame()

@@ -79,6 +79,15 @@ _POWER_BASES = np.array([c.base for c in POWER_DECK], dtype=np.int8)
 _R = RANKS.astype(np.int64)
 
 
+class Peek(NamedTuple):
+    """Hidden cards for a peeking policy (`Observation.peek`): the opponent's dealt hand and
+    its cards now (bitmasks), and the lead card on the table (-1 when not following)."""
+
+    dealt: np.ndarray
+    held: np.ndarray
+    lead: np.ndarray
+
+
 class Leads(NamedTuple):
     """Lead actions of a batch: card, category and (where the lead chooses it) base."""
 
@@ -325,6 +334,21 @@ class Observation:
     def __len__(self) -> int:
         return len(self.game)
 
+    def peek(self) -> Peek:
+        """What this side may NOT see, for a peeking policy only (one registered with
+        ``peeks=True``, whose name says so: the oracle): the opponent's hand as dealt and the
+        cards it holds now (bitmasks, (m,)), and when following the lead card even if it was
+        played face down (-1 otherwise). No fair policy calls it; an observation built outside
+        the engine (`observation_of`, from a reference-engine View) has no hidden cards to show,
+        and says so."""
+        chunk, opp = self._chunk, 1 - self.side
+        dealt = chunk.deals.masks[self.game, opp]
+        if not dealt.all():
+            raise GeolabError("this observation holds no hidden cards (only the batch engine can show them to a "
+                              "peeking bot)")
+        lead = chunk.lead[self.game].astype(np.int64) if self.kind == "follow" else np.full(len(self), -1, np.int64)
+        return Peek(dealt, chunk.hand[self.game, opp], lead)
+
     def history(self) -> dict[str, np.ndarray]:
         """The finished tricks: (m, trick) arrays leader, lead, category, base, follow, winner."""
         return {k: v[self.game, : self.trick] for k, v in self._chunk.history.items()}
@@ -359,6 +383,41 @@ class Observation:
             lead_base=int(self.lead_base[i]) if following else None,
             lead_card=int(self.lead_card[i]) if following and self.lead_card is not None else None,
         )
+
+
+def observation_of(view: View, kind: str, key: int = 0) -> Observation:
+    """The one-row `Observation` the batch engine would give the seat of `view` at this
+    `kind` of decision, so a batch policy can play at the reference engine
+    (`geolab.bots.ranks.seats.BotSeat`). Only what the View holds goes in: the opponent's
+    hand, a hidden discard and a face-down lead are zeros or absent, as in the engine's own
+    observation. `key` stands for the game's random key (``noise`` is hashed from it)."""
+    rules, side = view.rules, view.side
+    mask = lambda cards: sum(1 << int(c) for c in cards)  # noqa: E731
+    power = None if view.power_bases is None else np.array([view.power_bases], np.int8)
+    # The dealt hands and the statehood draw are hidden or past: zeros (`peek` refuses them).
+    deals = Deals(np.zeros((1, 2, rules.hand_size), np.int8), np.zeros((1, 2), np.int64), np.zeros((1, 2), np.int8),
+                  power, np.array([key], np.uint64))  # fmt: skip
+    chunk = _Chunk(rules, deals)
+    chunk.hand[0, side] = mask(view.hand)
+    chunk.disc[0, side] = mask(view.discards)
+    chunk.disc[0, 1 - side] = mask(view.opponent_discards or ())
+    chunk.first[0] = -1 if view.first_lead is None else view.first_lead
+    chunk.decl[0] = [-1 if d is None else int(d) for d in view.declarations]
+    chunk.won[0] = view.tricks_won
+    for t, trick in enumerate(view.history):
+        chunk.played[0, trick.leader] |= 1 << trick.lead
+        chunk.played[0, 1 - trick.leader] |= 1 << trick.follow
+        for name in ("leader", "lead", "category", "base", "follow", "winner"):
+            chunk.history[name][0, t] = getattr(trick, name)
+    following = kind == "follow"
+    shown = following and view.lead_card is not None
+    return Observation(
+        chunk, kind, view.trick, np.zeros(1, np.int64), np.array([side], np.int8), chunk.hand[:, side].copy(),
+        chunk.bases(view.trick, np.zeros(1, np.int64)) if kind == "lead" else None,
+        np.array([view.lead_category], np.int8) if following else None,
+        np.array([view.lead_base], np.int8) if following else None,
+        np.array([view.lead_card], np.int8) if shown else None,
+    )  # fmt: skip
 
 
 # ----- checking and applying actions -------------------------------------------------------

@@ -18,6 +18,7 @@ from geolab.games.ranks import batch as engine
 from geolab.games.ranks import records
 from geolab.games.ranks.reference import Deal, Game, Lead, View, deal_one, play
 from geolab.games.ranks.rules import SIDES, Rules
+from geolab.games.ranks.views import VIEWS
 
 
 class _Asked:
@@ -113,6 +114,17 @@ class RanksGame:
 
     def report(self, played: Game) -> dict:
         return records.report(played)
+
+    # ----- at the keyboard ---------------------------------------------------------------
+    views = VIEWS
+
+    def series_target(self, rules: Rules) -> int | None:
+        """A battle series runs to `target_points` (10 or 15); Combo 1 and GeoDouble's stage
+        are one deal of a bigger game."""
+        return rules.target_points
+
+    def deal_points(self, played: Game) -> tuple[int, int]:
+        return played.points
 
 
 GAME = RanksGame()

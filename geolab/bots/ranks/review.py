@@ -1,0 +1,60 @@
+"""After a game at the keyboard: a person's costliest trick decisions, by the oracle.
+
+The oracle sees both hands, so it judges play after the fact (`geolab.solvers.analysis`): a
+decision costs what best play from then on loses by it, first the result (a win or tie given
+away), then tricks the person could have forced. Discards and declarations are not judged.
+"""
+
+from __future__ import annotations
+
+from geolab.cards import POSTAL
+from geolab.games.ranks.reference import Game, Lead
+from geolab.games.ranks.views import fit, lead_label
+from geolab.solvers.analysis import positions
+from geolab.solvers.double_dummy import OracleSolver, rank_for
+
+HEAD = "Review by the oracle (sees both hands; discards, declarations not judged):"
+OUTCOME = {2: "the win", 1: "the tie"}
+AFTER = {1: "gave a tie", 0: "lost it"}
+
+
+def _move(game: Game, trick: int, move) -> str:
+    if isinstance(move, Lead):
+        return lead_label(game.rules, move, trick, game.power_bases)
+    return POSTAL[move]
+
+
+def costs(game: Game, seat: int, solver: OracleSolver | None = None) -> list[tuple[tuple[int, int], str]]:
+    """((results lost, tricks lost), the line) for each of `seat`'s trick decisions that
+    lost value, costliest first (then in the order played)."""
+    solver = solver or OracleSolver()
+    found = []
+    for pos, played in positions(game):
+        if pos.mover != seat:
+            continue
+        moves = solver.solve(pos).moves
+        mine = next(m for m in moves if m.move == played)
+        best = max(moves, key=lambda m: (rank_for(seat, m.winner), m.tricks[seat]))
+        lost = (rank_for(seat, best.winner) - rank_for(seat, mine.winner), best.tricks[seat] - mine.tricks[seat])
+        if lost <= (0, 0):
+            continue
+        t = pos.trick
+        verb = "leading" if pos.lead is None else "answering with"
+        better, made = _move(game, t, best.move), _move(game, t, played)
+        if lost[0] > 0:
+            text = (f"trick {t + 1}: {verb} {better} would have kept {OUTCOME[rank_for(seat, best.winner)]} "
+                    f"(your {made} {AFTER[rank_for(seat, mine.winner)]})")
+        else:
+            text = f"trick {t + 1}: {verb} {better} would have secured {best.tricks[seat]} tricks (your {made}: " \
+                   f"{mine.tricks[seat]})"
+        found.append((lost, t, text))
+    found.sort(key=lambda x: (-x[0][0], -x[0][1], x[1]))
+    return [(lost, text) for lost, _, text in found]
+
+
+def review(game: Game, seat: int) -> list[str]:
+    """`seat`'s two costliest decisions of a played game, with the better move, as lines."""
+    found = costs(game, seat)
+    if not found:
+        return [HEAD, "  none of your leads and answers lost the result or a trick against best play."]
+    return [HEAD] + [line for _, text in found[:2] for line in fit([f"  {text}"])]

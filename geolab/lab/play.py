@@ -1,0 +1,417 @@
+"""A match at the keyboard: one loop for every registered game (`geolab play`).
+
+A match is one game or, where the game plays a series (`Game.series_target`), games until a
+seat's points reach the target with nobody level at the top. Game k is dealt from the seed's
+k-th child and played on the reference engine: the person's seat is a `Person` (the game's
+`Views` show the table and read the moves), every other seat a bot seated by the registry's
+`Entry.seat`, so each sees only its own decisions' observations.
+
+Every decision of every seat is logged as ``[seat, kind, index, label]``: its index in
+``Decision.legal`` and the game's words for it. The log is the session file: `geolab play
+--resume FILE` replays it on the same deals and carries on from where it stopped; `geolab
+replay FILE` checks it move by move (`replay_session`). A bot's randomness after a resume comes
+from a fresh stream, so the moves already made are kept exactly and later ones may differ.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from geolab import registry
+from geolab.errors import GeolabError, RecordError
+from geolab.game import INT63_MAX, Decision, MoveError, check_format, shown, split_bots
+
+SESSION_FORMAT = "geolab-session/1"
+#: What a person may type at any prompt besides a move (the game's `Views.parse` reads moves).
+COMMANDS = (
+    ("help", "this help, and how to type the move asked for"),
+    ("moves", "every legal move, in the game's words"),
+    ("hint", "what the strongest bot that does not peek would play, and why"),
+    ("undo", "take back a move not yet confirmed"),
+    ("board", "show the table again"),
+    ("quit", "stop (asks first); the game is saved and --resume continues it"),
+)
+PERSON = "you"
+WIDTH = 79  # the loop's own lines are wrapped to this; the views keep theirs within it
+
+
+def wrapped(text: str, indent: str = "") -> list[str]:
+    """`text` as lines of at most `WIDTH` characters, broken between words (later lines
+    indented two more)."""
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [""]
+
+
+class Adjourned(GeolabError):
+    """The person stopped the match (``quit``, the end of input or Ctrl-C): it is saved."""
+
+
+class Unfinished(GeolabError):
+    """A replayed log ran out before its game ended (a game stopped half-way)."""
+
+    def __init__(self, decision: Decision):
+        super().__init__("the log ends here")
+        self.decision = decision
+
+
+# ----- input and output ------------------------------------------------------------------
+class Terminal:
+    """The person's keyboard and screen: `read` a line (EOFError at the end of input)."""
+
+    def read(self, prompt: str) -> str:
+        return input(prompt)
+
+    def write(self, line: str = "") -> None:
+        print(line, flush=True)
+
+    def say(self, text: str = "", indent: str = "") -> None:
+        """A loop message, wrapped to the terminal's width."""
+        for line in wrapped(text, indent):
+            self.write(line)
+
+
+# ----- seats -------------------------------------------------------------------------------
+class Person:
+    """A person at the keyboard as a `geolab.game.Seat`: shows what happened since the last
+    decision and the table, reads a move or a command, and asks again after any mistake."""
+
+    def __init__(self, views, io, hint: Callable[[Decision], object] | None = None, confirm: bool = True):
+        self.views, self.io, self.hint, self.confirm = views, io, hint, confirm
+        self.shown = 0  # lines of this game's events already printed
+
+    def new_game(self) -> None:
+        self.shown = 0
+
+    def catch_up(self, lines: Sequence[str]) -> None:
+        """Print the lines not yet printed this game."""
+        for line in lines[self.shown:]:
+            self.io.write(line)
+        self.shown = max(self.shown, len(lines))
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.io.read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.io.write()
+            raise Adjourned("input ended") from None
+
+    def act(self, decision: Decision):
+        views = self.views
+        self.catch_up(views.events(decision))
+        for line in views.screen(decision):
+            self.io.write(line)
+        pending = None
+        while True:
+            text = self._read(views.prompt(decision) if pending is None else "Enter: confirm, undo: choose again > ")
+            word = text.strip().lower()
+            if not word:
+                if pending is not None:
+                    return pending
+                continue
+            if word in ("help", "?", "h"):
+                self._help(decision)
+            elif word == "moves":
+                labels = sorted(views.label(decision, a) for a in decision.legal)
+                self.say(f"{len(labels)} legal moves: " + ", ".join(labels))
+            elif word == "undo":
+                self.say("taken back: choose again" if pending is not None else
+                         "nothing to undo: a confirmed move stays (undo takes back a move before Enter)")
+                pending = None
+            elif word == "hint":
+                self._hint(decision)
+            elif word in ("board", "show"):
+                for line in views.screen(decision):
+                    self.io.write(line)
+            elif word in ("quit", "exit", "q"):
+                answer = self._read("Quit? The game is saved and geolab play --resume FILE continues it. [y/N] ")
+                if answer.strip().lower() in ("y", "yes"):
+                    raise Adjourned("quit")
+                self.say("playing on")
+            else:
+                try:
+                    action = views.parse(decision, text)
+                except MoveError as error:
+                    line = f"  {error}"
+                    self.io.write(line + " (help)" if len(line) + 7 <= WIDTH else line)
+                    continue
+                if action not in decision.legal:  # a game's parser that let an illegal move through
+                    self.say(f"{views.label(decision, action)} is not legal here (moves: the legal ones)")
+                    continue
+                if not self.confirm:
+                    return action
+                pending = action
+                self.io.write(f"  -> {views.label(decision, action)}")
+
+    def say(self, text: str) -> None:
+        for line in wrapped(text, "  "):
+            self.io.write(line)
+
+    def _help(self, decision: Decision) -> None:
+        for line in self.views.help(decision):
+            self.io.write(f"  {line}")
+        self.io.write("  commands:")
+        for name, what in COMMANDS:
+            self.io.write(f"    {name:<6} {what}")
+
+    def _hint(self, decision: Decision) -> None:
+        if self.hint is None:
+            self.say("no hint bot for this game")
+            return
+        action = self.hint(decision)
+        if action not in decision.legal:
+            self.say("the hint bot found no legal move here")
+            return
+        self.io.write(f"  hint: {self.views.label(decision, action)}")
+        for line in wrapped(f"because {self.views.reason(decision, action)}", "    "):
+            self.io.write(line)
+
+
+class Logged:
+    """A seat whose every decision is logged; while the script (a resumed log) lasts, its
+    moves are played instead, each checked against the decision it was made at."""
+
+    def __init__(self, live, script: deque, log: list, views):
+        self.live, self.script, self.log, self.views = live, script, log, views
+        self.asked = False  # whether the live seat decided anything
+
+    def act(self, decision: Decision):
+        if self.script:
+            action = scripted(self.script.popleft(), decision, self.views, len(self.log))
+        elif self.live is None:
+            raise Unfinished(decision)
+        else:
+            self.asked = True
+            action = self.live.act(decision)
+        try:
+            index = decision.legal.index(action)
+        except (ValueError, TypeError):
+            return action  # the engine refuses it and names the decision
+        self.log.append([decision.seat, decision.kind, index, self.views.label(decision, action)])
+        return action
+
+
+def scripted(move, decision: Decision, views, number: int):
+    """The action a logged move names, checked: the right seat and decision, an index into
+    the legal moves, and the same words (the log was made by this game and these rules)."""
+    where = f"move {number + 1}"
+    if not (isinstance(move, list) and len(move) == 4 and type(move[0]) is int and isinstance(move[1], str)
+            and type(move[2]) is int and isinstance(move[3], str)):
+        raise RecordError(f"{where}: expected [seat, kind, index, label], got {shown(move)}")
+    seat, kind, index, label = move
+    if (seat, kind) != (decision.seat, decision.kind):
+        raise RecordError(f"{where}: the log has seat {seat}'s {kind!r}, the game asks seat {decision.seat}'s "
+                          f"{decision.kind!r}")
+    if not 0 <= index < len(decision.legal):
+        raise RecordError(f"{where}: index {index} is not one of the {len(decision.legal)} legal moves")
+    action = decision.legal[index]
+    if views.label(decision, action) != label:
+        raise RecordError(f"{where}: the log says {label!r}, but that move is "
+                          f"{views.label(decision, action)!r} in this game")
+    return action
+
+
+# ----- a match -------------------------------------------------------------------------------
+@dataclass
+class Match:
+    """A match's identity (game, rules, seed, who sits where) and its log, one list of moves
+    a game; `finished` once the match is decided."""
+
+    entry: registry.Entry
+    rules: object
+    seed: int
+    you: int
+    bots: list  # a bot spec a seat, None at the person's
+    games: list = field(default_factory=list)
+    finished: bool = False
+    played: list = field(default_factory=list)  # the finished games (not saved: the log is)
+
+    @property
+    def game(self):
+        return self.entry.game
+
+    def players(self) -> list[str]:
+        return [PERSON if b is None else b for b in self.bots]
+
+    def to_json(self) -> dict:
+        return {"format": SESSION_FORMAT, "game": self.game.record_game, "rules": self.rules.to_spec(),
+                "seed": self.seed, "players": self.players(), "you": self.you, "finished": self.finished,
+                "games": self.games}
+
+
+def seat_bots(entry, rules, you: int, vs: str) -> list:
+    """A bot spec a seat from ``--vs``: one spec for every other seat, or one a seat in order."""
+    seats = entry.game.seats(rules)
+    if not 0 <= you < seats:
+        names = ", ".join(entry.game.seat_name(rules, s) for s in range(seats))
+        raise GeolabError(f"--seat: this game has seats {names}")
+    specs = split_bots(vs)
+    if len(specs) == 1:
+        specs = specs * (seats - 1)
+    if len(specs) != seats - 1:
+        raise GeolabError(f"--vs: {len(specs)} bots for the {seats - 1} other seats (give one bot for all, or "
+                          f"{seats - 1}; change the seats with --set)")
+    for spec in specs:
+        info, _ = entry.bots.kwargs(spec)  # an unknown bot or parameter: one line naming the valid ones
+        if info.peeks:
+            raise GeolabError(f"--vs: {info.name} peeks at hidden cards; bots at the table see only their own seat")
+    bots: list = list(specs)
+    bots.insert(you, None)
+    return bots
+
+
+def opponents(match: Match) -> str:
+    """Who the person plays against, in a few words: each bot with its seats (or its count)."""
+    game, rules = match.game, match.rules
+    seats: dict[str, list[str]] = {}
+    for s, spec in enumerate(match.bots):
+        if spec is not None:
+            seats.setdefault(spec, []).append(game.seat_name(rules, s))
+    if len(seats) == 1 and sum(map(len, seats.values())) > 3:
+        (spec, names), = seats.items()
+        return f"{len(names)} {spec} bots ({names[0]}-{names[-1]})"
+    return ", ".join(f"{'/'.join(names)}: {spec}" for spec, names in seats.items())
+
+
+def deal_stream(seed: int, game: int, part: int = 0) -> np.random.Generator:
+    """Game `game`'s deal (part 0) and its bot seats' streams (part 1 + seat)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, part)))
+
+
+def winner_of_series(totals: Sequence[int], target: int) -> int | None:
+    best = max(totals)
+    return totals.index(best) if best >= target and list(totals).count(best) == 1 else None
+
+
+MAX_GAMES = 1000  # a series that has not ended by then never will (the rules are broken)
+
+
+def play_match(match: Match, person: Person | None, say: Callable[[str], None], resumed: Sequence | None = None,
+               fresh: int = 0, after_game: Callable[[], None] | None = None):
+    """Play (or, with ``person`` None, only replay) the match's games. ``resumed`` is a log to
+    replay first (one list of moves a game); bots' streams after it are drawn with ``fresh``;
+    ``after_game`` is called after each finished game (to save the match). Returns the
+    decision the log stopped at when replaying an unfinished game, else None; an `Adjourned`
+    person leaves the match unfinished with its log so far."""
+    game, rules = match.game, match.rules
+    entry, views = match.entry, game.views
+    target = game.series_target(rules)
+    seats = game.seats(rules)
+    resumed = list(resumed or [])
+    bots = [None if spec is None else entry.bots.make(spec, rules) for spec in match.bots]
+    totals = [0] * seats
+    for k in range(MAX_GAMES):
+        script = deque(resumed[k] if k < len(resumed) else [])
+        log: list = []
+        match.games.append(log)
+        if person is not None:
+            person.new_game()
+        live = [person if b is None else entry.seat(b, rules, deal_stream(match.seed, k, 1 + s + fresh * seats))
+                for s, b in enumerate(bots)] if person is not None else [None] * seats
+        if person is not None and target is not None:
+            say(f"\n== game {k + 1} of the series ==")
+        logged = [Logged(s, script, log, views) for s in live]
+        try:
+            played = game.play(rules, game.deal(rules, deal_stream(match.seed, k)), logged)
+        except Unfinished as stop:
+            return stop.decision
+        if script:
+            raise RecordError(f"game {k + 1}: {len(script)} logged moves after the game's end")
+        match.played.append(played)
+        if after_game is not None:
+            after_game()
+        if person is not None and logged[match.you].asked:  # a game replayed whole was shown before
+            person.catch_up(views.ending(played, match.you))
+            if entry.review is not None:
+                for line in entry.review(played, match.you):
+                    say(line)
+        if target is None:
+            break
+        for s, p in enumerate(game.deal_points(played)):
+            totals[s] += int(p)
+        if person is not None:
+            say("series: " + ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}"
+                                      for s, t in enumerate(totals)) + f" (first to {target})")
+        if winner_of_series(totals, target) is not None:
+            break
+        if k + 1 >= len(resumed) and person is None:
+            return None  # a replayed log of a series that stopped between games
+    else:
+        raise GeolabError(f"the series did not end in {MAX_GAMES} games")
+    if len(resumed) > len(match.games):
+        raise RecordError(f"games: {len(resumed)} logged, the match ended after {len(match.games)}")
+    match.finished = True
+    if target is not None and person is not None:
+        best = winner_of_series(totals, target)
+        say("You won the series." if best == match.you else f"{game.seat_name(rules, best)} won the series.")
+    return None
+
+
+# ----- session files -------------------------------------------------------------------------
+SESSION_KEYS = ("format", "game", "rules", "seed", "players", "you", "finished", "games")
+
+
+def read_session(record) -> tuple[Match, list]:
+    """A session file's match (with an empty log) and its logged games; any problem is one
+    `RecordError` line."""
+    check_format(record, SESSION_FORMAT)
+    unknown = [k for k in record if k not in SESSION_KEYS]
+    if unknown:
+        raise RecordError(f"{shown(unknown[0])}: not a key of a session file (keys: {', '.join(SESSION_KEYS)})")
+    missing = [k for k in SESSION_KEYS if k not in record]
+    if missing:
+        raise RecordError(f"{missing[0]}: missing")
+    entry = registry.by_record(record["game"])
+    try:
+        rules = entry.game.Rules.from_spec(record["rules"]).validate()
+    except GeolabError as error:
+        raise RecordError(f"rules: {error}") from None
+    seed, you, players, games = record["seed"], record["you"], record["players"], record["games"]
+    if type(seed) is not int or not 0 <= seed <= INT63_MAX:
+        raise RecordError(f"seed: expected a whole number 0..2**63-1, got {shown(seed)}")
+    seats = entry.game.seats(rules)
+    if not isinstance(players, list) or len(players) != seats or not all(isinstance(p, str) for p in players):
+        raise RecordError(f"players: expected {seats} names")
+    if type(you) is not int or not 0 <= you < seats or players[you] != PERSON:
+        raise RecordError(f"you: expected the seat whose player is {PERSON!r}")
+    bots = [None if s == you else p for s, p in enumerate(players)]
+    for spec in filter(None, bots):
+        try:
+            entry.bots.kwargs(spec)
+        except GeolabError as error:
+            raise RecordError(f"players: {error}") from None
+    if type(record["finished"]) is not bool:
+        raise RecordError("finished: expected true or false")
+    if not isinstance(games, list) or not all(isinstance(g, list) for g in games):
+        raise RecordError("games: expected a list of move lists")
+    return Match(entry, rules, seed, you, bots), games
+
+
+def replay_session(record) -> tuple[Match, Decision | None]:
+    """Check a session file move by move on the reference engine: the match (its finished
+    games in ``played``) and the decision it stopped at (None when it stopped between games or
+    the match is over). A file that says ``finished`` must hold a finished match."""
+    match, games = read_session(record)
+    claimed = record["finished"]
+    stopped = play_match(match, None, lambda line: None, games)
+    if claimed and not match.finished:
+        raise RecordError("finished: the file says true, but its match is not over")
+    if not claimed and match.finished:
+        raise RecordError("finished: the file says false, but its match is over")
+    return match, stopped
+
+
+def session_report(record) -> dict:
+    """What `geolab replay` prints for a session file."""
+    match, stopped = replay_session(record)
+    game = match.game
+    out = {"game": game.record_game, "rules": match.rules.to_spec(), "seed": match.seed, "players": match.players(),
+           "finished": match.finished, "games": [game.report(p) for p in match.played]}
+    if stopped is not None:
+        out["next"] = f"game {len(match.played) + 1}: {game.seat_name(match.rules, stopped.seat)}'s {stopped.kind}"
+    return out
+
