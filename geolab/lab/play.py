@@ -313,7 +313,8 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
         live = [person if b is None else entry.seat(b, rules, deal_stream(match.seed, k, 1 + s + fresh * seats))
                 for s, b in enumerate(bots)] if person is not None else [None] * seats
         if person is not None and target is not None:
-            say(f"\n== game {k + 1} of the series ==")
+            say("")
+            say(f"== game {k + 1} of the series ==")
         logged = [Logged(s, script, log, views) for s in live]
         try:
             played = game.play(rules, game.deal(rules, deal_stream(match.seed, k)), logged)
