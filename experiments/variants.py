@@ -55,6 +55,7 @@ from geolab.game import split_bots  # noqa: E402
 from geolab.games.ranks.reference import score_series  # noqa: E402
 from geolab.lab import sweep  # noqa: E402
 from geolab.lab.balance import metrics as sweep_metrics  # noqa: E402
+from geolab.lab.balance import seat_gap_interval  # noqa: E402
 from geolab.lab.results import git_revision, save_figure, write_json  # noqa: E402
 from geolab.lab.stats import mean_ci, moments_ci, wilson, z_value  # noqa: E402
 from geolab.lab.tables import Totals, lineup, rotations, simulate  # noqa: E402
@@ -173,18 +174,6 @@ def run_sweep(spec: sweep.Spec, work: Path, workers: int) -> None:
 
 
 # ----- metrics from the chunks ----------------------------------------------------------------
-def seat_gap_interval(totals: Totals, confidence: float = 0.95) -> tuple[float, float, float]:
-    """The largest gap between seats' win shares and a conservative interval for it: each seat's
-    interval at 1 - (1 - confidence) / seats (Bonferroni, so all hold together with at least
-    `confidence`), then the gap lies in [max(0, max low - min high), max high - min low]."""
-    seats = [key for kind, key in totals.sums if kind == "seat"]
-    level = 1 - (1 - confidence) / len(seats)
-    cis = [moments_ci(*totals.sums[("seat", s)], totals.deals, confidence=level) for s in seats]
-    means = [c[0] for c in cis]
-    lows, highs = [c[1] for c in cis], [c[2] for c in cis]
-    return max(means) - min(means), max(0.0, max(lows) - min(highs)), max(highs) - min(lows)
-
-
 def teams_of(rules) -> tuple | None:
     return getattr(rules, "teams", None)
 

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -18,7 +19,8 @@ from geolab import registry
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.lab import balance, sweep
-from geolab.lab.tables import play_totals
+from geolab.lab.stats import moments_ci
+from geolab.lab.tables import Totals, play_totals
 
 HERE = Path(__file__).parent
 SPEC = HERE / "sweeps" / "toy.toml"
@@ -34,8 +36,23 @@ def test_a_variant_where_the_first_seat_always_wins_has_all_the_advantage():
     m = balance.metrics(play_totals(entry, toy_rules(rigged="seat-a"), ["best"], 2000, 1))
     assert m["first_share"] == 1 and m["first_advantage"] == pytest.approx(2 / 3)
     assert m["balance"] == 0 and m["seat_gap"] == 1
+    assert m["balance_ci_low"] == 0 and m["balance_ci_high"] == 0  # every deal the same: no doubt
     fair = balance.metrics(play_totals(entry, toy_rules(), ["best"], 4000, 1))
     assert fair["first_ci_low"] < 1 / 3 < fair["first_ci_high"]  # self-play, rotated: no seat is favoured
+    assert fair["balance_ci_low"] < fair["balance"] <= fair["balance_ci_high"] == 1  # balanced: 1 is inside
+
+
+def test_the_seat_gap_interval_is_bonferroni_over_the_seats():
+    totals = Totals(["x"], 2)
+    rng = np.random.default_rng(0)
+    a = rng.random(400) < 0.6
+    totals.sums[("seat", 0)] += (a.sum(), a.sum())
+    totals.sums[("seat", 1)] += ((~a).sum(), (~a).sum())
+    totals.deals = 400
+    gap, low, high = balance.seat_gap_interval(totals)
+    share, s_low, s_high = moments_ci(a.sum(), a.sum(), 400, confidence=0.975)
+    assert gap == pytest.approx(2 * share - 1)
+    assert low == pytest.approx(s_low - (1 - s_low)) and high == pytest.approx(s_high - (1 - s_high))
 
 
 def test_a_variant_with_no_skill_gives_the_better_bot_only_its_fair_share():

@@ -25,26 +25,37 @@ import pandas as pd
 
 from geolab import registry
 from geolab.game import split_bots
-from geolab.lab.stats import wilson, z_value
+from geolab.lab.stats import moments_ci, wilson, z_value
 from geolab.lab import skill
 from geolab.lab.series import Estimate
 from geolab.lab.tables import Totals, play_totals
 
 
+def seat_gap_interval(totals: Totals, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The largest gap between seats' win shares and a conservative interval for it: each
+    seat's interval at 1 - (1 - confidence) / seats (Bonferroni, so all hold together with at
+    least `confidence`), then the gap lies in [max(0, max low - min high), max high - min low]."""
+    seats = [key for kind, key in totals.sums if kind == "seat"]
+    level = 1 - (1 - confidence) / len(seats)
+    cis = [moments_ci(*totals.sums[("seat", s)], totals.deals, confidence=level) for s in seats]
+    means, lows, highs = ([c[i] for c in cis] for i in range(3))
+    return max(means) - min(means), max(0.0, max(lows) - min(highs)), max(highs) - min(lows)
+
+
 def metrics(totals: Totals) -> dict:
     """The metrics of one (variant, line-up) from its totals, each with its interval."""
     seats = [key for kind, key in totals.sums if kind == "seat"]
-    seat_share = [totals.interval(("seat", s))[0] for s in seats]
     first, f_low, f_high = totals.interval(("first", 0))
     a, a_low, a_high = totals.interval(("bot", totals.names[0]))
     shared_low, shared_high = wilson(totals.shared, totals.games)
-    gap = max(seat_share) - min(seat_share)
+    gap, gap_low, gap_high = seat_gap_interval(totals)
     length, l_low, l_high = totals.interval(("length", 0))
     return {
         "deals": totals.deals, "games": totals.games,
         "first_share": first, "first_ci_low": f_low, "first_ci_high": f_high, "fair_share": 1 / len(seats),
         "first_advantage": first - 1 / len(seats),
-        "seat_gap": gap, "balance": 1 - gap,
+        "seat_gap": gap, "gap_ci_low": gap_low, "gap_ci_high": gap_high,
+        "balance": 1 - gap, "balance_ci_low": 1 - gap_high, "balance_ci_high": 1 - gap_low,
         "a_share": a, "a_ci_low": a_low, "a_ci_high": a_high, "upset_rate": 1 - a,
         "shared_rate": totals.shared / totals.games, "shared_ci_low": shared_low, "shared_ci_high": shared_high,
         "mean_length": length, "length_ci_low": l_low, "length_ci_high": l_high,
@@ -161,7 +172,7 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
     card = Card()
     for line_up, items in ((seat, [("first mover's win share", "first_share", "first"),
                                    ("first mover's advantage", "first_advantage", "first"),
-                                   ("balance (1 - largest seat gap)", "balance", None),
+                                   ("balance (1 - largest seat gap)", "balance", "balance"),
                                    ("shared wins (ties, draws)", "shared_rate", "shared"),
                                    (f"mean length ({entry.game.length_unit})", "mean_length", "length")]),
                            (skill_up, [("skill: stronger bot's win share", "a_share", "a"),
