@@ -302,7 +302,8 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
     target = game.series_target(rules)
     seats = game.seats(rules)
     resumed = list(resumed or [])
-    bots = [None if spec is None else entry.bots.make(spec, rules) for spec in match.bots]
+    # a replay plays the logged moves only: no bot is built (or asked)
+    bots = [None if spec is None or person is None else entry.bots.make(spec, rules) for spec in match.bots]
     totals = [0] * seats
     for k in range(MAX_GAMES):
         script = deque(resumed[k] if k < len(resumed) else [])
