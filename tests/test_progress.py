@@ -114,7 +114,7 @@ def test_two_processes_share_the_steps_from_both_ends(tmp_path, monkeypatch):
 
     steps = [("0", first)] + [(str(i), (lambda i=i: ran.append(i))) for i in range(1, 6)]
     needs = [[0], [1], [2], [3], [0], [3]]  # step 4 needs none of the helper's steps, step 5 its last
-    if progress._cores() < 2:
+    if progress._cores() < 2:  # the helper process is only started with a second core; CI has two
         pytest.skip("one core: no second process")
     folders = []
     real_mkdtemp = progress.tempfile.mkdtemp
@@ -210,6 +210,7 @@ def test_a_ladder_without_a_far_bot_has_one_panel():
     assert isinstance(table, pd.DataFrame)
 
 
+# pseudo-terminals are POSIX only; CI (Linux) always runs it
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_on_a_terminal_the_steps_are_a_tqdm_bar():
     """stderr a pseudo-terminal nobody sized (as in some containers): tqdm still draws."""
