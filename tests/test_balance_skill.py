@@ -125,7 +125,16 @@ def test_ranks_skill_share_uses_the_registered_peeking_oracle():
     assert entry.bots.info("oracle").peeks and skill.plan(entry).oracle == "oracle"
     got = skill.skill_share(entry, ranks_rules("combo1"), 40, 2)
     assert got.chance.value > 0.05 and got.learning.value > 0.4 and 0.5 < got.share.value < 1
-    assert skill.plan(registry.get("jumbled")).oracle is None and skill.plan(registry.get("class")).oracle is None
+    assert skill.plan(registry.get("jumbled")).oracle is None
+
+
+def test_class_skill_share_uses_the_oracle_that_peeks_at_the_geopower_card():
+    entry = registry.get("class")
+    assert entry.bots.info("oracle").peeks and skill.plan(entry).oracle == "oracle"
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    got = skill.skill_share(entry, rules, 4000, 3)
+    # knowing the category beats the equilibrium, which beats random; both effects are real
+    assert got.chance.low > 0 and got.learning.low > 0 and 0 < got.share.low < got.share.high < 1
 
 
 def test_the_oracle_peeks_only_on_the_batch_engine():
@@ -308,9 +317,9 @@ def test_the_report_card_says_what_it_did_not_measure_and_why(capsys):
     assert cost["official"] > 0.1 and cost["n_official"] == 1500
     reasons = {n["metric"]: n["reason"] for n in out["not_applicable"]}
     assert "sample counts" in reasons["skill curve"] and "one game" in reasons["series: lead changes, length, bonus"]
-    assert main(["balance", "class", "--set", "championship_ties=share", "--games", "200", "--search-games", "20",
+    assert main(["balance", "jumbled", "--set", "target=25", "--games", "200", "--search-games", "20",
                  "--skill-share"]) == 0
-    assert "no oracle registered for class" in capsys.readouterr().out
+    assert "no oracle registered for jumbled" in capsys.readouterr().out
 
 
 def test_a_variant_file_is_a_table_of_fields_or_a_sweep_spec(tmp_path, capsys):

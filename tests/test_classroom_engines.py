@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from geolab.bots.classroom.policies import AverageRank, RandomDiscard, Student, TablePolicy, WorstCategory, tabulate
-from geolab.cards import N_CARDS, card
+from geolab.cards import N_CARDS, POSTAL, RANKS, card
 from geolab.errors import GeolabError, IllegalActionError, RulesError
 from geolab.game import shares
 from geolab.games.classroom.batch import TABLE_SHAPE, simulate
@@ -240,3 +240,39 @@ def test_policies_seated_at_the_reference_engine_discard_as_in_the_batch_engine(
 
     with pytest.raises(IllegalActionError, match="not a card"):
         GAME.play(rules, GAME.deal(rules, rng), [Cheat()] * 17)
+
+
+def test_the_oracle_keeps_the_pair_best_in_the_category_turned_and_no_fair_bot_may_peek():
+    from geolab import registry
+    from geolab.bots.classroom.oracle import peeking_table
+    from geolab.errors import IllegalActionError
+    from geolab.games.classroom.hands import kept_sums
+
+    table, kept = peeking_table(), kept_sums()
+    rows = np.arange(len(kept))
+    for k in range(3):
+        top = kept[rows, table[k, 0, 0].astype(np.int64), k]
+        bottoms = kept[rows, table[k, 1, 0].astype(np.int64), k]
+        assert (top == kept[:, :, k].min(axis=1)).all() and (bottoms == kept[:, :, k].max(axis=1)).all()
+    entry = registry.get("class")
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    oracle, fair = entry.bots.make("oracle", rules), entry.bots.make("equilibrium", rules)
+    records = entry.game.batch_records(rules, [oracle] + [fair] * (rules.students - 1), 20, 4)
+    for record in records:  # each of its discards leaves the best sum in the card turned
+        entry.game.replay(record)
+        for rnd in record["rounds"]:
+            if "S1" in rnd["deal"]:
+                k = ("size", "statehood", "population").index(rnd["geopower"])
+                hand = sorted(POSTAL.index(c) for c in rnd["deal"]["S1"])
+                kept_ranks = [RANKS[c, k] for c in hand if POSTAL[c] != rnd["discards"]["S1"]]
+                sums = [sum(RANKS[c, k] for c in hand) - RANKS[d, k] for d in hand]
+                assert sum(kept_ranks) == (min(sums) if rnd["call"] == "top-dog" else max(sums))
+
+    class Cheat:
+        name = "cheat"
+
+        def discard_table(self, rules):
+            return peeking_table()
+
+    with pytest.raises(IllegalActionError, match="only a bot that says it peeks"):
+        entry.game.batch(rules, [Cheat()] + [fair] * (rules.students - 1), 10, 0)

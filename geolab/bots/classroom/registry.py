@@ -18,6 +18,7 @@ from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import (
     AverageRank, LearnedDiscard, OneCategory, RandomDiscard, Student, TablePolicy, WorstCategory,
 )
+from geolab.errors import GeolabError
 from geolab.game import Bots
 from geolab.games.classroom.rules import Rules
 
@@ -65,6 +66,12 @@ def learned(rules: Rules, model: str | None = None):
     return copy.copy(_loaded(str(path.resolve())))
 
 
+def oracle(rules: Rules):
+    from geolab.bots.classroom.oracle import CategoryOracle
+
+    return CategoryOracle()
+
+
 def equilibrium(rules: Rules):
     return TablePolicy(table_for(rules.geopower), "equilibrium")
 
@@ -78,6 +85,8 @@ BOTS.add("learned", learned, "gradient-boosted model of P(win the round) per dis
          family="learned")
 BOTS.add("equilibrium", equilibrium, "the symmetric equilibrium of each round under the independence model "
          "(best responses, per call and group size)", family="solver")
+BOTS.add("oracle", oracle, "PEEKS at the GeoPower card before discarding and keeps the pair best in it: a ceiling "
+         "(the balance lab's player who knows the chance outcome), never a fair player", family="oracle", peeks=True)
 
 #: `geolab simulate class` and `geolab arena class` line-ups by default
 SIMULATE = "equilibrium"
@@ -87,6 +96,8 @@ ARENA = "random,average,worst-category,one-category,learned,equilibrium"
 def seat(bot, rules: Rules, rng) -> Student:
     """A classmate at `geolab play`: the bot answers each discard from its own `View` only
     (through the one-row observation its batched `act` reads), its randomness from `rng`."""
+    if getattr(bot, "peeks", False):
+        raise GeolabError(f"class: {bot.name} peeks at the GeoPower card: it cannot sit at a table")
     return Student(bot, rng)
 
 

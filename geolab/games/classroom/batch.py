@@ -47,6 +47,10 @@ from geolab.games.classroom.rules import CALL_MODES, CALLS, CHAMPIONSHIP, STARTI
 MAX_OPPONENTS = 31
 N_ROWS = 19600  # three-card hands
 TABLE_SHAPE = (2, MAX_OPPONENTS + 1, N_ROWS)
+#: A peeking bot's table (`geolab.bots.classroom.oracle`): its discard for each GeoPower
+#: category that will be turned, then as `TABLE_SHAPE`. The engine plays every table in this
+#: form (`by_category`), so a fair table is the same for the three categories.
+PEEK_SHAPE = (3,) + TABLE_SHAPE
 BLOCK = 1 << 16  # games per seed block (block b is seeded by the b-th child of the seed)
 PIECE = 256  # games a worker takes from the shared counter at a time
 TRACE_ATTEMPTS = 8
@@ -99,11 +103,18 @@ def shuffle_top(deck, size, count, state):
     return state
 
 
+def by_category(tables) -> np.ndarray:
+    """(P, 3, 2, 32, 19600): fair tables (P, 2, 32, 19600) repeated for each category; peeking
+    tables as they are."""
+    return tables if tables.ndim == 5 else np.ascontiguousarray(np.repeat(tables[:, None], 3, axis=1))
+
+
 def score_tables(tables) -> np.ndarray:
-    """Flat (2 calls, 3 categories, P, 32, 19600) int8: each policy's round score for every
+    """Flat (2 calls, 3 categories, P, 32, 19600) int8 from fair or by-category tables
+    (`by_category`): each policy's round score for every
     call, category, number of opponents and hand; -1 where the policy discards at random.
     One load replaces the discard lookup and three rank lookups per student-hand."""
-    return _score_tables(tables, _kept_by_category())
+    return _score_tables(by_category(tables), _kept_by_category())
 
 
 @cache
@@ -116,7 +127,7 @@ def _kept_by_category() -> np.ndarray:
 
 @njit(parallel=True, cache=True)
 def _score_tables(tables, kept):
-    n_pol, n_opp = tables.shape[0], tables.shape[2]
+    n_pol, n_opp = tables.shape[0], tables.shape[3]
     per_call_cat = n_pol * n_opp * N_ROWS
     out = np.empty(6 * per_call_cat, np.int8)
     for call_cat in prange(6):
@@ -125,7 +136,7 @@ def _score_tables(tables, kept):
         for p in range(n_pol):
             for opp in range(n_opp):
                 for row in range(N_ROWS):
-                    out[i + row] = kept[cat, row, tables[p, call, opp, row] & 3]
+                    out[i + row] = kept[cat, row, tables[p, cat, call, opp, row] & 3]
                 i += N_ROWS
     return out
 
@@ -146,7 +157,7 @@ def _deal(deck, members, which, first, m, call, cat, scores, at, offset, seat, o
         a, b, c, row = hand_row(deck[j], deck[j + np.uint64(1)], deck[j + np.uint64(2)])
         v = np.int64(scores[np.uint64(at + offset[s] + row)])
         if v < 0 or trace:
-            d = np.int64(tables[seat[s], call, opp_of[s], row])
+            d = np.int64(tables[seat[s], cat, call, opp_of[s], row])
             if d < 0:
                 pstate, d = below(pstate, 3)
             drop = a + (b - a) * (d >= 1) + (c - b) * (d >= 2)
@@ -175,7 +186,7 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
     without branches (who wins is a coin flip to the branch predictor)."""
     students, n_groups = seat.shape[0], group_size.shape[0]
     n_rounds = group_round.max() + 1
-    per_call_cat = tables.shape[0] * tables.shape[2] * N_ROWS
+    per_call_cat = tables.shape[0] * tables.shape[3] * N_ROWS
     deck = np.empty(N_CARDS, np.int64)
     score = np.zeros(students, np.int64)
     hands = np.zeros((students, 3), np.int64)
@@ -190,7 +201,7 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
         for t in range(group_first[grp], group_first[grp] + group_size[grp]):
             group_opp[t] = group_size[grp] - 1
     for s in range(students):
-        group_offset[s] = (seat[s] * tables.shape[2] + group_opp[s]) * N_ROWS
+        group_offset[s] = (seat[s] * tables.shape[3] + group_opp[s]) * N_ROWS
     for g in range(lo, hi):
         dstate = game_stream(key, start + g)
         pstate = game_stream(pkey, start + g)
@@ -232,7 +243,7 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
             for i in range(f):
                 s = alive[0, i]
                 final_opp[s] = f - 1
-                final_offset[s] = (seat[s] * tables.shape[2] + f - 1) * N_ROWS
+                final_offset[s] = (seat[s] * tables.shape[3] + f - 1) * N_ROWS
             for first in range(0, f, per_deck):
                 dstate, pstate = _deal(deck, alive, 0, first, min(per_deck, f - first), call, cat, scores, at,
                                        final_offset, seat, final_opp, tables, ranks, dstate, pstate, score, trace,
@@ -340,8 +351,9 @@ def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray,
         raise RulesError("n_games must be >= 0")
     tables = discard_positions(tables, "policy tables", RulesError)  # checked before int8 could wrap
     seats, students = np.asarray(seats, dtype=np.int64), rules.students
-    if tables.ndim != 4 or tables.shape[1:] != TABLE_SHAPE:
-        raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))})")
+    if tables.shape[1:] not in (TABLE_SHAPE, PEEK_SHAPE):
+        raise RulesError(f"policy tables must have shape (P, {', '.join(map(str, TABLE_SHAPE))}), or "
+                         f"(P, {', '.join(map(str, PEEK_SHAPE))}) by category")
     if seats.shape != (students,) or seats.min() < 0 or seats.max() >= len(tables):
         raise RulesError(f"seats must give one policy number in 0..{len(tables) - 1} for each of {students} students")
     return tables, seats
@@ -390,7 +402,8 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     """Play games first_game .. first_game + n_games - 1 of the stream `seed`.
 
     `tables` (P, 2, 32, 19600) int8 discard positions per policy, call, number of opponents
-    and hand; `seats` the policy number of each student. Game i's deals depend only on
+    and hand (or (P, 3, 2, 32, 19600), by the category to be turned: a peeking policy's);
+    `seats` the policy number of each student. Game i's deals depend only on
     (seed, i): the same seed with other tables or seats replays the same Starting Round
     deals (duplicate play), and any `chunk` gives the same results. `stream` picks the
     random discards' stream (`block_keys`): 0 is the pinned one; the deals never change with it.
@@ -398,6 +411,7 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     if chunk < 1:
         raise RulesError("chunk must be >= 1")
     tables, seats = check_inputs(rules, tables, seats, n_games)
+    tables = by_category(tables)
     plan = _plan_arrays(rules)
     n, s = n_games, rules.students
     group_win = np.zeros((n, s), np.bool_)

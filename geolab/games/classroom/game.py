@@ -49,7 +49,10 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
             with asking("class", bot, "discard decision (its discard_table)"):
                 made = make(rules)
             table = engine.discard_positions(made, f"class: bot {bot_name(bot)!r}'s discard table (its discard decision)")
-            if table.shape != engine.TABLE_SHAPE:
+            if table.shape == engine.PEEK_SHAPE and not getattr(bot, "peeks", False):
+                raise IllegalActionError(f"class: bot {bot_name(bot)!r}'s discard table depends on the GeoPower "
+                                         "category, which only a bot that says it peeks (peeks = True) may see")
+            if table.shape not in (engine.TABLE_SHAPE, engine.PEEK_SHAPE):
                 raise IllegalActionError(f"class: bot {bot_name(bot)!r}'s discard table (its discard decision) has "
                                          f"shape {table.shape}, expected {engine.TABLE_SHAPE}")
             key = table.tobytes()
@@ -58,6 +61,8 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
                 tables.append(table)
             by_bot[id(bot)] = by_table[key]
         seats.append(by_bot[id(bot)])
+    if any(t.shape == engine.PEEK_SHAPE for t in tables):  # one form for all: fair tables by category too
+        tables = [t if t.shape == engine.PEEK_SHAPE else np.repeat(t[None], 3, axis=0) for t in tables]
     return np.stack(tables), np.array(seats, np.int64)
 
 

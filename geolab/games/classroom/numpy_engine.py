@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 
 from geolab.cards import N_CARDS
+from geolab.errors import RulesError
 from geolab.games.classroom.batch import MAX_OPPONENTS, N_ROWS, ClassBatch, check_inputs
 from geolab.games.classroom.hands import HANDS, kept_sums
 from geolab.games.classroom.rules import CALL_MODES, Rules
@@ -209,6 +210,8 @@ def simulate_numpy(rules: Rules, tables, seats, n_games: int, seed: int = 0, thr
     docstring): same inputs, same checks, a ClassBatch without a trace. Blocks of games run
     on `threads` threads (default: every core; numpy releases the GIL in its loops)."""
     tables, seats = check_inputs(rules, tables, seats, n_games)
+    if tables.ndim != 4:
+        raise RulesError("the numpy engine plays fair tables only, not a peeking (by category) one")
     scores = score_table(tables)
     n, s = n_games, rules.students
     batch = ClassBatch(rules, group_win=np.zeros((n, s), np.bool_), champion=np.zeros((n, s), np.bool_),
