@@ -461,6 +461,7 @@ class Decision:
     kind: str
     observation: Any
     legal: tuple
+    where: str = ""  # where in the game, for error messages ("trick 3", "set 2 of round 1")
 
 
 class Seat(Protocol):
@@ -545,14 +546,53 @@ class Game(Protocol):
     def deal(self, rules, rng: np.random.Generator) -> Any:
         """One deal for the reference engine: everything chance decides before play."""
 
-    def redeal_hidden(self, rules, deal, seat: int, rng: np.random.Generator) -> Any:
-        """The same deal as `seat` sees it before its first decision, every card it cannot
-        see dealt anew."""
+    # ----- the step-wise state (`geolab.stepwise`) ----------------------------------------
+    def steps(self, rules, deal) -> Any:
+        """The reference engine, as a generator of nodes (`geolab.stepwise.Ask`, and
+        `geolab.stepwise.Chance` when ``deal`` is None) that returns the played game. Every
+        `Decision` it asks names its ``where``; the generator receives ``{seat: action}``
+        (already checked against ``Decision.legal``) or a chance outcome."""
 
     def play(self, rules, deal, seats: Sequence[Seat]) -> Any:
-        """One game on the reference engine, ``seats[s]`` asked for seat s's decisions;
-        returns the played game. An action not among ``Decision.legal`` is an
+        """One game on the reference engine through the one driver (`geolab.stepwise.play`,
+        inherited from `geolab.stepwise.StepGame`): ``seats[s]`` asked for seat s's
+        decisions; returns the played game. An action not among ``Decision.legal`` is an
         `IllegalActionError` naming the decision."""
+
+    def deal_from_chance(self, rules, outcomes: Sequence[int]) -> Any:
+        """The deal a chance-stepped game's outcomes so far make (`steps` with deal None):
+        what chance has not yet decided may be anything (`resample` redraws it)."""
+
+    def resample(self, rules, deal, log: Sequence, seat: int, rng: np.random.Generator) -> Any:
+        """A deal `seat` cannot tell from this one after the ``log`` so far (a
+        `geolab.stepwise.State` log): every card it has not seen dealt anew, uniformly among
+        the deals consistent with all it has seen (its own cards, every card played in front
+        of it, what the rules show), and every chance event still to come drawn afresh; the
+        log's decisions stay legal on it."""
+
+    def num_actions(self, rules) -> int:
+        """How many action indices the game has under these rules (`action_id` < this)."""
+
+    def action_id(self, rules, decision: Decision, action) -> int:
+        """The fixed index of one of a decision's actions: the same action has the same index
+        in every game under these rules."""
+
+    def action_of(self, rules, decision: Decision, index: int) -> Any:
+        """The legal action an index names (`action_id` backwards); an index that names no
+        legal action here is an `IllegalActionError`."""
+
+    def observation_string(self, rules, seat: int, observation) -> str:
+        """A seat's observation (`State.observe`) as text a person can read. Observations
+        hold the seat's whole history (perfect recall), so this is its information state."""
+
+    def observation_tensor(self, rules, seat: int, observation) -> np.ndarray:
+        """The same observation as a flat float32 vector of `tensor_size` values."""
+
+    def tensor_size(self, rules) -> int: ...
+
+    def max_length(self, rules) -> int:
+        """An upper bound on a game's nodes: chance outcomes plus seat decisions (each seat's
+        decision of a simultaneous node counted once)."""
 
     def scores(self, played) -> np.ndarray:
         """Win shares per seat of a played game, as in `Batch.scores`."""
