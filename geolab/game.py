@@ -462,6 +462,7 @@ class Decision:
     observation: Any
     legal: tuple
     where: str = ""  # where in the game, for error messages ("trick 3", "set 2 of round 1")
+    timed: bool = False  # a race: answered with a `geolab.stepwise.Claim` (an action or None, and seconds)
 
 
 class Seat(Protocol):

@@ -72,16 +72,19 @@ class Claim:
 class Ask:
     """The seats that decide now, in the order the rules ask them. `observe(seat)` is what
     any seat (deciding or not) may see at this node: a closure over the game's live state, so
-    called after the end it shows the finished game. ``race``: a timed decision answered with
-    `Claim` s."""
+    called after the end it shows the finished game. A race is an Ask of timed decisions
+    (``Decision.timed``), answered with `Claim` s."""
 
     decisions: tuple[Decision, ...]
     observe: Callable[[int], Any]
-    race: bool = False
 
     @property
     def seats(self) -> tuple[int, ...]:
         return tuple(d.seat for d in self.decisions)
+
+    @property
+    def race(self) -> bool:
+        return any(d.timed for d in self.decisions)
 
 
 Steps = Generator["Ask | Chance", Any, Any]
@@ -200,10 +203,11 @@ class State:
         answers = {}
         for d in node.decisions:
             a = actions[d.seat]
-            if node.race:
+            if d.timed:
                 if not isinstance(a, Claim):
                     raise IllegalActionError(f"{d.kind}: a race is answered with a claim and its seconds")
-                if not (np.isfinite(a.seconds) and a.seconds >= 0):
+                if isinstance(a.seconds, bool) or not isinstance(a.seconds, (int, float)) \
+                        or not (np.isfinite(a.seconds) and a.seconds >= 0):
                     raise IllegalActionError(f"{d.kind}: seconds must be a finite number at least 0, "
                                              f"got {shown(a.seconds)}")
                 answers[d.seat] = a if a.action is None else Claim(checked(d, a.action, self._name(d)), float(a.seconds))

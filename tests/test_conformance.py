@@ -15,6 +15,7 @@ from geolab import registry
 from geolab.errors import GeolabError, IllegalActionError, RecordError, RulesError
 from geolab.game import coerce
 from geolab.lab.tables import lineup
+from geolab.stepwise import Claim
 
 GAMES = registry.names()
 #: (game, preset) pairs: every preset of every game
@@ -34,7 +35,8 @@ class RandomLegal:
         self.rng = rng
 
     def act(self, decision):
-        return decision.legal[int(self.rng.integers(len(decision.legal)))]
+        action = decision.legal[int(self.rng.integers(len(decision.legal)))]
+        return Claim(action, float(self.rng.exponential(2.0))) if decision.timed else action
 
 
 class _Seen(Exception):
@@ -51,7 +53,7 @@ class FirstDecision:
         if decision.seat == self.seat:
             self.out.append(decision)
             raise _Seen
-        return decision.legal[0]
+        return Claim(decision.legal[0], 1.0) if decision.timed else decision.legal[0]
 
 
 def _same_record(a: dict, b: dict) -> None:

@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from geolab.stepwise import Claim
 from geolab import records, registry
 from geolab.errors import GeolabError, RecordError
 from geolab.game import MoveError
@@ -81,12 +82,47 @@ def test_illegal_input_gets_one_line_and_the_prompt_again():
 
 def test_undo_takes_back_an_unconfirmed_move_and_enter_confirms():
     match = toy_match()
-    io = play(match, ["1", "undo", "2", "", "undo", "1", "", "1", ""], confirm=True)
+    io = play(match, ["1", "undo", "2", "", "1", "", "1", ""], confirm=True)
     assert match.finished
     assert "  taken back: choose again" in io.out
-    assert any(line.startswith("  nothing to undo") for line in io.out)
     hand = match.played[0].hands[0]
     assert match.played[0].rounds[0][0] == hand[1]  # the second card, after the undo
+
+
+def test_undo_takes_back_a_played_move_and_the_bots_replies():
+    match = toy_match()
+    io = play(match, ["undo", "1", "undo", "2", "1", "1"])
+    assert match.finished
+    assert any(line.startswith("  nothing to undo yet") for line in io.out)
+    assert "  taken back: your last move and the replies to it" in io.out
+    hand = match.played[0].hands[0]
+    assert match.played[0].rounds[0][0] == hand[1]  # round 1 was played again, with the second card
+    log = match.games[0]
+    assert len(log) == 3 * 3 and [m[0] for m in log[:3]] == [0, 1, 2]  # no trace of the move taken back
+    again, _ = replay_session(json.loads(json.dumps(match.to_json())))
+    assert again.played[0].rounds == match.played[0].rounds
+
+
+def test_undo_in_a_later_round_rebuilds_the_game_from_its_log():
+    match = toy_match()
+    io = play(match, ["1", "1", "undo", "undo", "2", "1", "1"])
+    assert match.finished and io.text.count("taken back: your last move") == 2
+    hand = match.played[0].hands[0]
+    assert match.played[0].rounds[0][0] == hand[1]
+
+
+def test_a_race_at_the_keyboard_is_a_claim_with_the_persons_own_seconds():
+    match = toy_match(race=True)
+    io = play(match, ["1", "1", "1", "1"])
+    assert match.finished and "race! claim your best size card, fast" in io.text
+    claim = match.games[0][0]
+    assert claim[:2] == [0, "race"] and len(claim) == 5 and 0 <= claim[4] < 5  # measured, and quick here
+    assert match.played[0].race[0].action == match.played[0].hands[0][0]
+    passed = toy_match(race=True)
+    play(passed, ["pass", "1", "1", "1"])
+    assert passed.games[0][0][2:4] == [-1, "pass"] and passed.played[0].race[0].action is None
+    again, _ = replay_session(json.loads(json.dumps(passed.to_json())))
+    assert again.played[0].race == passed.played[0].race
 
 
 def test_help_moves_hint_and_board_answer_without_moving():
@@ -197,7 +233,7 @@ class Checker:
         self.events[decision.seat] = seen
         action = decision.legal[int(self.rng.integers(len(decision.legal)))]
         assert isinstance(views.reason(decision, action), str)
-        return action
+        return Claim(action, float(self.rng.exponential(2.0))) if decision.timed else action
 
 
 @pytest.mark.parametrize("game, preset", PRESETS)

@@ -21,6 +21,7 @@ from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.cards import CATEGORIES
 from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, MoveError, RulesBase, asking, envelope, replayed, shares
+from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"
 RECORD = "top-rank"
@@ -37,8 +38,10 @@ class Rules(RulesBase):
     limit: int | None = None
     rigged: str = "none"
     target: int | None = None
+    race: bool = False
 
-    PRESETS = {"standard": lambda: Rules(), "duel": lambda: Rules(seats=2, hand=4, rounds=4, categories=(0, 1, 2, 0))}
+    PRESETS = {"standard": lambda: Rules(), "duel": lambda: Rules(seats=2, hand=4, rounds=4, categories=(0, 1, 2, 0)),
+               "race": lambda: Rules(race=True)}
     DEFAULT = "standard"
     HELP = {"seats": "players", "hand": "cards dealt to each", "rounds": "rounds played",
             "categories": "the category of each round (0 size, 1 statehood, 2 population)",
@@ -49,7 +52,9 @@ class Rules(RulesBase):
                       "its first card is odd exactly when the size ranks dealt to the other seats add up to an "
                       "odd number, a guess no fair seat can make better than a coin but a peeking one can (the "
                       "balance metrics' known answers)",
-            "target": "round wins that win a series of games (null: one game is the match)"}
+            "target": "round wins that win a series of games (null: one game is the match)",
+            "race": "before round 1 every seat races to claim its best card for round 1's category; the fastest "
+                    "true claim (the lower seat on equal seconds) is worth one round win, a false claim is out"}
 
     def validate(self):
         if not 2 <= self.seats <= 6:
@@ -97,7 +102,7 @@ def _round_winner(rules: Rules, cards: np.ndarray, category: int) -> np.ndarray:
     return (ranks if rules.best_low else -ranks).argmin(axis=1)
 
 
-class ToyGame:
+class ToyGame(StepGame):
     name, title, record_game, Rules = NAME, "Top Rank (test-only)", RECORD, Rules
     length_unit, first_means = "rounds", "seat A"
     block = 1 << 40  # every game comes from one draw of the seed: never split a batch
@@ -121,6 +126,11 @@ class ToyGame:
         wins = np.zeros((n, rules.seats), np.int64)
         played = np.zeros(n, np.int64)
         plays = []
+        race = None
+        if rules.race:
+            race = self._race(rules, bots, hands, rng)
+            won = race_winner(rules, hands, race[0], race[1])
+            wins[np.flatnonzero(won >= 0), won[won >= 0]] += 1
         for r, category in enumerate(rules.categories):
             live = np.flatnonzero(played == r) if rules.limit is None else \
                 np.flatnonzero((wins.max(axis=1) < rules.limit) & (played == r))
@@ -149,7 +159,18 @@ class ToyGame:
             plays.append(cards)
         batch = Batch(_winners(rules, wins, hands, plays[0]), played, np.zeros(n, np.int64),
                       {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
-        return batch, hands, plays
+        return batch, hands, plays, race
+
+    def _race(self, rules, bots, hands, rng):
+        """Every seat's claim (a card index of its hand, -1 for none) and its seconds."""
+        n = len(hands)
+        index, seconds = np.zeros((n, rules.seats), np.int64), np.zeros((n, rules.seats))
+        for s, bot in enumerate(bots):
+            obs = {"hand": hands[:, s], "category": rules.categories[0], "round": 0}
+            with asking("toy", bot, "race"):
+                i, t = bot.claim(obs, rng)
+            index[:, s], seconds[:, s] = i, t
+        return np.where(index >= 0, np.take_along_axis(hands, np.maximum(index, 0)[..., None], 2)[..., 0], -1), seconds
 
     def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
         """Plays the whole batch at once, so chunk and threads cannot change a result."""
@@ -158,45 +179,117 @@ class ToyGame:
         return self._run(rules, bots, n, seed, stream)[0]
 
     def batch_records(self, rules, bots, n, seed):
-        batch, hands, plays = self._run(rules, bots, n, seed, 0)
+        batch, hands, plays, race = self._run(rules, bots, n, seed, 0)
         out = []
         for i in range(n):
             rounds = [[int(plays[r][i, s]) for s in range(rules.seats)] for r in range(int(batch.length[i]))]
-            out.append(self.to_record(Played(rules, [list(map(int, h)) for h in hands[i]], rounds)))
+            claims = None if race is None else tuple(Claim(None if c < 0 else int(c), float(t))
+                                                    for c, t in zip(race[0][i], race[1][i]))
+            out.append(self.to_record(Played(rules, [list(map(int, h)) for h in hands[i]], rounds, claims)))
         return out
 
-    # ----- reference engine ------------------------------------------------------------------
+    # ----- reference engine (step-wise) ------------------------------------------------------
     def deal(self, rules, rng):
         order = rng.permutation(N_CARDS)[: rules.seats * rules.hand]
         return [sorted(int(c) for c in order[s * rules.hand:(s + 1) * rules.hand]) for s in range(rules.seats)]
 
-    def redeal_hidden(self, rules, deal, seat, rng):
-        rest = [c for c in range(N_CARDS) if c not in deal[seat]]
-        order = list(rng.permutation(rest))
-        return [list(deal[s]) if s == seat else sorted(int(order.pop()) for _ in range(rules.hand))
-                for s in range(rules.seats)]
-
-    def play(self, rules, deal, seats):
+    def steps(self, rules, deal):
+        """The game as the rules read: (the deal, when chance is stepped,) the race, then
+        every round's simultaneous plays."""
         rules.validate()
+        if deal is None:
+            deal = yield from draw_cards(range(N_CARDS), rules.seats * rules.hand)
+            deal = self.deal_from_chance(rules, deal)
         held = [list(h) for h in deal]
-        wins, rounds = [0] * rules.seats, []
+        rounds: list = []
+        claims = None
+        now = {"round": 0, "race": rules.race}
+
+        def observe(s):
+            return {"hand": tuple(held[s]), "category": rules.categories[now["round"]], "round": now["round"],
+                    "history": tuple(map(tuple, rounds)), "rules": rules, "race": now["race"],
+                    "claims": claims}
+
+        if rules.race:
+            answers = yield Ask(tuple(Decision(s, "race", observe(s), tuple(held[s]), "the race", timed=True)
+                                      for s in range(rules.seats)), observe)
+            claims = tuple(answers[s] for s in range(rules.seats))
+            now["race"] = False
+        wins = [0] * rules.seats
+        won = race_winner(rules, np.array([deal]), *claim_arrays([claims])) if claims else [-1]
+        if won[0] >= 0:
+            wins[int(won[0])] += 1
         for r, category in enumerate(rules.categories):
             if rules.limit is not None and max(wins) >= rules.limit:
                 break
-            cards = []
-            for s, seat in enumerate(seats):  # simultaneous: nobody sees this round's cards
-                decision = Decision(s, "play", {"hand": tuple(held[s]), "category": category, "round": r,
-                                                "history": tuple(map(tuple, rounds)), "rules": rules}, tuple(held[s]))
-                c = seat.act(decision)
-                if c not in decision.legal:
-                    raise IllegalActionError(f"round {r + 1}: {SEAT_LETTERS[s]} played {c!r}, not in its hand")
-                cards.append(int(c))
+            now["round"] = r
+            answers = yield Ask(tuple(Decision(s, "play", observe(s), tuple(held[s]), f"round {r + 1}")
+                                      for s in range(rules.seats)), observe)
+            cards = [int(answers[s]) for s in range(rules.seats)]
             for s, c in enumerate(cards):
                 held[s].remove(c)
             rounds.append(cards)
-            winner = int(_round_winner(rules, np.array([cards]), category)[0])
-            wins[winner] += 1
-        return Played(rules, [list(h) for h in deal], rounds)
+            wins[int(_round_winner(rules, np.array([cards]), category)[0])] += 1
+        return Played(rules, [list(h) for h in deal], rounds, claims)
+
+    def deal_from_chance(self, rules, outcomes):
+        h = rules.hand
+        return [sorted(outcomes[s * h:(s + 1) * h]) for s in range(rules.seats) if len(outcomes) >= (s + 1) * h]
+
+    def resample(self, rules, deal, log, seat, rng):
+        """Every other seat keeps the cards it has shown (played or claimed); the rest of its
+        hand is dealt anew from the cards `seat` has not seen."""
+        shown = [set() for _ in range(rules.seats)]
+        for kind, answers in log:
+            for s, a in answers.items():
+                card = a.action if isinstance(a, Claim) else a
+                if card is not None:
+                    shown[s].add(int(card))
+        seen = set(deal[seat]).union(*shown)
+        unseen = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in seen])]
+        return [sorted(deal[s]) if s == seat else sorted([*shown[s], *(unseen.pop() for _ in range(rules.hand - len(shown[s])))])
+                for s in range(rules.seats)]
+
+    def redeal_hidden(self, rules, deal, seat, rng):
+        return self.resample(rules, deal, [], seat, rng)
+
+    def num_actions(self, rules):
+        return N_CARDS + 1  # a card (played or claimed); N_CARDS: no claim
+
+    def action_id(self, rules, decision, action):
+        return N_CARDS if action is None else int(action)
+
+    def action_of(self, rules, decision, index):
+        if decision.timed and index == N_CARDS:
+            return None
+        if index not in decision.legal:
+            raise IllegalActionError(f"{decision.where}: action {index} is not a card of the hand")
+        return int(index)
+
+    def tensor_size(self, rules):
+        return N_CARDS * (1 + rules.seats) + 3 + 1
+
+    def observation_tensor(self, rules, seat, obs):
+        """Own hand (50), every seat's played cards (50 a seat), the round's category (3),
+        the rounds played (1)."""
+        out = np.zeros(self.tensor_size(rules), np.float32)
+        out[list(obs["hand"])] = 1
+        for cards in obs["history"]:
+            for s, c in enumerate(cards):
+                out[N_CARDS * (1 + s) + c] = 1
+        out[N_CARDS * (1 + rules.seats) + obs["category"]] = 1
+        out[-1] = len(obs["history"])
+        return out
+
+    def observation_string(self, rules, seat, obs):
+        claims = "" if not obs["claims"] else " claims " + " ".join(
+            f"{SEAT_LETTERS[s]}:{'-' if c.action is None else POSTAL[c.action]}@{c.seconds:g}" for s, c in enumerate(obs["claims"]))
+        rounds = " | ".join(" ".join(POSTAL[c] for c in cards) for cards in obs["history"])
+        return f"seat {SEAT_LETTERS[seat]} hand {' '.join(POSTAL[c] for c in obs['hand'])} " \
+               f"{'race' if obs['race'] else 'round ' + str(obs['round'] + 1)}{claims} played [{rounds}]"
+
+    def max_length(self, rules):
+        return rules.seats * rules.hand + rules.seats * (rules.rounds + int(rules.race))
 
     def scores(self, played):
         return played.scores()
@@ -217,12 +310,14 @@ class ToyGame:
         rules = played.rules
         body = {"deal": {SEAT_LETTERS[s]: [POSTAL[c] for c in h] for s, h in enumerate(played.hands)},
                 "rounds": [[POSTAL[c] for c in cards] for cards in played.rounds]}
+        if played.race:
+            body["race"] = [[None if c.action is None else POSTAL[c.action], c.seconds] for c in played.race]
         record = envelope(RECORD, rules.to_spec(), body)
         record["result"] = self.report(played)
         return record
 
     def replay(self, record):
-        return replayed(record, RECORD, self._replay_body, self.report, ("deal", "rounds"))
+        return replayed(record, RECORD, self._replay_body, self.report, ("deal", "rounds", "race"))
 
     def _replay_body(self, record):
         try:
@@ -247,25 +342,44 @@ class ToyGame:
         rounds = [cards(f"round {r + 1}", x) for r, x in enumerate(listed)]
         if any(len(x) != rules.seats for x in rounds):
             raise RecordError(f"rounds: expected a card for each of {rules.seats} seats a round")
-        script = iter(rounds)
-        now: list = []
-
-        class Scripted:
-            def __init__(self, seat):
-                self.seat = seat
-
-            def act(self, decision):
-                if self.seat == 0:
-                    now[:] = next(script, [None] * rules.seats)
-                return now[self.seat]
-
+        moves = [] if "race" not in record else [{s: c for s, c in enumerate(race_claims(rules, record["race"]))}]
+        moves += [dict(enumerate(x)) for x in rounds]
+        state = self.state(rules, hands)
         try:
-            played = self.play(rules, hands, [Scripted(s) for s in range(rules.seats)])
+            for k, answers in enumerate(moves):
+                if state.is_over():
+                    raise RecordError(f"rounds: {len(rounds)} recorded, the game lasts {k - int('race' in record)}")
+                state.apply(answers)
         except IllegalActionError as error:
             raise RecordError(str(error)) from None
-        if len(played.rounds) != len(rounds):
-            raise RecordError(f"rounds: {len(rounds)} recorded, the game lasts {len(played.rounds)}")
-        return played
+        if not state.is_over():
+            raise RecordError(f"rounds: {len(rounds)} recorded, the game is not over")
+        return state.played
+
+
+def race_claims(rules, listed) -> list[Claim]:
+    """A record's race: per seat [postal code or null, seconds]."""
+    if not isinstance(listed, list) or len(listed) != rules.seats or not all(
+            isinstance(x, list) and len(x) == 2 and (x[0] is None or x[0] in POSTAL)
+            and isinstance(x[1], (int, float)) and not isinstance(x[1], bool) for x in listed):
+        raise RecordError("race: expected [postal code or null, seconds] a seat")
+    return [Claim(None if c is None else POSTAL.index(c), float(t)) for c, t in listed]
+
+
+def claim_arrays(races) -> tuple[np.ndarray, np.ndarray]:
+    """Claims (a tuple of `Claim` a game) as arrays: cards (-1 for none) and seconds."""
+    return (np.array([[-1 if c.action is None else c.action for c in r] for r in races], np.int64),
+            np.array([[c.seconds for c in r] for r in races], float))
+
+
+def race_winner(rules, hands: np.ndarray, cards: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+    """(n,) the seat whose true claim came first (-1: no true claim). A claim is true when
+    it names the seat's best card for round 1's category (ties of seconds: the lower seat)."""
+    ranks = RANKS[hands, rules.categories[0]].astype(np.int64)
+    best = np.take_along_axis(hands, (ranks if rules.best_low else -ranks).argmin(axis=2)[..., None], 2)[..., 0]
+    true = cards == best
+    time = np.where(true, seconds, np.inf)
+    return np.where(true.any(axis=1), time.argmin(axis=1), -1)
 
 
 @dataclass
@@ -273,9 +387,14 @@ class Played:
     rules: Rules
     hands: list
     rounds: list
+    race: tuple | None = None  # every seat's `Claim`
 
     def wins(self) -> np.ndarray:
         wins = np.zeros(self.rules.seats, np.int64)
+        if self.race:
+            won = race_winner(self.rules, np.array([self.hands]), *claim_arrays([self.race]))[0]
+            if won >= 0:
+                wins[won] += 1
         for r, cards in enumerate(self.rounds):
             wins[_round_winner(self.rules, np.array([cards]), self.rules.categories[r])[0]] += 1
         return wins
@@ -296,18 +415,27 @@ def _round_line(rules, r: int, cards, you: int) -> str:
     return f"round {r + 1} ({CATEGORIES[k]}): {played}: {_who(winner, you)} won"
 
 
+def _race_lines(rules, claims, you: int) -> list[str]:
+    if not claims:
+        return []
+    said = ", ".join(f"{_who(s, you)} {'passed' if c.action is None else POSTAL[c.action]} ({c.seconds:.1f} s)"
+                     for s, c in enumerate(claims))
+    return [f"race: {said}"]
+
+
 class ToyViews:
     """The test-only game at the keyboard: a card by postal code or screen number."""
 
     def screen(self, decision):
         obs = decision.observation
         k = obs["category"]
-        lines = [f"round {obs['round'] + 1}: {CATEGORIES[k]}, best rank wins"]
+        lines = [f"race! claim your best {CATEGORIES[k]} card, fast" if decision.timed else
+                 f"round {obs['round'] + 1}: {CATEGORIES[k]}, best rank wins"]
         lines += [f"  {i + 1}. {POSTAL[c]} {CATEGORIES[k]} {RANKS[c, k]}" for i, c in enumerate(obs["hand"])]
         return lines
 
     def prompt(self, decision):
-        return "play CARD > "
+        return "claim CARD (or pass) > " if decision.timed else "play CARD > "
 
     def help(self, decision):
         return [f"type a card of your hand: {POSTAL[decision.observation['hand'][0]]} or 1"]
@@ -326,10 +454,12 @@ class ToyViews:
 
     def events(self, decision):
         obs = decision.observation
-        return [_round_line(obs["rules"], r, cards, decision.seat) for r, cards in enumerate(obs["history"])]
+        return _race_lines(obs["rules"], obs["claims"], decision.seat) + \
+            [_round_line(obs["rules"], r, cards, decision.seat) for r, cards in enumerate(obs["history"])]
 
     def ending(self, played, seat):
-        lines = [_round_line(played.rules, r, cards, seat) for r, cards in enumerate(played.rounds)]
+        lines = _race_lines(played.rules, played.race, seat) + \
+            [_round_line(played.rules, r, cards, seat) for r, cards in enumerate(played.rounds)]
         share = played.scores()[seat]
         return lines + ["You won." if share == 1 else "You shared the win." if share > 0 else "You lost."]
 
@@ -348,6 +478,11 @@ class FirstCard:
     def act(self, obs, rng):
         return (obs["hand"] >= 0).argmax(axis=1)
 
+    def claim(self, obs, rng):
+        """The race: claims its first card at once (one second): fast, and often wrong."""
+        n = len(obs["hand"])
+        return np.zeros(n, np.int64), np.ones(n)
+
 
 class BestCard:
     """Plays its best card in the round's category, or (``greed`` below 1) a random one.
@@ -356,7 +491,7 @@ class BestCard:
     #: restricted play (the balance lab): the choices ``forbid`` takes
     restrictions = ("top",)
 
-    def __init__(self, rules, greed: float = 1.0, forbid: str | None = None):
+    def __init__(self, rules, greed: float = 1.0, forbid: str | None = None, speed: float = 2.0):
         if not 0 <= greed <= 1:
             raise ValueError("greed must be within 0-1")
         if forbid is not None:
@@ -364,7 +499,17 @@ class BestCard:
                 raise ValueError(f"forbid must be top, got {forbid!r}")
             if self.not_applicable(rules, forbid):
                 raise ValueError(f"does not apply: {self.not_applicable(rules, forbid)}")
-        self.rules, self.greed, self.forbid, self.name = rules, greed, forbid, "best"
+        if not 0 < speed <= 60:
+            raise ValueError("speed must be above 0 and at most 60 seconds")
+        self.rules, self.greed, self.forbid, self.speed, self.name = rules, greed, forbid, speed, "best"
+
+    def claim(self, obs, rng):
+        """The race: claims its best card after a lognormal time around `speed` seconds (its
+        speed model)."""
+        hand = obs["hand"]
+        rank = RANKS[hand, obs["category"]].astype(np.int64)
+        best = (rank if self.rules.best_low else -rank).argmin(axis=1)
+        return best, self.speed * np.exp(0.5 * rng.standard_normal(len(hand)))
 
     @staticmethod
     def not_applicable(rules, forbid):
@@ -394,6 +539,10 @@ class PeekingOracle:
 
     def __init__(self, rules):
         self.rules, self.name = rules, "oracle"
+
+    def claim(self, obs, rng):
+        """The race: its best card, in a second and a half."""
+        return BestCard(self.rules).claim(obs, rng)[0], np.full(len(obs["hand"]), 1.5)
 
     def act(self, obs, rng):
         if "hidden" not in obs:
@@ -445,6 +594,9 @@ class BotSeat:
     def act(self, decision):
         obs = decision.observation
         row = {"hand": np.array([obs["hand"]]), "category": obs["category"], "round": obs["round"]}
+        if decision.timed:
+            index, seconds = self.bot.claim(row, self.rng)
+            return Claim(obs["hand"][int(index[0])] if index[0] >= 0 else None, float(seconds[0]))
         return obs["hand"][int(self.bot.act(row, self.rng)[0])]
 
 

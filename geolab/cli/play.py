@@ -38,7 +38,9 @@ def register(commands) -> None:
     p.add_argument("--record", help="save the match to this file (default: ~/.geolab/games/GAME-SEED-TIME.json; "
                                     "with --resume, the resumed file)")
     p.add_argument("--resume", metavar="FILE", help="continue a saved match")
-    p.add_argument("--no-confirm", action="store_true", help="play each move as typed, without Enter to confirm")
+    p.add_argument("--confirm", action="store_true", help="wait for Enter after each move, so undo can take it "
+                                                          "back before the bots reply")
+    p.add_argument("--no-confirm", action="store_true", help="play each move as typed (the default)")
     p.set_defaults(run=run)
 
 
@@ -114,7 +116,7 @@ def run(args) -> int:
             hint_seat.append(entry.seat(bot, rules, deal_stream(match.seed, 0, 1 << 20)))
         return hint_seat[0].act(decision)
 
-    person = Person(game.views, io, hint if entry.hint else None, confirm=not args.no_confirm)
+    person = Person(game.views, io, hint if entry.hint else None, confirm=args.confirm and not args.no_confirm)
     target = game.series_target(rules)
     spec = rules.to_spec()
     changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in spec.items() if k != "preset") if isinstance(spec, dict) else ""

@@ -7,15 +7,19 @@ k-th child and played on the reference engine: the person's seat is a `Person` (
 `Entry.seat`, so each sees only its own decisions' observations.
 
 Every decision of every seat is logged as ``[seat, kind, index, label]``: its index in
-``Decision.legal`` and the game's words for it. The log is the session file: `geolab play
---resume FILE` replays it on the same deals and carries on from where it stopped; `geolab
-replay FILE` checks it move by move (`replay_session`). A bot's randomness after a resume comes
-from a fresh stream, so the moves already made are kept exactly and later ones may differ.
+``Decision.legal`` and the game's words for it (a race's claim adds its seconds; a claim of
+nothing has index -1). The log is the session file: `geolab play --resume FILE` replays it on
+the same deals and carries on from where it stopped; `geolab replay FILE` checks it move by
+move (`replay_session`). The game is a `geolab.stepwise.State` stepped by this loop, so
+``undo`` takes back the person's last played move and the bots' replies by rebuilding the
+state from the log without them. A bot's randomness after a resume or an undo comes from its
+stream as it stands, so the moves already made are kept exactly and later ones may differ.
 """
 
 from __future__ import annotations
 
 import textwrap
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +29,7 @@ import numpy as np
 from geolab import registry
 from geolab.errors import GeolabError, RecordError
 from geolab.game import INT63_MAX, Decision, MoveError, check_format, shown, split_bots
+from geolab.stepwise import Claim, legal_index
 
 SESSION_FORMAT = "geolab-session/1"
 #: What a person may type at any prompt besides a move (the game's `Views.parse` reads moves).
@@ -32,7 +37,7 @@ COMMANDS = (
     ("help", "this help, and how to type the move asked for"),
     ("moves", "every legal move, in the game's words"),
     ("hint", "what the strongest bot that does not peek would play, and why"),
-    ("undo", "take back a move not yet confirmed"),
+    ("undo", "take back your last move (and the bots' replies to it)"),
     ("board", "show the table again"),
     ("quit", "stop (asks first); the game is saved and --resume continues it"),
 )
@@ -49,6 +54,10 @@ def wrapped(text: str, indent: str = "") -> list[str]:
 
 class Adjourned(GeolabError):
     """The person stopped the match (``quit``, the end of input or Ctrl-C): it is saved."""
+
+
+class TakeBack(Exception):
+    """The person asked to take back their last played move (``undo``)."""
 
 
 class Unfinished(GeolabError):
@@ -76,11 +85,16 @@ class Terminal:
 
 
 # ----- seats -------------------------------------------------------------------------------
+def _since(started: float) -> float:
+    """Seconds since `started`, to the millisecond (a person's race time)."""
+    return round(time.monotonic() - started, 3)
+
+
 class Person:
     """A person at the keyboard as a `geolab.game.Seat`: shows what happened since the last
     decision and the table, reads a move or a command, and asks again after any mistake."""
 
-    def __init__(self, views, io, hint: Callable[[Decision], object] | None = None, confirm: bool = True):
+    def __init__(self, views, io, hint: Callable[[Decision], object] | None = None, confirm: bool = False):
         self.views, self.io, self.hint, self.confirm = views, io, hint, confirm
         self.shown = 0  # lines of this game's events already printed
 
@@ -101,17 +115,22 @@ class Person:
             raise Adjourned("input ended") from None
 
     def act(self, decision: Decision):
+        """The person's move; at a race, their claim (None: ``pass``) with the seconds they
+        took from the moment the table was shown."""
         views = self.views
         self.catch_up(views.events(decision))
         for line in views.screen(decision):
             self.io.write(line)
+        started = time.monotonic()
         pending = None
         while True:
             text = self._read(views.prompt(decision) if pending is None else "Enter: confirm, undo: choose again > ")
             word = text.strip().lower()
+            if decision.timed and word == "pass":
+                return Claim(None, _since(started))
             if not word:
                 if pending is not None:
-                    return pending
+                    return Claim(pending, _since(started)) if decision.timed else pending
                 continue
             if word in ("help", "?", "h"):
                 self._help(decision)
@@ -119,8 +138,9 @@ class Person:
                 labels = sorted(views.label(decision, a) for a in decision.legal)
                 self.say(f"{len(labels)} legal moves: " + ", ".join(labels))
             elif word == "undo":
-                self.say("taken back: choose again" if pending is not None else
-                         "nothing to undo: a confirmed move stays (undo takes back a move before Enter)")
+                if pending is None:
+                    raise TakeBack
+                self.say("taken back: choose again")
                 pending = None
             elif word == "hint":
                 self._hint(decision)
@@ -143,7 +163,7 @@ class Person:
                     self.say(f"{views.label(decision, action)} is not legal here (moves: the legal ones)")
                     continue
                 if not self.confirm:
-                    return action
+                    return Claim(action, _since(started)) if decision.timed else action
                 pending = action
                 self.io.write(f"  -> {views.label(decision, action)}")
 
@@ -163,6 +183,8 @@ class Person:
             self.say("no hint bot for this game")
             return
         action = self.hint(decision)
+        if isinstance(action, Claim):
+            action = action.action
         if action not in decision.legal:
             self.say("the hint bot found no legal move here")
             return
@@ -171,48 +193,79 @@ class Person:
             self.io.write(line)
 
 
-class Logged:
-    """A seat whose every decision is logged; while the script (a resumed log) lasts, its
-    moves are played instead, each checked against the decision it was made at."""
-
-    def __init__(self, live, script: deque, log: list, views):
-        self.live, self.script, self.log, self.views = live, script, log, views
-        self.asked = False  # whether the live seat decided anything
-
-    def act(self, decision: Decision):
-        if self.script:
-            action = scripted(self.script.popleft(), decision, self.views, len(self.log))
-        elif self.live is None:
-            raise Unfinished(decision)
-        else:
-            self.asked = True
-            action = self.live.act(decision)
-        try:
-            index = decision.legal.index(action)
-        except (ValueError, TypeError):
-            return action  # the engine refuses it and names the decision
-        self.log.append([decision.seat, decision.kind, index, self.views.label(decision, action)])
-        return action
+def logged(decision: Decision, action, views) -> list:
+    """A move as the session logs it: ``[seat, kind, index, label]`` (+ seconds at a race)."""
+    if decision.timed:
+        claimed = action.action
+        index = -1 if claimed is None else legal_index(decision, claimed)
+        label = "pass" if claimed is None else views.label(decision, claimed)
+        return [decision.seat, decision.kind, index, label, float(action.seconds)]
+    return [decision.seat, decision.kind, legal_index(decision, action), views.label(decision, action)]
 
 
 def scripted(move, decision: Decision, views, number: int):
     """The action a logged move names, checked: the right seat and decision, an index into
     the legal moves, and the same words (the log was made by this game and these rules)."""
     where = f"move {number + 1}"
-    if not (isinstance(move, list) and len(move) == 4 and type(move[0]) is int and isinstance(move[1], str)
-            and type(move[2]) is int and isinstance(move[3], str)):
-        raise RecordError(f"{where}: expected [seat, kind, index, label], got {shown(move)}")
-    seat, kind, index, label = move
+    size = 5 if decision.timed else 4
+    if not (isinstance(move, list) and len(move) == size and type(move[0]) is int and isinstance(move[1], str)
+            and type(move[2]) is int and isinstance(move[3], str)
+            and (size == 4 or (isinstance(move[4], (int, float)) and not isinstance(move[4], bool)
+                               and 0 <= move[4] < 1e9))):
+        shape = "[seat, kind, index, label, seconds]" if decision.timed else "[seat, kind, index, label]"
+        raise RecordError(f"{where}: expected {shape}, got {shown(move)}")
+    seat, kind, index, label = move[:4]
     if (seat, kind) != (decision.seat, decision.kind):
         raise RecordError(f"{where}: the log has seat {seat}'s {kind!r}, the game asks seat {decision.seat}'s "
                           f"{decision.kind!r}")
+    if decision.timed and index == -1 and label == "pass":
+        return Claim(None, float(move[4]))
     if not 0 <= index < len(decision.legal):
         raise RecordError(f"{where}: index {index} is not one of the {len(decision.legal)} legal moves")
     action = decision.legal[index]
     if views.label(decision, action) != label:
         raise RecordError(f"{where}: the log says {label!r}, but that move is "
                           f"{views.label(decision, action)!r} in this game")
-    return action
+    return Claim(action, float(move[4])) if decision.timed else action
+
+
+def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, views, you: int | None = None):
+    """One game stepped on its `geolab.stepwise.State`: each decision from the script while it
+    lasts (checked), then from its seat (None: the log ends here, `Unfinished`). Every move is
+    appended to `log`. A `TakeBack` from the person at seat `you` rebuilds the state from the
+    log up to the person's last move and asks them again. Returns the played game and whether
+    the person decided anything live."""
+    asked = False
+    while True:
+        state = game.state(rules, deal)
+        try:
+            while not state.is_over():
+                answers = {}
+                for d in state.decisions():
+                    if script:
+                        action = scripted(script.popleft(), d, views, len(log))
+                    elif seats[d.seat] is None:
+                        raise Unfinished(d)
+                    else:
+                        asked |= d.seat == you
+                        action = seats[d.seat].act(d)
+                    answers[d.seat] = action
+                    if legal_index(d, action.action if d.timed and isinstance(action, Claim) else action) >= 0 \
+                            or (d.timed and isinstance(action, Claim) and action.action is None):
+                        log.append(logged(d, action, views))
+                state.apply(answers)
+            return state.played, asked
+        except TakeBack:
+            mine = [i for i, move in enumerate(log) if move[0] == you]
+            if not mine:
+                seats[you].say("nothing to undo yet: this is your first move of the game")
+            else:
+                del log[mine[-1]:]
+                seats[you].say("taken back: your last move and the replies to it")
+                seats[you].new_game()
+            script.clear()
+            script.extend(log)
+            del log[:]
 
 
 # ----- a match -------------------------------------------------------------------------------
@@ -316,9 +369,9 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
         if person is not None and target is not None:
             say("")
             say(f"== game {k + 1} of the series ==")
-        logged = [Logged(s, script, log, views) for s in live]
         try:
-            played = game.play(rules, game.deal(rules, deal_stream(match.seed, k)), logged)
+            played, asked = play_game(game, rules, game.deal(rules, deal_stream(match.seed, k)), live, script, log,
+                                      views, match.you)
         except Unfinished as stop:
             return stop.decision
         if script:
@@ -326,7 +379,7 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
         match.played.append(played)
         if after_game is not None:
             after_game()
-        if person is not None and logged[match.you].asked:  # a game replayed whole was shown before
+        if person is not None and asked:  # a game replayed whole was shown before
             person.catch_up(views.ending(played, match.you))
             if entry.review is not None:
                 for line in entry.review(played, match.you):
