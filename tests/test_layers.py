@@ -18,6 +18,8 @@ LAYERS = {
     "geolab.bots": 3, "geolab.learn": 3,
     "geolab.registry": 4, "geolab.learn.training": 4,
     "geolab.lab": 5, "geolab.records": 5,
+    # the adapters to OpenSpiel and PettingZoo: over the registry, beside the lab
+    "geolab.interop": 5,
     "geolab.cli": 6, "geolab.__main__": 6,
 }
 
