@@ -1,0 +1,192 @@
+"""The step-wise state's contract, over the registry: every game and preset steps, copies,
+indexes its actions, observes per seat and resamples what a seat cannot see, through the same
+few verbs (`geolab.stepwise`). A game is tested here because it is registered."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from geolab import registry
+from geolab.errors import IllegalActionError
+from geolab.stepwise import Ask, Chance, Claim, State
+
+GAMES = registry.names()
+PRESETS = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS]
+
+
+def _setup(game, preset):
+    entry = registry.get(game)
+    return entry.game, entry.game.Rules.preset(preset)
+
+
+def _random_answers(state: State, rng) -> dict:
+    answers = {}
+    for d in state.decisions():
+        action = d.legal[int(rng.integers(len(d.legal)))]
+        answers[d.seat] = Claim(action, float(rng.exponential(2.0))) if d.timed else action
+    return answers
+
+
+def _random_game(game, rules, rng, deal=None):
+    """A state stepped to its end with random legal answers (and random chance outcomes when
+    it has no deal); yields the state before every step."""
+    state = game.state(rules, game.deal(rules, rng) if deal is None else deal)
+    while not state.is_over():
+        yield state
+        state.apply(_random_answers(state, rng))
+    yield state
+
+
+def _seen(game, rules, state, seat) -> tuple:
+    obs = state.observe(seat)
+    return game.observation_string(rules, seat, obs), game.observation_tensor(rules, seat, obs).tobytes()
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_a_stepped_state_is_the_driven_game(game, preset):
+    game, rules = _setup(game, preset)
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        deal = game.deal(rules, rng)
+        *_, end = _random_game(game, rules, rng, deal)
+        assert end.is_over() and end.to_move() == () and end.decisions() == ()
+        asks = [answers for kind, answers in end.log]
+        script = [dict(a) for a in asks]
+        played = game.play(rules, deal, [ScriptSeat(script) for _ in range(game.seats(rules))])
+        assert game.report(played) == game.report(end.played)
+        np.testing.assert_allclose(end.scores(), game.scores(played))
+        assert len(end.log) <= game.max_length(rules)
+
+
+class ScriptSeat:
+    """Every seat shares one script of answers: a seat's answer is taken from the Ask at the
+    head, and the Ask is dropped once each of its seats has answered."""
+
+    def __init__(self, script: list):
+        self.script = script
+
+    def act(self, decision):
+        head = self.script[0]
+        action = head.pop(decision.seat)
+        if not head:
+            self.script.pop(0)
+        return action
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_action_ids_are_fixed_unique_in_range_and_read_back(game, preset):
+    game, rules = _setup(game, preset)
+    n = game.num_actions(rules)
+    assert 0 < n <= 200_000
+    rng = np.random.default_rng(4)
+    for state in _random_game(game, rules, rng):
+        for d in state.decisions():
+            ids = [game.action_id(rules, d, a) for a in d.legal]
+            assert all(isinstance(i, int) and 0 <= i < n for i in ids)
+            assert len(set(ids)) == len(ids), f"two legal actions share an id at {d.where}"
+            for i, a in zip(ids, d.legal):
+                assert game.action_of(rules, d, i) == a
+            unused = next(i for i in range(n) if i not in ids and not (d.timed and i == game.action_id(rules, d, None)))
+            with pytest.raises(IllegalActionError):
+                game.action_of(rules, d, unused)
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_observations_have_their_size_and_do_not_change_when_resampled(game, preset):
+    game, rules = _setup(game, preset)
+    rng = np.random.default_rng(5)
+    varied = 0
+    for state in _random_game(game, rules, rng):
+        if state.is_over():
+            break
+        for d in state.decisions():
+            obs = state.observe(d.seat)
+            tensor = game.observation_tensor(rules, d.seat, obs)
+            assert tensor.shape == (game.tensor_size(rules),) and tensor.dtype == np.float32
+            assert np.isfinite(tensor).all()
+            assert isinstance(game.observation_string(rules, d.seat, obs), str)
+            other = state.resample(d.seat, rng)
+            assert _seen(game, rules, other, d.seat) == _seen(game, rules, state, d.seat)
+            assert other.decision(d.seat).legal == d.legal
+            varied += other.deal_so_far() != state.deal_so_far()
+    assert varied > 0, "resampling never changed a hidden card"
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_a_game_stepped_by_chance_is_a_valid_game_and_its_deal_replays_it(game, preset):
+    game, rules = _setup(game, preset)
+    rng = np.random.default_rng(6)
+    state = game.state(rules, None)
+    chance = 0
+    while not state.is_over():
+        if state.is_chance():
+            node = state.node
+            assert isinstance(node, Chance) and len(node.outcomes) == len(node.probabilities())
+            assert sum(node.probabilities()) == pytest.approx(1.0)
+            with pytest.raises(IllegalActionError):
+                state.apply_chance(-1)
+            state.apply_chance(node.sample(rng))
+            chance += 1
+        else:
+            assert isinstance(state.node, Ask)
+            state.apply(_random_answers(state, rng))
+    assert chance > 0
+    assert len(state.log) <= game.max_length(rules)
+    deal = game.deal_from_chance(rules, [v for k, v in state.log if k == "chance"])
+    again = game.state(rules, deal, [e for e in state.log if e[0] == "ask"])
+    assert again.is_over() and game.report(again.played) == game.report(state.played)
+    record = json.loads(json.dumps(game.to_record(state.played)))
+    assert game.report(game.replay(record)) == game.report(state.played)
+
+
+@pytest.mark.parametrize("game,preset", PRESETS)
+def test_a_clone_is_independent_and_an_illegal_action_changes_nothing(game, preset):
+    game, rules = _setup(game, preset)
+    rng = np.random.default_rng(8)
+    state = game.state(rules, game.deal(rules, rng))
+    state.apply(_random_answers(state, rng))
+    copy = state.clone()
+    assert copy.log == state.log and copy.decisions() == state.decisions()
+    before = list(state.log)
+    with pytest.raises(IllegalActionError):
+        state.apply({d.seat: "not an action" for d in state.decisions()})
+    with pytest.raises(IllegalActionError):
+        state.apply({})
+    assert state.log == before
+    if not copy.is_over():
+        copy.apply(_random_answers(copy, rng))
+        assert len(copy.log) == len(state.log) + 1 and state.log == before
+    rewound = copy.rewound(1)
+    assert rewound.log == before and rewound.decisions() == state.decisions()
+
+
+def test_a_race_refuses_a_plain_action_and_bad_seconds():
+    game, rules = _setup("toy", "race")
+    state = game.state(rules, game.deal(rules, np.random.default_rng(1)))
+    d = state.decisions()[0]
+    assert d.timed and state.node.race
+    for bad in (d.legal[0], Claim(d.legal[0], -1.0), Claim(d.legal[0], float("nan")), Claim(99, 1.0)):
+        with pytest.raises(IllegalActionError):
+            state.apply({s: bad for s in state.to_move()})
+    state.apply({s: Claim(None if s else d.legal[0], 1.0 + s) for s in state.to_move()})
+    assert not state.is_over() and not state.decisions()[0].timed
+
+
+def test_the_fastest_true_claim_wins_the_race():
+    game, rules = _setup("toy", "race")
+    hands = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    from geolab.cards import RANKS
+    best = [min(h, key=lambda c: RANKS[c, 0]) for h in hands]
+    wrong = [next(c for c in h if c != b) for h, b in zip(hands, best)]
+    state = game.state(rules, hands)
+    # A is fastest but wrong (out), C is true and faster than B: C wins one round
+    state.apply({0: Claim(wrong[0], 0.5), 1: Claim(best[1], 3.0), 2: Claim(best[2], 2.0)})
+    while not state.is_over():
+        state.apply({d.seat: d.legal[0] for d in state.decisions()})
+    plain = game.state(rules.replace(race=False), hands)
+    while not plain.is_over():
+        plain.apply({d.seat: d.legal[0] for d in plain.decisions()})
+    np.testing.assert_array_equal(state.played.wins() - plain.played.wins(), [0, 0, 1])
