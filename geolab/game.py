@@ -151,7 +151,17 @@ class RulesBase:
     HELP: ClassVar[Mapping[str, str]] = {}
 
     def __post_init__(self) -> None:
+        stages = self.stages()
         for f in fields(self):
+            if f.name in stages:  # another game's rules: an instance, a preset name or a spec
+                value = getattr(self, f.name)
+                if not isinstance(value, stages[f.name]):
+                    try:
+                        value = stages[f.name].from_spec(value)
+                    except RulesError as error:
+                        raise _within(f.name, stages[f.name], error) from None
+                object.__setattr__(self, f.name, value)
+                continue
             try:
                 value = coerce(f.type, getattr(self, f.name), f.name)
             except ValueError as error:
@@ -177,6 +187,18 @@ class RulesBase:
         return [f.name for f in fields(cls)]
 
     @classmethod
+    def stages(cls) -> dict[str, type]:
+        """The fields that hold another game's rules (a stage of a match), by field name:
+        their values are that game's `Rules`, and ``stage.field`` names a field inside."""
+        cached = cls.__dict__.get("_stages")
+        if cached is None:
+            hints = typing.get_type_hints(cls)
+            cached = {f.name: hints[f.name] for f in fields(cls)
+                      if isinstance(hints[f.name], type) and issubclass(hints[f.name], RulesBase)}
+            setattr(cls, "_stages", cached)
+        return cached
+
+    @classmethod
     def from_spec(cls, spec):
         """A preset name, or an object ``{"preset": name, field: value, ...}`` (the preset
         defaults to ``DEFAULT``); every field checked, then `validate`d."""
@@ -189,11 +211,27 @@ class RulesBase:
         return base.replace(**spec)
 
     def replace(self, **overrides):
-        """These rules with some fields changed; unknown fields and bad values are `RulesError`s."""
+        """These rules with some fields changed (``stage.field`` reaches a stage's rules);
+        unknown fields and bad values are `RulesError`s."""
         known = self.field_names()
+        inner: dict[str, dict] = {}
+        for key in [k for k in overrides if "." in k]:
+            stage, _, rest = key.partition(".")
+            if stage not in self.stages():
+                raise RulesError(f"rules: {stage!r} is not a stage of these rules, so {key!r} names no field"
+                                 + (f" (stages: {', '.join(self.stages())})" if self.stages() else ""))
+            inner.setdefault(stage, {})[rest] = overrides.pop(key)
         unknown = [k for k in overrides if k not in known]
         if unknown:
             raise RulesError(f"rules: unknown field {unknown[0]!r} (fields: {', '.join(known)})")
+        for stage, changes in inner.items():
+            base = overrides.get(stage, getattr(self, stage))
+            try:
+                if not isinstance(base, self.stages()[stage]):
+                    base = self.stages()[stage].from_spec(base)
+                overrides[stage] = base.replace(**changes)
+            except RulesError as error:
+                raise _within(stage, self.stages()[stage], error) from None
         return dataclasses.replace(self, **overrides).validate()
 
     def with_settings(self, settings: Sequence[str]):
@@ -210,6 +248,9 @@ class RulesBase:
     def setting(cls, name: str, text: str):
         """A field's value from its text (`parse_value`); ``none`` is null only for a field
         that may be null, and the word itself for one that may not (``bonus=none``)."""
+        stage, dot, rest = name.partition(".")
+        if dot and stage in cls.stages():
+            return cls.stages()[stage].setting(rest, text)
         value = parse_value(text)
         kinds = {f.name: str(f.type) for f in fields(cls)}
         if value is None and name in kinds and "None" not in _options(kinds[name]):
@@ -232,12 +273,28 @@ class RulesBase:
         return {"preset": name, **diff(presets[name])}
 
     def describe(self) -> list[dict]:
-        """Every field: its value, its type and what it means (``geolab rules GAME``)."""
-        return [{"field": f.name, "value": _plain(getattr(self, f.name)), "type": _type_name(f.type),
-                 "meaning": self.HELP.get(f.name, "")} for f in fields(self)]
+        """Every field: its value, its type and what it means (``geolab rules GAME``); a
+        stage's fields as ``stage.field``."""
+        rows = []
+        for f in fields(self):
+            if f.name in self.stages():
+                rows += [{**row, "field": f"{f.name}.{row['field']}"} for row in getattr(self, f.name).describe()]
+            else:
+                rows.append({"field": f.name, "value": _plain(getattr(self, f.name)), "type": _type_name(f.type),
+                             "meaning": self.HELP.get(f.name, "")})
+        return rows
+
+
+def _within(stage: str, rules: type, error: RulesError) -> RulesError:
+    """A stage's rules error as the match's: ``stage.field ...`` where it names a field."""
+    inner = str(error).removeprefix("rules: ")
+    first = re.split(r"[\s:\[]", inner, maxsplit=1)[0]
+    return RulesError(f"rules: {stage}{'.' if first in rules.field_names() else ': '}{inner}")
 
 
 def _plain(value):
+    if isinstance(value, RulesBase):
+        return value.to_spec()
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -21,6 +21,7 @@ asks the seats and applies their answers, for every game.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +89,28 @@ class Ask:
 
 
 Steps = Generator["Ask | Chance", Any, Any]
+
+
+def stage(steps: Steps, observe: Callable[[int, Any], Any], where: str = "") -> Steps:
+    """Another game's steps played as a stage of this one (``played = yield from stage(...)``):
+    its nodes passed on with each observation wrapped by ``observe(seat, inner observation)``
+    (the match score beside the stage's view, say) and ``where`` put before each decision's;
+    answers and chance outcomes passed in unchanged. Returns the stage's played game."""
+    try:
+        node = next(steps)
+        while True:
+            if isinstance(node, Ask):
+                inner = node.observe
+                wrapped = Ask(tuple(dataclasses.replace(d, observation=observe(d.seat, d.observation),
+                                                        where=f"{where}, {d.where}" if where and d.where else where or d.where)
+                                    for d in node.decisions), lambda seat, inner=inner: observe(seat, inner(seat)))
+            else:
+                inner = node.observe
+                wrapped = node if inner is None else dataclasses.replace(
+                    node, observe=lambda seat, inner=inner: observe(seat, inner(seat)))
+            node = steps.send((yield wrapped))
+    except StopIteration as stop:
+        return stop.value
 
 
 def legal_index(decision: Decision, action) -> int:

@@ -1,10 +1,13 @@
-"""Every test session registers the test-only game (tests/toy_game.py) beside the real ones."""
+"""Every test session registers the test-only games (tests/toy_game.py, and the match made of
+its games, tests/toy_match.py) beside the real ones."""
 
 import os
 
 import toy_game
+import toy_match
 
 toy_game.install()
+toy_match.install()
 
 
 def pytest_configure(config):

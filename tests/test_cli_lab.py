@@ -32,7 +32,8 @@ def test_bots_and_rules_describe_themselves(game, capsys):
     bots = run_json(capsys, ["bots", game, "--json"])
     assert [b["bot"] for b in bots] == entry.bots.names()
     rules = run_json(capsys, ["rules", game, "--json"])
-    assert {f["field"] for f in rules["fields"]} == set(entry.game.Rules.field_names())
+    assert {f["field"] for f in rules["fields"]} == {row["field"] for row in entry.game.Rules.preset(
+        entry.game.Rules.DEFAULT).describe()}
     field = rules["fields"][0]
     assert main(["rules", game]) == 0 and field["field"] in capsys.readouterr().out
 
@@ -129,3 +130,14 @@ def test_a_simulation_in_pieces_gives_the_numbers_of_one_piece(game, monkeypatch
         whole_table.sort_values(["deal", "rotation"]).drop(columns="game").reset_index(drop=True))
     no_table, summary = tables.simulate(entry, rules, entry.simulate_bots.split(","), 9000, 2, keep_table=False)
     assert no_table is None and summary["bots"] == pieces["bots"]
+
+
+def test_set_reaches_a_stages_rules_from_the_command_line(capsys):
+    rules = run_json(capsys, ["rules", "toy-match", "--set", "stage.hand=4", "--json"])
+    assert {"field": "stage.hand", "value": 4} in [{k: f[k] for k in ("field", "value")} for f in rules["fields"]]
+    out = run_json(capsys, ["simulate", "toy-match", "--games", "20", "--set", "stage.rounds=2",
+                            "--set", "stage.categories=[0,1]", "--json"])
+    assert out
+    assert main(["simulate", "toy-match", "--games", "5", "--set", "stage.seats=9"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "stage.seats: 9 is outside 2-6" in err and "\n" not in err

@@ -190,3 +190,54 @@ def test_the_fastest_true_claim_wins_the_race():
     while not plain.is_over():
         plain.apply({d.seat: d.legal[0] for d in plain.decisions()})
     np.testing.assert_array_equal(state.played.wins() - plain.played.wins(), [0, 0, 1])
+
+
+# ----- games made of games ------------------------------------------------------------------
+def test_a_matchs_rules_hold_its_stages_rules_and_reach_inside_them():
+    Rules = registry.get("toy-match").game.Rules
+    rules = Rules.preset("best-of-3")
+    changed = rules.with_settings(["stage.hand=4", "stage.limit=none", "wins=3"])
+    assert changed.stage.hand == 4 and changed.stage.limit is None and changed.wins == 3
+    assert rules.replace(**{"stage.rounds": 2, "stage.categories": [0, 1]}).stage.rounds == 2
+    spec = changed.to_spec()
+    assert spec["stage"] == {"preset": "standard", "hand": 4} and Rules.from_spec(json.loads(json.dumps(spec))) == changed
+    assert Rules.from_spec({"stage": "duel"}).stage == registry.get("toy").game.Rules.preset("duel")
+    for bad, message in (({"stage.seats": 9}, "stage.seats: 9 is outside 2-6"), ({"stage.nope": 1}, "stage: unknown field 'nope'"),
+                         ({"wins.x": 1}, "'wins' is not a stage"), ({"stage": 7}, "stage: expected a preset name")):
+        with pytest.raises(Exception) as caught:
+            rules.replace(**bad)
+        assert caught.type.__name__ == "RulesError" and "\n" not in str(caught.value)
+        assert __import__("re").search(message, str(caught.value)), str(caught.value)
+    assert "stage.hand" in {row["field"] for row in rules.describe()}
+
+
+def test_a_match_holds_its_games_states_and_its_record_nests_theirs():
+    entry = registry.get("toy-match")
+    game, rules = entry.game, entry.game.Rules.preset("best-of-3")
+    rng = np.random.default_rng(2)
+    *_, end = _random_game(game, rules, rng)
+    played = end.played
+    assert 2 <= len(played.games) <= rules.max_games and max(__import__("toy_match").game_wins(played.games)) >= 2 \
+        or len(played.games) == rules.max_games
+    record = json.loads(json.dumps(game.to_record(played)))
+    assert [g["game"] for g in record["games"]] == ["top-rank"] * len(played.games)
+    assert game.report(game.replay(record)) == game.report(played)
+    tampered = json.loads(json.dumps(record))
+    tampered["games"][0]["rounds"][0][0] = "ZZ"
+    with pytest.raises(Exception, match=r"games\[0\]\.round 1: expected a list of postal codes"):
+        game.replay(tampered)
+    extra = json.loads(json.dumps(record))
+    extra["games"].append(record["games"][0])
+    extra.pop("result")
+    with pytest.raises(Exception, match="after the match ended|not the match's"):
+        game.replay(extra)
+
+
+def test_a_match_bot_delegates_each_game_to_a_stage_bot():
+    entry = registry.get("toy-match")
+    rules = entry.game.Rules.preset("best-of-3")
+    bots = [entry.bots.make(spec, rules) for spec in ("stage:bot=best", "stage:bot=first", "stage:bot=first")]
+    batch = entry.game.batch(rules, bots, 400, 1)
+    assert batch.scores[:, 0].mean() > 0.5  # the best card beats the first card most matches
+    inner = registry.get("toy").game.batch(rules.stage, [b.inner for b in bots], 400, 1)
+    assert inner.scores[:, 0].mean() < batch.scores[:, 0].mean()  # a match amplifies the edge of one game
