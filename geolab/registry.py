@@ -7,18 +7,41 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from geolab.errors import GeolabError, RecordError
 from geolab.game import Bots, Game, Seat
 
-#: name -> (title, module holding GAME, module holding the bots: BOTS, the SIMULATE and ARENA
-#: line-ups, SEAT, HINT and optionally REVIEW, as `Entry` says); modules are imported on first
-#: use, so the command line starts without them.
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in game: its title, the module holding GAME, the module holding its bots (BOTS,
+    the SIMULATE and ARENA line-ups, SEAT, HINT and optionally REVIEW, as `Entry` says), and
+    what else it offers the lab and the command line (`Entry.offers`). Modules are imported on
+    first use, so the command line starts without them."""
+
+    title: str
+    game: str
+    bots: str
+    offers: Mapping[str, str] = field(default_factory=dict)
+
+
+#: name -> the game, its bots and its offers; one line each is how a game joins geolab.
 BUILTIN = {
-    "ranks": ("Play the Ranks", "geolab.games.ranks.game", "geolab.bots.ranks.registry"),
-    "jumbled": ("Jumbled GeoPower Choice", "geolab.games.jumbled.game", "geolab.bots.jumbled.registry"),
-    "class": ("Class GeoPower Double Choice", "geolab.games.classroom.game", "geolab.bots.classroom.registry"),
+    "ranks": Builtin("Play the Ranks", "geolab.games.ranks.game", "geolab.bots.ranks.registry",
+                     {"bench": "geolab.lab.benches:ranks", "solve": "geolab.cli.solve:solve_record",
+                      "train": "geolab.cli.train:add_ranks"}),
+    "jumbled": Builtin("Jumbled GeoPower Choice", "geolab.games.jumbled.game", "geolab.bots.jumbled.registry",
+                       {"bench": "geolab.lab.benches:jumbled"}),
+    "class": Builtin("Class GeoPower Double Choice", "geolab.games.classroom.game", "geolab.bots.classroom.registry",
+                     {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
+}
+#: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
+OFFERS = {
+    "bench": "bench(rules, games, runs, seed, threads) -> dict with a summary line (geolab bench GAME)",
+    "solve": "solve(record) -> the oracle's JSON report of a record (geolab solve FILE)",
+    "train": "add(subparsers) adds the game's `geolab train GAME` parser (geolab train GAME)",
+    "equilibrium": "add(subparsers) adds the game's `geolab equilibrium GAME` parser",
 }
 
 
@@ -39,19 +62,28 @@ class Entry:
     seat: Callable[..., Seat] | None = None
     hint: str | None = None
     review: Callable[..., list[str]] | None = None
+    offers: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return self.game.name
+
+    def offer(self, what: str) -> Callable | None:
+        """The function the game offers for `what` (`OFFERS`), imported now; None if none."""
+        return _offered(self.offers.get(what))
 
 
 _ENTRIES: dict[str, Entry] = {}
 
 
 def register(game: Game, bots: Bots, simulate_bots: str, arena_bots: str, seat: Callable[..., Seat] | None = None,
-             hint: str | None = None, review: Callable[..., list[str]] | None = None) -> Entry:
+             hint: str | None = None, review: Callable[..., list[str]] | None = None,
+             offers: Mapping[str, str] | None = None) -> Entry:
     """Add a game (a test-only game, or one outside `BUILTIN`); returns its entry."""
-    entry = Entry(game, bots, simulate_bots, arena_bots, seat, hint, review)
+    unknown = [k for k in offers or {} if k not in OFFERS]
+    if unknown:
+        raise ValueError(f"{game.name}: unknown offer {unknown[0]!r} (offers: {', '.join(OFFERS)})")
+    entry = Entry(game, bots, simulate_bots, arena_bots, seat, hint, review, dict(offers or {}))
     _ENTRIES[game.name] = entry
     return entry
 
@@ -60,12 +92,19 @@ def unregister(name: str) -> None:
     _ENTRIES.pop(name, None)
 
 
+def _offered(target: str | None) -> Callable | None:
+    if target is None:
+        return None
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
 def _load(name: str) -> Entry:
-    _, game_module, bots_module = BUILTIN[name]
-    game = importlib.import_module(game_module).GAME
-    bots = importlib.import_module(bots_module)
+    builtin = BUILTIN[name]
+    game = importlib.import_module(builtin.game).GAME
+    bots = importlib.import_module(builtin.bots)
     return register(game, bots.BOTS, bots.SIMULATE, bots.ARENA, getattr(bots, "SEAT", None),
-                    getattr(bots, "HINT", None), getattr(bots, "REVIEW", None))
+                    getattr(bots, "HINT", None), getattr(bots, "REVIEW", None), builtin.offers)
 
 
 def names() -> list[str]:
@@ -73,7 +112,18 @@ def names() -> list[str]:
 
 
 def title(name: str) -> str:
-    return _ENTRIES[name].game.title if name in _ENTRIES else BUILTIN[name][0]
+    return _ENTRIES[name].game.title if name in _ENTRIES else BUILTIN[name].title
+
+
+def offering(what: str) -> list[str]:
+    """The games that offer `what`, known without importing any game (for the command line)."""
+    return [n for n in names() if what in (_ENTRIES[n].offers if n in _ENTRIES else BUILTIN[n].offers)]
+
+
+def offer(name: str, what: str) -> Callable | None:
+    """What game `name` offers for `what`, without loading the game itself."""
+    offers = _ENTRIES[name].offers if name in _ENTRIES else BUILTIN[name].offers
+    return _offered(offers.get(what))
 
 
 def get(name: str) -> Entry:

@@ -141,3 +141,12 @@ def test_set_reaches_a_stages_rules_from_the_command_line(capsys):
     assert main(["simulate", "toy-match", "--games", "5", "--set", "stage.seats=9"]) == 2
     err = capsys.readouterr().err.strip()
     assert "stage.seats: 9 is outside 2-6" in err and "\n" not in err
+
+
+def test_what_a_game_offers_is_on_its_entry_and_the_command_line_finds_it(capsys):
+    assert registry.offering("bench")[:3] == ["ranks", "jumbled", "class"] and "toy" not in registry.offering("bench")
+    assert registry.offering("solve") == ["ranks"] and registry.offering("equilibrium") == ["class"]
+    assert main(["bench", "toy", "--runs", "1"]) == 2
+    assert "no benchmark for 'toy'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="unknown offer"):
+        registry.register(registry.get("toy").game, registry.get("toy").bots, "best", "best", offers={"fly": "x:y"})

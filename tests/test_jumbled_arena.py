@@ -61,8 +61,8 @@ def test_identical_bots_score_their_seat_share_on_every_deal_with_odd_tables():
     d = runner(Rules(players=3), bots)("x", "y", 40, np.random.SeedSequence(1))
     assert d.score.shape == (40, 3)
     assert (d.score.sum(axis=1) == 2).all()
-    assert np.array_equal(d.tricks[:, 0], d.tricks[:, 1]) and np.array_equal(d.tricks[:, 0], d.tricks[:, 2])
-    assert (d.lead_score == d.lead_score[:, :1]).all()
+    assert np.array_equal(d.length[:, 0], d.length[:, 1]) and np.array_equal(d.length[:, 0], d.length[:, 2])
+    assert (d.first_score == d.first_score[:, :1]).all()
 
 
 def test_same_numbers_however_chunked_or_threaded():
@@ -71,7 +71,7 @@ def test_same_numbers_however_chunked_or_threaded():
     ss = np.random.SeedSequence(11)
     one = runner(rules, bots, threads=1)("heuristic", "random", 600, ss)
     again = runner(rules, bots, threads=2)("heuristic", "random", 600, ss)  # same SeedSequence object
-    for f in ("score", "lead_score", "tricks"):
+    for f in ("score", "first_score", "length"):
         assert np.array_equal(getattr(one, f), getattr(again, f))
     made = [BOTS.make(n, rules) for n in ("heuristic", "random", "heuristic", "random", "heuristic")]
     a = GAME.batch(rules, made, 2100, 3, threads=1)

@@ -605,6 +605,11 @@ ToyGame.views = ToyViews()
 BOTS = make_bots()
 
 
+def bench(rules, games, runs, seed, threads) -> dict:
+    """A stand-in benchmark (what a game offers as ``bench``), for the command line's tests."""
+    return {"summary": "toy", "rounds_per_s": 1.0, "jit_warmup_s": 0.1}
+
+
 def install() -> registry.Entry:
     return registry.register(GAME, BOTS, simulate_bots="best,first", arena_bots="first,best,best:greed=0.5",
                              seat=BotSeat, hint="best")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from geolab import registry
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
@@ -11,6 +12,12 @@ from geolab.games.classroom.rules import Rules
 def register(commands) -> None:
     top = commands["top"].add_parser("equilibrium", help="solve games for equilibrium play")
     sub = top.add_subparsers(dest="game", required=True, parser_class=type(top))
+    for name in registry.offering("equilibrium"):
+        registry.offer(name, "equilibrium")(sub)
+
+
+def add_class(sub) -> None:
+    """`geolab equilibrium class` (what Class GeoPower Double Choice offers as ``equilibrium``)."""
     p = sub.add_parser("class", help="the equilibrium discard per group size and call")
     p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
     p.add_argument("--check", type=argtypes.equilibrium_check, default=0, help="simulated real groups per hand (even; 0 = model only)")

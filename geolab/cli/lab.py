@@ -297,7 +297,7 @@ def run_bench(args) -> None:
         check_writable(args.out, "file", "--out")  # before any work
     entry = registry.get(args.game)
     rules = argtypes.game_rules(entry, args)
-    result = benches.run(entry.name, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
+    result = benches.run(entry, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
                          seed=args.seed, threads=_threads(args))
     failure = None
     if args.out:

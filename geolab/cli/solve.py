@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from geolab import records
+from geolab import records, registry
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError, RecordError
+from geolab.game import check_format
 from geolab.games.ranks.reference import Lead
 from geolab.games.ranks.rules import SIDES
 from geolab.lab.results import check_writable, reason, write_json
@@ -58,11 +59,21 @@ def _move_text(move: dict) -> str:
     return f"{move['card']} {move['category']}@{move['base']}" if "category" in move else move["card"]
 
 
+def solved(record: dict) -> dict:
+    """The report of the solver the record's game offers (``"solve"`` on its registry entry)."""
+    check_format(record)
+    entry = registry.by_record(record["game"])
+    solve = entry.offer("solve")
+    if solve is None:
+        offering = ", ".join(registry.get(n).game.record_game for n in registry.offering("solve"))
+        raise RecordError(f"game: no solver for {entry.game.record_game!r} records (solvers: {offering})")
+    return solve(record)
+
+
 def solve_record(record: dict) -> dict:
-    """The JSON report of `geolab solve` for one record."""
+    """The JSON report of `geolab solve` for one Play the Ranks record (what Play the Ranks
+    offers as ``solve``)."""
     entry, game = records.replay_played(record)  # the one validation path: envelope, body, result
-    if entry.name != "ranks":
-        raise RecordError(f"game: the solver handles play-the-ranks records, not {record.get('game')!r}")
     solver = OracleSolver()
     held = [tuple(c for c in game.hands[s] if c not in game.discards[s]) for s in (0, 1)]
     start = Position(game.rules, (held[0], held[1]), game.first_lead, power_bases=game.power_bases)
@@ -103,7 +114,7 @@ def run_solve(args) -> None:
     found = records.game_records(records.load(args.file))  # a record, or a session's finished games
     if not found:
         raise RecordError(f"{args.file}: no finished game to solve yet (geolab play --resume {args.file})")
-    reports = [solve_record(record) for record in found]
+    reports = [solved(record) for record in found]
     if args.json:
         print_json(reports[0] if len(reports) == 1 else {"solver": PEEK_NOTE, "games": reports})
         return

@@ -28,16 +28,17 @@ from geolab.registry import Entry
 @dataclass(frozen=True)
 class Duplicate:
     """One pair on n duplicate deals, R rotations each. `score[i, r]`: bot a's share of the
-    win (1 win, ½ tie, 0 loss) on deal i under rotation r; `lead_score[i, r]`: the first
-    mover's share in that game; `tricks[i, r]`: its length (tricks, rounds...)."""
+    win (1 win, ½ tie, 0 loss) on deal i under rotation r; `first_score[i, r]`: the first
+    mover's share in that game; `length[i, r]`: its length (tricks, rounds..., the game's
+    `length_unit`)."""
 
     score: np.ndarray
-    lead_score: np.ndarray
-    tricks: np.ndarray
+    first_score: np.ndarray
+    length: np.ndarray
 
     @staticmethod
     def concat(parts: Sequence[Duplicate]) -> Duplicate:
-        return Duplicate(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("score", "lead_score", "tricks")))
+        return Duplicate(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("score", "first_score", "length")))
 
 
 #: runner(bot_a, bot_b, n_deals, seed_sequence) -> Duplicate
@@ -66,7 +67,7 @@ class ArenaResult:
     deals: dict[tuple[str, str], Duplicate] = field(default_factory=dict)
     seconds: float = 0.0
     interrupted: bool = False
-    length: str = "tricks"  # what `Duplicate.tricks` counts in this game (the `avg_` column)
+    length: str = "tricks"  # what `Duplicate.length` counts in this game (the `avg_` column)
 
     @property
     def games(self) -> int:
@@ -81,7 +82,7 @@ class ArenaResult:
                 "a": a, "b": b, "deals": len(per_deal), "games": d.score.size,
                 "wins_a": int((d.score == 1).sum()), "ties": int((d.score == 0.5).sum()),
                 "win_rate_a": mean, "ci_low": low, "ci_high": high,
-                f"avg_{self.length}": float(d.tricks.mean()),
+                f"avg_{self.length}": float(d.length.mean()),
             })
         return pd.DataFrame(rows)
 
@@ -108,7 +109,7 @@ class ArenaResult:
         return pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
 
     def first_lead(self) -> dict:
-        scores = np.concatenate([d.lead_score.ravel() for d in self.deals.values()]) if self.deals else np.array([])
+        scores = np.concatenate([d.first_score.ravel() for d in self.deals.values()]) if self.deals else np.array([])
         low, high = wilson(scores.sum(), len(scores))
         return {"win_rate": float(scores.mean()) if len(scores) else float("nan"), "ci_low": low,
                 "ci_high": high, "games": len(scores)}

@@ -1,9 +1,10 @@
-"""`geolab bench GAME`: each game's speed benchmark behind one signature.
+"""`geolab bench GAME`: the built-in games' speed benchmarks behind one signature.
 
 A benchmark times a game's batch engine against its reference engine in the same run and
-reports medians of several runs (these machines are shared and noisy); `BENCHES` maps a game
-to its benchmark, ``bench(rules, games, runs, seed, threads) -> dict`` with a ``summary`` line.
-A game without one says so.
+reports medians of several runs (these machines are shared and noisy). A game offers its
+benchmark on its registry entry (``"bench"`` in `geolab.registry.Builtin.offers`:
+``bench(rules, games, runs, seed, threads) -> dict`` with a ``summary`` line); `run` finds it
+there, and a game without one says so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 
 import numpy as np
 
+from geolab import registry
 from geolab.bots.ranks.registry import BOTS
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.errors import GeolabError
@@ -91,10 +93,8 @@ def classroom(rules, games, runs, seed, threads) -> dict:
             **out}
 
 
-BENCHES = {"ranks": ranks, "jumbled": jumbled, "class": classroom}
-
-
-def run(game: str, rules, games: int | None, runs: int, seed: int, threads: int | None) -> dict:
-    if game not in BENCHES:
-        raise GeolabError(f"no benchmark for {game!r} (benchmarks: {', '.join(BENCHES)})")
-    return BENCHES[game](rules, games, runs, seed, threads)
+def run(entry, rules, games: int | None, runs: int, seed: int, threads: int | None) -> dict:
+    bench = entry.offer("bench")
+    if bench is None:
+        raise GeolabError(f"no benchmark for {entry.name!r} (benchmarks: {', '.join(registry.offering('bench'))})")
+    return bench(rules, games, runs, seed, threads)
