@@ -105,3 +105,29 @@ def test_no_import_circles():
     # a package's __init__ importing its own submodules is not a circle of logic
     cycles = [c for c in cycles if not all(p.startswith(c.split(" -> ")[0]) for p in c.split(" -> "))]
     assert not cycles, "\n".join(cycles)
+
+
+def _type_checking_lines(path: Path) -> set[int]:
+    """The lines under ``if TYPE_CHECKING:``: imports for type checkers, never run."""
+    lines = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            lines |= {n.lineno for child in node.body for n in ast.walk(child) if hasattr(n, "lineno")}
+    return lines
+
+
+def test_no_two_modules_import_each_other_even_inside_functions():
+    """A lazy import (inside a function) still couples two modules: none goes both ways."""
+    known = modules()
+    graph = {m: set() for m in known}
+    for module, path in known.items():
+        typing_only = _type_checking_lines(path)
+        for target, names, line in imports(path, module):
+            if line in typing_only:
+                continue
+            submodules = [f"{target}.{n}" for n in names if f"{target}.{n}" in known]
+            for full in submodules or [target]:  # from a package import its modules: those, not the package
+                if full in known and full != module:
+                    graph[module].add(full)
+    both = sorted({tuple(sorted((a, b))) for a in graph for b in graph[a] if a in graph.get(b, ())})
+    assert not both, f"modules that import each other: {both}"

@@ -55,7 +55,7 @@ def register(commands) -> None:
 
 
 def run_balance(args) -> None:
-    from geolab.lab import balance, plots  # matplotlib and pandas: only when a card is made
+    from geolab.lab import balance, plots, sweep  # matplotlib and pandas: only when a card is made
 
     out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
@@ -67,7 +67,7 @@ def run_balance(args) -> None:
     if args.games < 1 or args.search_games < 1:
         raise GeolabError("--games and --search-games must be at least 1")
     if args.variant:
-        label, variant, official = balance.load_variant(args.variant, entry.name, args.name, args.rules)
+        label, variant, official = sweep.load_variant(args.variant, entry.name, args.name, args.rules)
         names = [label, *args.set]
     else:
         official = Rules.preset(args.rules or Rules.DEFAULT)

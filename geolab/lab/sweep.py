@@ -29,6 +29,7 @@ import pandas as pd
 from geolab import registry
 from geolab.errors import GeolabError, RulesError
 from geolab.game import split_bots
+from geolab.lab.balance import metrics
 from geolab.lab.results import write_json
 from geolab.lab.tables import Totals, duplicate, lineup, warm_up
 
@@ -277,6 +278,53 @@ def _run_dask(address: str, payload: dict, todo: Sequence, finished) -> None:
         client.close()
 
 
+#: Keys that make a TOML file a sweep spec (anything else is a flat table of rules fields).
+SPEC_KEYS = {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"}
+
+
+def load_variant(path, game: str, name: str | None = None, official: str | None = None):
+    """A variant from a TOML file (``geolab balance --variant``), read by the sweep spec's parser and
+    checked as any sweep variant is (unknown field, wrong type, impossible combination):
+    either a sweep spec for `game` (the variant named `name`, or its only one besides the
+    official rules) or a flat table of rules fields (``end_at = "none"``; "none" is null).
+    `official` (``--rules``): the preset the variant changes; a spec naming another is refused.
+    Returns (the variant's name, its rules, the official rules it changes)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise GeolabError(f"--variant {path}: cannot read ({error.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise GeolabError(f"--variant {path}: not a TOML file ({error})") from None
+    if not data:
+        raise GeolabError(f"--variant {path}: empty (write rules fields, e.g. end_at = 5, or a sweep spec)")
+    if not SPEC_KEYS & set(data):
+        data = {"game": game, "variants": {path.stem: data}}
+    if str(data.get("game", game)) != game:
+        raise GeolabError(f"--variant {path}: a spec for game {data['game']!r}, not {game!r}")
+    data = {"game": game, **{k: v for k, v in data.items() if k != "game"}}
+    if official is not None:
+        if "rules" in data and str(data["rules"]) != official:
+            raise GeolabError(f"--variant {path}: changes rules {data['rules']!r}, but --rules is {official!r}")
+        data["rules"] = official
+    try:
+        spec = parse_spec(data)
+    except GeolabError as error:
+        raise GeolabError(f"--variant {path}: {error}") from None
+    named = [v for v in spec.variants if v.name != "official"]
+    if name is not None:
+        chosen = next((v for v in named if v.name == name), None)
+        if chosen is None:
+            raise GeolabError(f"--variant {path}: no variant {name!r} (variants: {', '.join(v.name for v in named) or 'none'})")
+    elif len(named) == 1:
+        chosen = named[0]
+    else:
+        raise GeolabError(f"--variant {path}: holds {len(named)} variants; pick one with --name "
+                          f"({', '.join(v.name for v in named) or 'none'})")
+    base = spec.base_rules()
+    return chosen.name, chosen.rules(base), base
+
+
 def load_chunks(spec: Spec, out) -> list[dict]:
     rows = []
     for unit in spec.units():
@@ -290,8 +338,6 @@ def load_chunks(spec: Spec, out) -> list[dict]:
 def summary(spec: Spec, out) -> pd.DataFrame:
     """One row per (variant, line-up): the chunks' totals added up, then the metrics of
     `geolab.lab.balance.metrics` with their intervals."""
-    from geolab.lab.balance import metrics
-
     rows = []
     chunks = load_chunks(spec, out)
     for v, variant in enumerate(spec.variants):
