@@ -68,6 +68,18 @@ class Entry:
     def name(self) -> str:
         return self.game.name
 
+    def seated(self, bot, rules, rng) -> Seat:
+        """A built bot at the reference engine, by the game's `seat`; a bot that peeks (its
+        registry entry or its ``peeks`` says so) is refused, for every game alike: a table
+        shows each seat only what it may see."""
+        name = str(getattr(bot, "name", "") or "").split(":")[0]
+        if getattr(bot, "peeks", False) or (name in self.bots and self.bots.info(name).peeks):
+            raise GeolabError(f"{self.name}: bot {name or bot!r} peeks at hidden cards, so it cannot sit at a "
+                              "table; geolab arena and geolab balance play it")
+        if self.seat is None:
+            raise GeolabError(f"{self.name}: this game seats no bot at the reference engine")
+        return self.seat(bot, rules, rng)
+
     def offer(self, what: str) -> Callable | None:
         """The function the game offers for `what` (`OFFERS`), imported now; None if none."""
         return _offered(self.offers.get(what))

@@ -130,7 +130,7 @@ def test_help_moves_hint_and_board_answer_without_moving():
     match = toy_match()
     io = Script(["help", "moves", "hint", "board", "1", "1", "1"])
     hinted = []
-    seat = entry.seat(entry.bots.make("best", match.rules), match.rules, np.random.default_rng(0))
+    seat = entry.seated(entry.bots.make("best", match.rules), match.rules, np.random.default_rng(0))
 
     def hint(decision):
         hinted.append(decision)
@@ -258,7 +258,7 @@ def test_every_game_seats_its_bots_and_names_a_hint_bot(game):
     assert entry.seat is not None and entry.hint is not None
     rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
     rng = np.random.default_rng(5)
-    bots = [entry.seat(entry.bots.make(entry.hint, rules), rules, np.random.default_rng(s))
+    bots = [entry.seated(entry.bots.make(entry.hint, rules), rules, np.random.default_rng(s))
             for s in range(entry.game.seats(rules))]
     played = entry.game.play(rules, entry.game.deal(rules, rng), bots)
     assert np.isclose(entry.game.scores(played).sum(), 1)
@@ -284,3 +284,5 @@ def test_a_peeking_bot_may_not_sit_at_the_table(game):
     peeker = next(b for b in entry.bots.names() if entry.bots.info(b).peeks)
     with pytest.raises(GeolabError, match="peeks at hidden cards"):
         seat_bots(entry, rules, 0, peeker)
+    with pytest.raises(GeolabError, match="peeks at hidden cards, so it cannot sit at a table"):
+        entry.seated(entry.bots.make(entry.bots.info(peeker).example, rules), rules, np.random.default_rng(0))

@@ -113,7 +113,7 @@ def run(args) -> int:
     def hint(decision):
         if not hint_seat:
             bot = entry.bots.make(entry.hint, rules)
-            hint_seat.append(entry.seat(bot, rules, deal_stream(match.seed, 0, 1 << 20)))
+            hint_seat.append(entry.seated(bot, rules, deal_stream(match.seed, 0, 1 << 20)))
         return hint_seat[0].act(decision)
 
     person = Person(game.views, io, hint if entry.hint else None, confirm=args.confirm and not args.no_confirm)

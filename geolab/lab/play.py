@@ -364,7 +364,7 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
         match.games.append(log)
         if person is not None:
             person.new_game()
-        live = [person if b is None else entry.seat(b, rules, deal_stream(match.seed, k, 1 + s + fresh * seats))
+        live = [person if b is None else entry.seated(b, rules, deal_stream(match.seed, k, 1 + s + fresh * seats))
                 for s, b in enumerate(bots)] if person is not None else [None] * seats
         if person is not None and target is not None:
             say("")
