@@ -144,6 +144,20 @@ def checked(decision: Decision, action, seat_name: str | None = None):
     return decision.legal[i]
 
 
+class RandomSeat:
+    """A seat that plays any legal action, uniformly (at a race: a claim after an exponential
+    time of mean two seconds): the baseline of random play, and the conformance tests' seat."""
+
+    name = "random-legal"
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+
+    def act(self, decision: Decision):
+        action = decision.legal[int(self.rng.integers(len(decision.legal)))]
+        return Claim(action, float(self.rng.exponential(2.0))) if decision.timed else action
+
+
 class StepGame:
     """What every game inherits: its reference engine played by the one driver (`play`) and
     its states (`state`), from the game's own `steps`."""

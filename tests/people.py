@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from geolab.stepwise import RandomSeat
 from geolab.lab.play import Person
 
 
@@ -13,7 +14,7 @@ class RandomPerson(Person):
         self.rng = rng
 
     def act(self, decision):
-        return decision.legal[int(self.rng.integers(len(decision.legal)))]
+        return RandomSeat(self.rng).act(decision)
 
     def catch_up(self, lines) -> None:
         pass

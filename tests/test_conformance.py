@@ -15,7 +15,7 @@ from geolab import registry
 from geolab.errors import GeolabError, IllegalActionError, RecordError, RulesError
 from geolab.game import coerce
 from geolab.lab.tables import lineup
-from geolab.stepwise import Claim
+from geolab.stepwise import RandomSeat as RandomLegal
 
 GAMES = registry.names()
 #: (game, preset) pairs: every preset of every game
@@ -26,17 +26,6 @@ BOTS = [(g, b) for g in GAMES for b in registry.get(g).bots.names()]
 
 def _rules(game: str, preset: str):
     return registry.get(game).game.Rules.preset(preset)
-
-
-class RandomLegal:
-    """Any legal action, uniformly."""
-
-    def __init__(self, rng):
-        self.rng = rng
-
-    def act(self, decision):
-        action = decision.legal[int(self.rng.integers(len(decision.legal)))]
-        return Claim(action, float(self.rng.exponential(2.0))) if decision.timed else action
 
 
 def _same_record(a: dict, b: dict) -> None:

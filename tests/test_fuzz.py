@@ -33,6 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from geolab.stepwise import RandomSeat as RandomLegal
 from geolab import records, registry
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli import main
@@ -100,14 +101,6 @@ def assert_one_line_or_success(code: int, err: str, what) -> None:
 
 
 # ----- valid records to start from ---------------------------------------------------------
-class RandomLegal:
-    def __init__(self, rng):
-        self.rng = rng
-
-    def act(self, decision):
-        return decision.legal[int(self.rng.integers(len(decision.legal)))]
-
-
 _BASES: dict[str, list[dict]] = {}
 
 

@@ -19,7 +19,8 @@ PROMPT_END_RE = r"> $"
 
 def test_a_whole_toy_game_with_mistakes_help_hint_and_undo(tmp_path):
     record = tmp_path / "match.json"
-    child = spawn("play", "toy", "--vs", "best", "--seed", "3", "--record", str(record), home=tmp_path, toy=True)
+    child = spawn("play", "toy", "--vs", "best", "--seed", "3", "--record", str(record), "--confirm", home=tmp_path,
+                  toy=True)
     child.expect("you are A, against B/C: best")
     child.expect_exact(PROMPT)
     child.sendline("ZZ")
@@ -47,6 +48,29 @@ def test_a_whole_toy_game_with_mistakes_help_hint_and_undo(tmp_path):
     assert session["finished"] and len(session["games"][0]) == 9
     replayed = run("replay", str(record), home=tmp_path, toy=True)
     assert replayed.returncode == 0 and "finished: True" in replayed.stdout, replayed.stderr
+
+
+def test_undo_takes_back_a_played_move_and_the_bots_replies(tmp_path):
+    record = tmp_path / "match.json"
+    child = spawn("play", "toy", "--vs", "best", "--seed", "3", "--record", str(record), home=tmp_path, toy=True)
+    child.expect_exact(PROMPT)
+    child.sendline("undo")
+    child.expect("nothing to undo yet")
+    child.sendline("1")
+    child.expect(r"round 1 \(size\): you ")  # played, and the bots replied
+    child.expect_exact(PROMPT)
+    child.sendline("undo")
+    child.expect("taken back: your last move and the replies to it")
+    child.expect(r"round 1: size")  # round 1 asked again
+    child.expect_exact(PROMPT)
+    for _ in range(3):
+        child.sendline("2" if _ == 0 else "1")
+        if _ < 2:
+            child.expect_exact(PROMPT)
+    child.expect(VERDICT)
+    assert finish(child) == 0
+    session = json.loads(record.read_text())
+    assert session["finished"] and len(session["games"][0]) == 9 and session["games"][0][0][2] == 1
 
 
 def test_quit_saves_and_resume_finishes_the_game(tmp_path):
@@ -129,7 +153,7 @@ def test_a_whole_match_of_each_game_replays_and_solves(tmp_path, argv, verdict, 
 
 
 def test_a_ranks_deal_with_confirmation_undo_and_resume(tmp_path):
-    child = spawn("play", "ranks", "--vs", "greedy", "--seed", "9", home=tmp_path)
+    child = spawn("play", "ranks", "--vs", "greedy", "--seed", "9", "--confirm", home=tmp_path)
     child.expect_exact("discard CARD > ")
     child.sendline("OH OH")
     child.expect("\r\n  [^\r\n]+\r\n")  # one line, then the prompt again

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from geolab.stepwise import RandomSeat
 from geolab import records, registry
 from geolab.cli import main
 from geolab.errors import BotError, GeolabError, IllegalActionError, RecordError, RulesError
@@ -260,11 +261,7 @@ def _played_record(game: str, preset: str | None = None, seed: int = 0) -> dict:
     rules = entry.game.Rules.preset(preset or entry.game.Rules.DEFAULT)
     rng = np.random.default_rng(seed)
 
-    class RandomLegal:
-        def act(self, decision):
-            return decision.legal[int(rng.integers(len(decision.legal)))]
-
-    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomLegal() for _ in range(entry.game.seats(rules))])
+    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
     return json.loads(json.dumps(entry.game.to_record(played)))
 
 

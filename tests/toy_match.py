@@ -15,7 +15,7 @@ import numpy as np
 import toy_game
 from geolab import registry
 from geolab.common.seeding import int_seed
-from geolab.errors import RecordError, RulesError
+from geolab.errors import BotError, RecordError, RulesError
 from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, replayed, shares
 from geolab.stepwise import StepGame, stage
 
@@ -142,11 +142,13 @@ class MatchGame(StepGame):
     def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
         if start:
             raise ValueError("the test-only match plays every batch from its first game")
-        inner = [b.inner for b in bots]
         wins, played = np.zeros((n, self.seats(rules)), np.int64), np.zeros(n, np.int64)
         for k in range(rules.max_games):
             live = wins.max(axis=1) < rules.wins
-            b = TOY.batch(rules.stage, inner, n, self._seed(seed, k), stream=stream)
+            try:
+                b = TOY.batch(rules.stage, bots, n, self._seed(seed, k), stream=stream)
+            except BotError as error:  # the stage's words, said of the match
+                raise BotError(f"{NAME}: game {k + 1}: {error}") from None
             wins[live] += b.scores[live] == 1
             played[live] += 1
         return Batch(shares(wins == wins.max(axis=1, keepdims=True)), played, np.zeros(n, np.int64),
@@ -154,8 +156,7 @@ class MatchGame(StepGame):
 
     def batch_records(self, rules, bots, n, seed):
         length = self.batch(rules, bots, n, seed).length
-        inner = [b.inner for b in bots]
-        games = [TOY.batch_records(rules.stage, inner, n, self._seed(seed, k)) for k in range(int(length.max()))]
+        games = [TOY.batch_records(rules.stage, bots, n, self._seed(seed, k)) for k in range(int(length.max()))]
         out = []
         for i in range(n):
             played = MatchPlayed(rules, [TOY.replay(games[k][i]) for k in range(int(length[i]))])
@@ -233,6 +234,12 @@ class Delegate:
     def __init__(self, rules, bot: str = "best"):
         self.inner = toy_game.BOTS.make(bot, rules.stage)
         self.name = f"stage:bot={bot}"
+
+    def act(self, obs, rng):
+        return self.inner.act(obs, rng)
+
+    def claim(self, obs, rng):
+        return self.inner.claim(obs, rng)
 
 
 def make_bots() -> Bots:
