@@ -121,7 +121,7 @@ def observation_tensor(rules: Rules, seat: int, view: View, attempts: int) -> np
       hot; none at the end);
     - then each finished round in play order (R slots of 5 + 3S + 2K, zeros when not
       played): its call (2) and category (3), one hot; every student's part (S: 1 dealt),
-      win (S) and kept sum over the largest possible (S); the student's own kept cards (K)
+      win (S) and kept sum over 50 a kept card (S); the student's own kept cards (K)
       and discard (K). Rounds beyond R (a game longer than `max_length`) are left out."""
     students = rules.students
     slots, per_round, head = _layout(rules, attempts)

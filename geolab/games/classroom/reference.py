@@ -40,8 +40,8 @@ def round_winners(scores: dict[int, int], call: int) -> list[int]:
 #: from the deal's own seed (`Deal.later`), so a deal fixes any number of them.
 CHAMPIONSHIP_AHEAD = 4
 #: Championship attempts `max_length` and the observation tensor allow for. Ties are replayed
-#: without end in principle; each attempt is tied 1.3-5% of the time (measured: 400,000 games
-#: each of seven class sizes and calls, three bots; the longest game had 5 attempts), so even
+#: without end in principle; each attempt is tied about 1-5% of the time (measured: 400,000
+#: games each of seven class sizes, calls and decks, three bots; the longest had 5), so even
 #: at a tie rate of 30% a game would pass this bound with probability 0.3**24, below 1e-12.
 ATTEMPTS_BOUND = 24
 #: Chance outcomes share one numbering, so the outcomes alone say where a round's deal ends
