@@ -62,13 +62,12 @@ def _round(rounds: list, index: int, stage: str) -> dict:
     return rnd
 
 
-def _call(rules: Rules, rnd: dict, index: int) -> int:
-    value = rnd.get("call")
-    if not isinstance(value, str) or value not in CALLS:
-        raise RecordError(f"round {index + 1}: call {shown(value)} is not one of {', '.join(CALLS)}")
-    if rules.call != "random" and value != rules.call:
-        raise RecordError(f"round {index + 1}: call {value!r} but the rules fix {rules.call!r}")
-    return CALLS.index(value)
+def _one_of(rnd: dict, index: int, key: str, names: tuple[str, ...]) -> int:
+    """A round's `key`, one of `names`, as its place among them."""
+    value = rnd.get(key)
+    if not isinstance(value, str) or value not in names:
+        raise RecordError(f"round {index + 1}: {key} {shown(value)} is not one of {', '.join(names)}")
+    return names.index(value)
 
 
 def _hands(rules: Rules, rnd: dict, index: int, decks) -> dict[int, tuple[int, ...]]:
@@ -123,25 +122,20 @@ def _discards(rnd: dict, index: int, hands, contests) -> dict[int, int]:
     return out
 
 
-def _geopower(rules: Rules, rnd: dict, index: int) -> int:
-    value = rnd.get("geopower")
-    if not isinstance(value, str) or value not in CATEGORIES:
-        raise RecordError(f"round {index + 1}: geopower {shown(value)} is not one of {', '.join(CATEGORIES)}")
-    if rules.geopower[CATEGORIES.index(value)] == 0:
-        raise RecordError(f"round {index + 1}: the GeoPower deck has no {value} card")
-    return CATEGORIES.index(value)
-
-
 def round_log(rules: Rules, rounds: list, index: int, plan) -> list:
     """Round `index` of a record, checked in the order it is played (the call, the deal,
     the discards, the GeoPower card) against `plan` (`Rules.next_round`: who the game deals
     to), as the `geolab.stepwise.State` log entries that play it."""
     stage, decks, contests = plan
     rnd = _round(rounds, index, stage)
-    call = _call(rules, rnd, index)
+    call = _one_of(rnd, index, "call", CALLS)
+    if rules.call != "random" and CALLS[call] != rules.call:
+        raise RecordError(f"round {index + 1}: call {CALLS[call]!r} but the rules fix {rules.call!r}")
     hands = _hands(rules, rnd, index, decks)
     discards = _discards(rnd, index, hands, contests)
-    category = _geopower(rules, rnd, index)
+    category = _one_of(rnd, index, "geopower", CATEGORIES)
+    if rules.geopower[category] == 0:
+        raise RecordError(f"round {index + 1}: the GeoPower deck has no {CATEGORIES[category]} card")
     said = [("chance", CALL_OUTCOME + call)] if rules.call == "random" else []
     dealt = [("chance", c) for deck in decks for s in deck for c in hands[s]]
     return [*said, *dealt, ("ask", discards), ("chance", CATEGORY_OUTCOME + category)]
