@@ -148,6 +148,20 @@ def test_a_game_stepped_by_chance_is_a_valid_game_its_outcomes_make_again():
                 assert all(there.observe(s) == state.observe(s) for s in range(rules.students))
 
 
+def test_resample_of_a_game_stepped_by_chance_keeps_what_the_student_was_shown():
+    rng = np.random.default_rng(10)
+    for rules in (Rules(), Rules(students=32, groups=8, two_decks=True, call="top-dog")):
+        for state in _walk(rules, None, 2)[:-1]:
+            for seat in (0, 7, rules.students - 1):
+                seen = state.observe(seat)  # every node shows the class as it stands, the first too
+                other = state.resample(seat, rng)  # a dealt state, at the next discards: the log's replayed
+                assert other.deal.chance is None and other.log == [e for e in state.log if e[0] == "ask"]
+                if state.to_move():
+                    assert other.observe(seat) == seen
+                elif seen.hand and state.node.kind == "card":  # dealt already, in this round
+                    assert other.observe(seat).hand == seen.hand and other.observe(seat).call == seen.call
+
+
 def test_chance_nodes_name_their_outcomes_with_the_rules_odds():
     rules = Rules(students=12, groups=6, starting_rounds=2, call="top-dog", geopower=(1, 0, 4))
     state = GAME.state(rules)
