@@ -15,8 +15,7 @@ from geolab.game import shares
 from geolab.games.classroom.batch import TABLE_SHAPE, simulate
 from geolab.games.classroom.game import GAME
 from geolab.games.classroom.hands import hand_index
-from geolab.games.classroom.records import RecordSource, replay_record
-from geolab.games.classroom.reference import RandomSource, play, policy_chooser, seat_place
+from geolab.games.classroom.records import replay_record, replay_state
 from geolab.games.classroom.rules import Rules
 
 POLICIES = [AverageRank(), WorstCategory(), RandomDiscard()]
@@ -39,28 +38,24 @@ def _check_batch_against_reference(rules, seats, n, seed):
         record = batch.record(i)
         report = replay_record(record)  # the reference engine; raises if the result disagrees
         assert report["champions"] == record["result"]["champions"]
-        # the reference engine, asking the deterministic policies itself, makes the same discards
-        seated = [POLICIES[p] for p in seats]
-        source = RecordSource(rules, record["rounds"])
-        deterministic = [s for s in range(rules.students) if not getattr(seated[s], "random", False)]
-        log = play(rules, source, _mixed_chooser(seated, source))
-        for rnd, logged in zip(record["rounds"], log.rounds):
-            for s in deterministic:
-                if s in logged.discards:
-                    assert card(rnd["discards"][f"S{s + 1}"]) == logged.discards[s]
+        # on the record's deal, the reference engine asking the deterministic policies itself
+        # (the random ones discard as recorded) plays the very same game
+        replayed = replay_state(record)
+        deal = GAME.deal_from_chance(rules, [v for k, v in replayed.log if k == "chance"])
+        seated = [_Recorded(replayed.played) if getattr(POLICIES[p], "random", False) else Student(POLICIES[p])
+                  for p in seats]
+        assert GAME.to_record(GAME.play(rules, deal, seated)) == GAME.to_record(replayed.played)
     return batch
 
 
-def _mixed_chooser(seated, source):
-    """Deterministic seats decide for themselves; random seats take the recorded discard."""
-    own = policy_chooser(seated, np.random.default_rng(0))
+class _Recorded:
+    """A seat that discards what the student discarded in a played game."""
 
-    def choose(index, student, hand, call, opponents):
-        if getattr(seated[student], "random", False):
-            return source.discard(index, student, hand, call, opponents)
-        return own(index, student, hand, call, opponents)
+    def __init__(self, played):
+        self.played = played
 
-    return choose
+    def act(self, decision):
+        return self.played.rounds[decision.observation.round].discards[decision.seat]
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.students}s{r.groups}g")
@@ -139,7 +134,7 @@ def test_batch_rejects_bad_tables_and_seats():
 def test_reference_engine_plays_whole_games_with_numpy_streams():
     rules = Rules(students=17, groups=3)
     rng = np.random.default_rng(11)
-    log = play(rules, RandomSource(rules, rng), policy_chooser([AverageRank()] * 17, rng))
+    log = GAME.play(rules, GAME.deal(rules, rng), [Student(AverageRank(), rng)] * 17)
     assert len(log.group_winners) == 3 and all(log.group_winners)
     assert [r.stage for r in log.rounds][:2] == ["starting", "starting"]
     assert set(log.champions) <= set(log.finalists)
@@ -210,9 +205,8 @@ def test_a_student_keeps_what_it_has_seen_and_nothing_else():
     rules = Rules(students=20, groups=4)  # two Starting Rounds: groups 1-2, then 3-4
     rng = np.random.default_rng(4)
     deal = GAME.deal(rules, rng)
-    student = 15  # S16, in the second Starting Round
-    r, j, i = seat_place(rules, student)
-    assert (r, j, i) == (1, 0, 5)
+    student = 15  # S16, in the second Starting Round: the sixth student of its one deck
+    assert rules.round_plan()[1] == ((2, 3),) and rules.groups_of()[2][0] == 10
     other = GAME.redeal_hidden(rules, deal, student, rng)
     assert other.starting[0] == deal.starting[0]  # played in front of it
     mine, theirs = deal.starting[1], other.starting[1]
@@ -238,7 +232,7 @@ def test_policies_seated_at_the_reference_engine_discard_as_in_the_batch_engine(
         def act(self, decision):
             return True  # a bool is not a card, even where card 1 is in the hand
 
-    with pytest.raises(IllegalActionError, match="not a card"):
+    with pytest.raises(IllegalActionError, match="round 1 \\(starting\\): S.*'s discard True is not legal"):
         GAME.play(rules, GAME.deal(rules, rng), [Cheat()] * 17)
 
 

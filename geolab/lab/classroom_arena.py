@@ -9,10 +9,11 @@ import time
 
 import numpy as np
 
+from geolab.bots.classroom.policies import Student
 from geolab.bots.classroom.registry import BOTS
 from geolab.games.classroom.batch import simulate
+from geolab.games.classroom.game import GAME
 from geolab.games.classroom.numpy_engine import simulate_numpy
-from geolab.games.classroom.reference import RandomSource, play, policy_chooser
 from geolab.games.classroom.rules import Rules
 from geolab.lab.progress import warm_up
 
@@ -28,13 +29,13 @@ def tables(names, rules: Rules) -> np.ndarray:
 
 
 def reference_games(rules: Rules, names, n_games: int, seed: int):
-    """Bots seated in turn (seat i plays names[i % len(names)]) on the reference engine, its
-    own numpy stream (so not the batch engine's deals: equal in distribution, checked exactly
-    in the tests)."""
+    """Bots seated in turn (seat i plays names[i % len(names)]) on the reference engine (the
+    one driver), deals and bots drawing from one numpy stream (so not the batch engine's
+    deals: equal in distribution, checked exactly in the tests)."""
     objs = [policy(n, rules) for n in names]
-    seated = [objs[i % len(objs)] for i in range(rules.students)]
     rng = np.random.default_rng(seed)
-    return [play(rules, RandomSource(rules, rng), policy_chooser(seated, rng)) for _ in range(n_games)]
+    seated = [Student(objs[i % len(objs)], rng) for i in range(rules.students)]
+    return [GAME.play(rules, GAME.deal(rules, rng), seated) for _ in range(n_games)]
 
 
 def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int = 0) -> dict:

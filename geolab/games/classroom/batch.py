@@ -41,8 +41,8 @@ from geolab.common.work_queue import take
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import envelope
 from geolab.games.classroom.hands import kept_sums
-from geolab.games.classroom.records import GAME, student_name
-from geolab.games.classroom.rules import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules
+from geolab.games.classroom.records import GAME
+from geolab.games.classroom.rules import CALL_MODES, CALLS, CHAMPIONSHIP, STARTING, Rules, student_name
 
 MAX_OPPONENTS = 31
 N_ROWS = 19600  # three-card hands

@@ -8,8 +8,10 @@ int8 discard positions, -1 for "at random" (every bot of `geolab.bots.classroom`
 games layer never imports bots). The reference engine asks each student one `Decision` a
 round it plays, ``kind="discard"``: its observation is a `View` (own sorted hand, the call,
 the number of opponents, which policies read; and what the class has seen, for a person's
-screen), its legal actions the cards of that hand; the answer is a card. At the keyboard
-(`views`) a person is one student, the bots the classmates.
+screen), its legal actions the cards of that hand; the answer is a card. The reference
+engine is the step-wise state of `reference.Engine` (the class inherits its verbs): one
+`geolab.stepwise.Ask` a round holds every dealt student's discard. At the keyboard (`views`)
+a person is one student, the bots the classmates.
 
 Nobody moves first (every student of a round discards at once, face-down), so `Batch.first`
 is always seat 0, student S1, and ``first_means`` says so: the lab's "first mover" figures
@@ -21,15 +23,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from geolab.cards import POSTAL
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, Decision, asking, bot_name, replayed, shares
+from geolab.game import Batch, asking, bot_name, replayed, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
-from geolab.games.classroom.observations import View
-from geolab.games.classroom.reference import Deal, DealSource, GameLog, deal_one, play, redeal_hidden, seen
-from geolab.games.classroom.rules import CHAMPIONSHIP, STARTING, Rules
+from geolab.games.classroom.reference import Deal, Engine, GameLog
+from geolab.games.classroom.rules import Rules, student_name
 from geolab.games.classroom.views import ClassViews
 
 
@@ -66,38 +66,7 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(tables), np.array(seats, np.int64)
 
 
-class _Asked:
-    """The reference engine's chooser that asks `geolab.game.Seat` s and checks each answer.
-    It holds the game's log as it fills, so a student's `View` shows the rounds the class has
-    seen and who it competes against."""
-
-    def __init__(self, rules: Rules, seats, log: GameLog):
-        self.rules, self.seats, self.log = rules, seats, log
-
-    def _contest(self, index: int, student: int) -> tuple[int, ...]:
-        """A Starting Round's group of the student; else the finalists still in the race."""
-        if index < self.rules.rounds:
-            return next(g for g in self.rules.groups_of() if student in g)
-        return tuple(self.log.rounds[-1].winners if index > self.rules.rounds else self.log.finalists)
-
-    def __call__(self, index: int, student: int, hand: tuple[int, ...], call: int, opponents: int) -> int:
-        history = tuple(seen(r) for r in self.log.rounds)
-        view = View(tuple(sorted(int(c) for c in hand)), int(call), int(opponents), self.rules, index,
-                    self._contest(index, student), history)
-        action = self.seats[student].act(Decision(student, "discard", view, view.hand))
-        try:
-            ok = not isinstance(action, (bool, np.bool_)) and action in view.hand
-        except TypeError:
-            ok = False
-        if not ok:
-            stage = STARTING if index < self.rules.rounds else CHAMPIONSHIP
-            name = records.student_name(student)
-            raise IllegalActionError(f"round {index + 1} ({stage}): {name}'s discard {action!r} is not a card of "
-                                     f"{name}'s hand (legal: {', '.join(POSTAL[c] for c in view.hand)})")
-        return int(action)
-
-
-class ClassGame:
+class ClassGame(Engine):
     name = "class"
     title = "Class GeoPower Double Choice"
     record_game = records.GAME
@@ -107,9 +76,6 @@ class ClassGame:
 
     def seats(self, rules: Rules) -> int:
         return rules.students
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return records.student_name(seat)
 
     # ----- batch engine ------------------------------------------------------------------
     #: games per seed unit: any game can start a piece (game i's deals depend on (seed, i))
@@ -138,7 +104,7 @@ class ClassGame:
         and ``championship_hands`` (hands dealt over the Championship Round and its replays);
         ``length`` counts the Championship Rounds played."""
         b = self._simulate(rules, bots, n, seed, start, stream, chunk, threads)
-        columns = {f"group_win_{records.student_name(s)}": b.group_win[:, s] for s in range(rules.students)}
+        columns = {f"group_win_{student_name(s)}": b.group_win[:, s] for s in range(rules.students)}
         columns["finalists"] = b.group_win.sum(axis=1).astype(np.int64)
         columns["championship_hands"] = b.championship_hands.astype(np.int64)
         return Batch(shares(b.champion), b.championship_rounds.astype(np.int64), np.zeros(n, np.int64), columns)
@@ -150,25 +116,16 @@ class ClassGame:
         b = self._simulate(rules, bots, n, seed, trace=True)
         return [b.record(i) for i in range(n)]
 
-    # ----- reference engine --------------------------------------------------------------
-    def deal(self, rules, rng) -> Deal:
-        return deal_one(rules, rng)
-
+    # ----- reference engine (the step-wise verbs: `reference.Engine`) ------------------------
     def redeal_hidden(self, rules, deal: Deal, seat: int, rng) -> Deal:
-        """See `reference.redeal_hidden`: the student keeps its hand, its round's call and
-        any Starting Round before its own; everything else it cannot see is dealt anew."""
-        return redeal_hidden(rules, deal, seat, rng)
-
-    def play(self, rules, deal: Deal, seats) -> GameLog:
-        if len(seats) != rules.students:
-            raise GeolabError(f"class: {len(seats)} seats for {rules.students} students")
-        log = GameLog(rules)
-        return play(rules, DealSource(rules, deal), _Asked(rules, seats, log), log)
-
-    def scores(self, played: GameLog) -> np.ndarray:
-        champion = np.zeros((1, played.rules.students), bool)
-        champion[0, played.champions] = True
-        return shares(champion)[0]
+        """`resample` at the student's first discard, the rounds before it played with each
+        student's first card (they are kept whole whatever was played in them): the student
+        keeps its hand, its round's call and any Starting Round before its own. Kept for the
+        conformance test of a seat's first observation."""
+        state = self.state(rules, deal)
+        while seat not in state.to_move():
+            state.apply({d.seat: d.legal[0] for d in state.decisions()})
+        return self.resample(rules, deal, state.log, seat, rng)
 
     def to_record(self, played: GameLog) -> dict:
         return records.to_record(played)

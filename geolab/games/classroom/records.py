@@ -1,5 +1,7 @@
 """Class GeoPower Double Choice game records: write a played game, replay and check any
-record with the reference engine (docs/records-classroom.md).
+record with the reference engine (docs/records-classroom.md): a record's rounds are the log
+of a `geolab.stepwise.State` stepped by chance, its events the chance outcomes, its discards
+the students' answers.
 """
 
 from __future__ import annotations
@@ -7,17 +9,14 @@ from __future__ import annotations
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.errors import RecordError, RulesError
 from geolab.game import envelope, json_equal, replayed, shown
-from geolab.games.classroom.reference import GameLog, play
-from geolab.games.classroom.rules import CALLS, Rules
+from geolab.games.classroom.reference import CALL_OUTCOME, CATEGORY_OUTCOME, ENGINE, GameLog
+from geolab.games.classroom.rules import CALLS, Rules, student_name
+from geolab.stepwise import State
 
 GAME = "class-double-choice"
 #: The record's own top-level keys (besides the envelope's), and a round's keys.
 BODY_KEYS = ("rounds",)
 ROUND_KEYS = ("stage", "call", "deal", "discards", "geopower")
-
-
-def student_name(s: int) -> str:
-    return f"S{s + 1}"
 
 
 def to_record(log: GameLog, with_result: bool = True) -> dict:
@@ -48,89 +47,98 @@ def result(log: GameLog) -> dict:
     }
 
 
-class RecordSource:
-    """Replays a record's rounds, checking each against the rules; errors name the place."""
+def _round(rounds: list, index: int, stage: str) -> dict:
+    """Round `index` of the record, there and of the `stage` the game has reached."""
+    if index >= len(rounds):
+        raise RecordError(f"rounds: round {index + 1} ({stage}) is missing")
+    rnd = rounds[index]
+    if not isinstance(rnd, dict):
+        raise RecordError(f"round {index + 1}: expected an object")
+    for key in rnd:
+        if key not in ROUND_KEYS:
+            raise RecordError(f"round {index + 1}: unknown key {shown(key)} (a round holds {', '.join(ROUND_KEYS)})")
+    if rnd.get("stage") != stage:
+        raise RecordError(f"round {index + 1}: stage should be {stage!r}, got {shown(rnd.get('stage'))}")
+    return rnd
 
-    def __init__(self, rules: Rules, rounds):
-        if not isinstance(rounds, list):
-            raise RecordError("rounds: expected a list of rounds")
-        self.rules, self.rounds = rules, rounds
-        self.names = {student_name(s): s for s in range(rules.students)}
 
-    def _round(self, index, stage) -> dict:
-        if index >= len(self.rounds):
-            raise RecordError(f"rounds: round {index + 1} ({stage}) is missing")
-        rnd = self.rounds[index]
-        if not isinstance(rnd, dict):
-            raise RecordError(f"round {index + 1}: expected an object")
-        for key in rnd:
-            if key not in ROUND_KEYS:
-                raise RecordError(f"round {index + 1}: unknown key {shown(key)} (a round holds {', '.join(ROUND_KEYS)})")
-        if rnd.get("stage") != stage:
-            raise RecordError(f"round {index + 1}: stage should be {stage!r}, got {shown(rnd.get('stage'))}")
-        return rnd
+def _one_of(rnd: dict, index: int, key: str, names: tuple[str, ...]) -> int:
+    """A round's `key`, one of `names`, as its place among them."""
+    value = rnd.get(key)
+    if not isinstance(value, str) or value not in names:
+        raise RecordError(f"round {index + 1}: {key} {shown(value)} is not one of {', '.join(names)}")
+    return names.index(value)
 
-    def _student(self, index, name) -> int:
-        if name not in self.names:
-            raise RecordError(f"round {index + 1}: unknown student {shown(name)} (S1-S{self.rules.students})")
-        return self.names[name]
 
-    def call(self, index, stage):
-        value = self._round(index, stage).get("call")
-        if not isinstance(value, str) or value not in CALLS:
-            raise RecordError(f"round {index + 1}: call {shown(value)} is not one of {', '.join(CALLS)}")
-        if self.rules.call != "random" and value != self.rules.call:
-            raise RecordError(f"round {index + 1}: call {value!r} but the rules fix {self.rules.call!r}")
-        return CALLS.index(value)
+def _hands(rules: Rules, rnd: dict, index: int, decks) -> dict[int, tuple[int, ...]]:
+    """The round's deal: exactly the students the game deals to, `rules.dealt` postal codes
+    each, no card twice in one deck."""
+    deal = rnd.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError(f"round {index + 1}: deal must map students to cards")
+    names = {student_name(s): s for s in range(rules.students)}
+    got = set()
+    for name in deal:
+        if name not in names:
+            raise RecordError(f"round {index + 1}: unknown student {shown(name)} (S1-S{rules.students})")
+        got.add(names[name])
+    expected = {s for d in decks for s in d}
+    if got != expected:
+        who = ", ".join(student_name(s) for s in sorted(got ^ expected))
+        raise RecordError(f"round {index + 1}: the deal should be for {_names(expected)}; check {who}")
+    hands = {}
+    for deck in decks:
+        holder = {}
+        for s in deck:
+            cards = deal[student_name(s)]
+            if not isinstance(cards, list) or len(cards) != rules.dealt:
+                raise RecordError(f"round {index + 1}: {student_name(s)} must be dealt {rules.dealt} cards")
+            hand = []
+            for postal in cards:
+                c = _card(postal, f"round {index + 1}: {student_name(s)}")
+                if c in holder:
+                    raise RecordError(f"round {index + 1}: {postal} dealt twice ({student_name(holder[c])} and {student_name(s)})")
+                holder[c] = s
+                hand.append(c)
+            hands[s] = tuple(hand)
+    return hands
 
-    def deal(self, index, stage, decks):
-        deal = self._round(index, stage).get("deal")
-        if not isinstance(deal, dict):
-            raise RecordError(f"round {index + 1}: deal must map students to cards")
-        expected = {s for d in decks for s in d}
-        got = {self._student(index, name) for name in deal}
-        if got != expected:
-            who = ", ".join(student_name(s) for s in sorted(got ^ expected))
-            raise RecordError(f"round {index + 1}: the deal should be for {_names(expected)}; check {who}")
-        hands = {}
-        for deck in decks:
-            holder = {}
-            for s in deck:
-                cards = deal[student_name(s)]
-                if not isinstance(cards, list) or len(cards) != self.rules.dealt:
-                    raise RecordError(f"round {index + 1}: {student_name(s)} must be dealt {self.rules.dealt} cards")
-                hand = []
-                for postal in cards:
-                    c = _card(postal, f"round {index + 1}: {student_name(s)}")
-                    if c in holder:
-                        raise RecordError(f"round {index + 1}: {postal} dealt twice ({student_name(holder[c])} and {student_name(s)})")
-                    holder[c] = s
-                    hand.append(c)
-                hands[s] = tuple(hand)
-        self.hands = hands
-        return hands
 
-    def discard(self, index, student, hand, call, opponents):
-        discards = self.rounds[index].get("discards")
-        name = student_name(student)
+def _discards(rnd: dict, index: int, hands, contests) -> dict[int, int]:
+    """Every student's discard, a card of its hand, in the order the game asks them."""
+    discards = rnd.get("discards")
+    out = {}
+    for s in (s for contest in contests for s in contest):
+        name = student_name(s)
         if not isinstance(discards, dict) or name not in discards:
             raise RecordError(f"round {index + 1}: {name}'s discard is missing")
         c = _card(discards[name], f"round {index + 1}: {name}")
-        if c not in hand:
+        if c not in hands[s]:
             raise RecordError(f"round {index + 1}: {name} discarded {discards[name]}, which is not in {name}'s hand")
-        return c
+        out[s] = c
+    extra = set(discards) - {student_name(s) for s in hands}
+    if extra:
+        raise RecordError(f"round {index + 1}: discards for students not in the round: {', '.join(sorted(extra))}")
+    return out
 
-    def geopower(self, index, stage):
-        rnd = self.rounds[index]
-        extra = set(rnd.get("discards", {})) - {student_name(s) for s in self.hands}
-        if extra:
-            raise RecordError(f"round {index + 1}: discards for students not in the round: {', '.join(sorted(extra))}")
-        value = rnd.get("geopower")
-        if not isinstance(value, str) or value not in CATEGORIES:
-            raise RecordError(f"round {index + 1}: geopower {shown(value)} is not one of {', '.join(CATEGORIES)}")
-        if self.rules.geopower[CATEGORIES.index(value)] == 0:
-            raise RecordError(f"round {index + 1}: the GeoPower deck has no {value} card")
-        return CATEGORIES.index(value)
+
+def round_log(rules: Rules, rounds: list, index: int, plan) -> list:
+    """Round `index` of a record, checked in the order it is played (the call, the deal,
+    the discards, the GeoPower card) against `plan` (`Rules.next_round`: who the game deals
+    to), as the `geolab.stepwise.State` log entries that play it."""
+    stage, decks, contests = plan
+    rnd = _round(rounds, index, stage)
+    call = _one_of(rnd, index, "call", CALLS)
+    if rules.call != "random" and CALLS[call] != rules.call:
+        raise RecordError(f"round {index + 1}: call {CALLS[call]!r} but the rules fix {rules.call!r}")
+    hands = _hands(rules, rnd, index, decks)
+    discards = _discards(rnd, index, hands, contests)
+    category = _one_of(rnd, index, "geopower", CATEGORIES)
+    if rules.geopower[category] == 0:
+        raise RecordError(f"round {index + 1}: the GeoPower deck has no {CATEGORIES[category]} card")
+    said = [("chance", CALL_OUTCOME + call)] if rules.call == "random" else []
+    dealt = [("chance", c) for deck in decks for s in deck for c in hands[s]]
+    return [*said, *dealt, ("ask", discards), ("chance", CATEGORY_OUTCOME + category)]
 
 
 def _names(students) -> str:
@@ -153,13 +161,33 @@ def rules_of(record: dict) -> Rules:
         raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
 
 
-def replay_game(record: dict) -> GameLog:
-    """Replay a class-double-choice record with the reference engine, checking every round
-    and the stated result; any problem is one RecordError line naming its place."""
+def replay_state(record: dict) -> State:
+    """A class-double-choice record stepped on the reference engine: each round read and
+    checked when the game reaches it (`round_log`), its chance outcomes and discards applied to
+    the state; any problem is one RecordError line naming its place."""
     rules = rules_of(record)
-    source = RecordSource(rules, record.get("rounds"))
-    log = play(rules, source, source.discard)
-    if len(source.rounds) > len(log.rounds):
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("rounds: expected a list of rounds")
+    state = ENGINE.state(rules)
+    history: tuple = ()
+    while (plan := rules.next_round(history)) is not None:
+        for kind, value in round_log(rules, rounds, len(history), plan):
+            if kind == "ask":
+                state.apply(value)
+            else:
+                state.apply_chance(value)
+        history = state.observe(0).history
+    return state
+
+
+def replay_game(record: dict) -> GameLog:
+    """Replay a class-double-choice record with the reference engine (`replay_state`),
+    checking every round and the stated result; any problem is one RecordError line naming
+    its place."""
+    log = replay_state(record).played
+    rounds = record["rounds"]
+    if len(rounds) > len(log.rounds):
         raise RecordError(f"round {len(log.rounds) + 1}: the game was over after round {len(log.rounds)}")
     stated = record.get("result")
     if stated is not None:

@@ -1,21 +1,26 @@
-"""Class GeoPower Double Choice: the scoring and the **reference engine** (the specification).
+"""Class GeoPower Double Choice: the scoring and the **reference engine** (the specification),
+a step-wise state (`geolab.stepwise`).
 
-The batch engine (`geolab.games.classroom.batch`) plays the same games for many classes at
-once and is tested against this module. Rule decisions: docs/rules-classroom.md.
+`steps(rules, deal)` is one class game as the rule text tells it, a generator: each round the
+teacher's call, the deal, every student's discard at once (one `Ask`), the GeoPower card; then
+the Championship Round and its replays. Given a `Deal` it reads chance from it; without one it
+yields a `Chance` node wherever chance acts (the call when random, each card dealt, the GeoPower
+card). The batch engine (`geolab.games.classroom.batch`) plays the same games for many classes
+at once and is tested against this module. Rule decisions: docs/rules-classroom.md.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from geolab.cards import N_CARDS, RANKS
-from geolab.errors import IllegalActionError
-from geolab.game import asking, bot_name
-from geolab.games.classroom.observations import Seen, observe
-from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, STARTING, TOP_DOG, Rules
+from geolab.cards import CATEGORIES, N_CARDS, RANKS
+from geolab.game import Decision, shares
+from geolab.games.classroom.observations import Seen, View, observation_string, observation_tensor, tensor_size
+from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, TOP_DOG, Rules, student_name
+from geolab.stepwise import Ask, Chance, StepGame, checked, draw_cards, refuse
 
 
 def score(kept, category: int) -> int:
@@ -29,47 +34,21 @@ def round_winners(scores: dict[int, int], call: int) -> list[int]:
     return sorted(s for s, v in scores.items() if v == best)
 
 
-# --- reference engine -------------------------------------------------------------------
-
-class Source(Protocol):
-    """Where a round's public random events and deal come from (a Generator or a record)."""
-
-    def call(self, index: int, stage: str) -> int: ...
-    def deal(self, index: int, stage: str, decks: list[list[int]]) -> dict[int, tuple[int, ...]]: ...
-    def geopower(self, index: int, stage: str) -> int: ...
-
-
-Chooser = Callable[[int, int, tuple[int, ...], int, int], int]
-"""chooser(round_index, student, hand, call, opponents) -> the card the student discards."""
-
-
-class RandomSource:
-    """Teacher's calls, shuffled decks and GeoPower cards drawn from one numpy Generator."""
-
-    def __init__(self, rules: Rules, rng: np.random.Generator):
-        self.rules, self.rng = rules, rng
-
-    def call(self, index, stage):
-        mode = self.rules.call
-        return int(self.rng.integers(2)) if mode == "random" else CALLS.index(mode)
-
-    def deal(self, index, stage, decks):
-        hands, k = {}, self.rules.dealt
-        for students in decks:
-            order = self.rng.permutation(N_CARDS)
-            for i, s in enumerate(students):
-                hands[s] = tuple(int(c) for c in order[i * k : (i + 1) * k])
-        return hands
-
-    def geopower(self, index, stage):
-        return int(self.rng.choice(3, p=self.rules.geopower_p))
-
-
 # --- a deal: every chance event of a game, fixed before play --------------------------------
 
 #: Championship attempts a `Deal` holds explicitly; replays after ties beyond these are dealt
 #: from the deal's own seed (`Deal.later`), so a deal fixes any number of them.
 CHAMPIONSHIP_AHEAD = 4
+#: Championship attempts `max_length` and the observation tensor allow for. Ties are replayed
+#: without end in principle; each attempt is tied about 1-5% of the time (measured: 400,000
+#: games each of seven class sizes, calls and decks, three bots; the longest had 5), so even
+#: at a tie rate of 30% a game would pass this bound with probability 0.3**24, below 1e-12.
+ATTEMPTS_BOUND = 24
+#: Chance outcomes share one numbering, so the outcomes alone say where a round's deal ends
+#: (`deal_from_chance`): a card dealt is its card number (0-49), the teacher's call
+#: ``CALL_OUTCOME + call``, the GeoPower card turned ``CATEGORY_OUTCOME + category``.
+CALL_OUTCOME = N_CARDS
+CATEGORY_OUTCOME = N_CARDS + len(CALLS)
 
 
 @dataclass(frozen=True)
@@ -88,11 +67,13 @@ class Deal:
     """Everything chance decides in one class game: each Starting Round, the first
     `CHAMPIONSHIP_AHEAD` Championship attempts (with decks enough for every student to be a
     finalist), and the seed of any later attempts. Who plays which championship cards follows
-    from who the finalists are, as at a real table."""
+    from who the finalists are, as at a real table. ``chance``: the outcomes a chance-stepped
+    game had drawn when `deal_from_chance` made this deal (the rest is filler), else None."""
 
     starting: tuple[Dealt, ...]
     championship: tuple[Dealt, ...]
     later: int
+    chance: tuple[int, ...] | None = None
 
 
 def championship_deck_count(rules: Rules) -> int:
@@ -100,10 +81,14 @@ def championship_deck_count(rules: Rules) -> int:
     return -(-rules.students // rules.max_per_round)
 
 
+def draw_call(rules: Rules, rng: np.random.Generator) -> int:
+    """The teacher's call: a fair coin under ``call="random"`` (no draw for a fixed call)."""
+    return int(rng.integers(2)) if rules.call == "random" else CALLS.index(rules.call)
+
+
 def draw_round(rules: Rules, rng: np.random.Generator, decks: int) -> Dealt:
-    """A round's call, decks and GeoPower card, drawn in that order (as `RandomSource` does)."""
-    mode = rules.call
-    call = int(rng.integers(2)) if mode == "random" else CALLS.index(mode)
+    """A round's call, decks and GeoPower card, drawn in that order."""
+    call = draw_call(rules, rng)
     orders = tuple(tuple(int(c) for c in rng.permutation(N_CARDS)) for _ in range(decks))
     return Dealt(call, int(rng.choice(3, p=rules.geopower_p)), orders)
 
@@ -116,65 +101,18 @@ def deal_one(rules: Rules, rng: np.random.Generator) -> Deal:
     return Deal(starting, later, int(rng.integers(2**63)))
 
 
-def seat_place(rules: Rules, student: int) -> tuple[int, int, int]:
-    """(Starting Round, deck in that round, place in that deck) of a student."""
-    groups = rules.groups_of()
-    for r, plan in enumerate(rules.round_plan()):
-        for j, deck in enumerate(plan):
-            members = [s for g in deck for s in groups[g]]
-            if student in members:
-                return r, j, members.index(student)
-    raise ValueError(f"student {student} is not in the class")
+def dealt(rules: Rules, deal: Deal, index: int) -> Dealt:
+    """Round `index`'s chance events in `deal` (a Starting Round, then the Championship
+    attempts, those beyond the deal's own drawn from its seed)."""
+    attempt = index - rules.rounds
+    if attempt < 0:
+        return deal.starting[index]
+    if attempt < len(deal.championship):
+        return deal.championship[attempt]
+    return draw_round(rules, np.random.default_rng([deal.later, attempt]), championship_deck_count(rules))
 
 
-def redeal_hidden(rules: Rules, deal: Deal, student: int, rng: np.random.Generator) -> Deal:
-    """The deal as `student` knows it when it discards in its Starting Round, the rest dealt
-    anew: it keeps its own three cards (at its place in its deck) and its round's call, and
-    any Starting Round played before its own (played in front of it). Dealt anew: the other
-    cards of its deck, any other deck of its round, its round's GeoPower card (turned after
-    the discards), and every later round: calls, decks and GeoPower cards."""
-    r0, j0, i0 = seat_place(rules, student)
-    k = rules.dealt
-    own = deal.starting[r0]
-    mine = own.decks[j0][i0 * k:(i0 + 1) * k]
-    rest = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in mine])]
-    deck = tuple(rest[: i0 * k]) + tuple(mine) + tuple(rest[i0 * k:])
-    decks = tuple(deck if j == j0 else tuple(int(c) for c in rng.permutation(N_CARDS))
-                  for j in range(len(own.decks)))
-    starting = list(deal.starting)
-    starting[r0] = Dealt(own.call, int(rng.choice(3, p=rules.geopower_p)), decks)
-    plans = rules.round_plan()
-    for r in range(r0 + 1, len(starting)):
-        starting[r] = draw_round(rules, rng, len(plans[r]))
-    later = tuple(draw_round(rules, rng, championship_deck_count(rules)) for _ in range(CHAMPIONSHIP_AHEAD))
-    return Deal(tuple(starting), later, int(rng.integers(2**63)))
-
-
-class DealSource:
-    """A `Deal` as the reference engine's `Source`."""
-
-    def __init__(self, rules: Rules, deal: Deal):
-        self.rules, self.chance = rules, deal
-
-    def _round(self, index: int) -> Dealt:
-        attempt = index - self.rules.rounds
-        if attempt < 0:
-            return self.chance.starting[index]
-        if attempt < len(self.chance.championship):
-            return self.chance.championship[attempt]
-        rng = np.random.default_rng([self.chance.later, attempt])
-        return draw_round(self.rules, rng, championship_deck_count(self.rules))
-
-    def call(self, index, stage):
-        return self._round(index).call
-
-    def deal(self, index, stage, decks):
-        orders, k = self._round(index).decks, self.rules.dealt
-        return {s: orders[j][i * k:(i + 1) * k] for j, students in enumerate(decks) for i, s in enumerate(students)}
-
-    def geopower(self, index, stage):
-        return self._round(index).category
-
+# --- the game ---------------------------------------------------------------------------
 
 @dataclass
 class RoundLog:
@@ -204,23 +142,6 @@ class GameLog:
         return sum(r.stage == CHAMPIONSHIP for r in self.rounds)
 
 
-def _play_round(rules, index, stage, decks, contests, source, chooser) -> RoundLog:
-    call = source.call(index, stage)
-    hands = source.deal(index, stage, decks)
-    discards = {}
-    for contest in contests:
-        for s in contest:
-            discards[s] = chooser(index, s, tuple(sorted(hands[s])), call, len(contest) - 1)
-    category = source.geopower(index, stage)
-    scores = {}
-    for s, hand in hands.items():
-        kept = list(hand)
-        kept.remove(discards[s])
-        scores[s] = score(kept, category)
-    winners = [w for c in contests for w in round_winners({s: scores[s] for s in c}, call)]
-    return RoundLog(stage, call, hands, discards, category, scores, contests, sorted(winners))
-
-
 def seen(rnd: RoundLog) -> Seen:
     """A finished round as the class saw it: the Selected Cards are shown to compare sums,
     the discards never are."""
@@ -229,45 +150,255 @@ def seen(rnd: RoundLog) -> Seen:
     return Seen(rnd.stage, rnd.call, rnd.category, contests, tuple(rnd.winners))
 
 
-def play(rules: Rules, source: Source, chooser: Chooser, log: GameLog | None = None) -> GameLog:
-    """One class game, step by step as the rule text tells it. `log` is the log to fill
-    (empty, for these rules): a chooser that holds it sees the rounds finished so far, which
-    the whole class has seen."""
+class Table:
+    """The class as it stands, which every observation reads (`view`): the rounds finished
+    and, in the round being played, the call once said, each student's cards once its deck is
+    dealt, and the discards once made."""
+
+    def __init__(self, game: GameLog):
+        self.game, self.history = game, ()
+        self.call, self.hands, self.contest_of, self.discards = -1, {}, {}, {}
+
+    def start(self, call: int, contests) -> None:
+        self.call = call
+        self.contest_of = {s: tuple(c) for c in contests for s in c}
+
+    def finish(self, rnd: RoundLog) -> None:
+        self.history += (seen(rnd),)
+        self.call, self.hands, self.contest_of, self.discards = -1, {}, {}, {}
+
+    def view(self, seat: int) -> View:
+        """What student `seat` sees now: its own cards (none while it is not dealt), the call,
+        who it competes against, every finished round, and its own discards."""
+        contest = self.contest_of.get(seat, ())
+        own = tuple(r.discards.get(seat, -1) for r in self.game.rounds)
+        if seat in self.discards:
+            own += (self.discards[seat],)
+        return View(tuple(sorted(self.hands.get(seat, ()))), self.call, max(len(contest) - 1, 0), self.game.rules,
+                    len(self.history), contest, self.history, own)
+
+
+def geopower_node(rules: Rules, observe) -> Chance:
+    """The GeoPower card turned: a category of the deck, with the deck's odds."""
+    p = rules.geopower_p
+    kinds = [c for c in range(len(CATEGORIES)) if rules.geopower[c]]
+    return Chance("geopower", tuple(CATEGORY_OUTCOME + c for c in kinds), tuple(float(p[c]) for c in kinds), observe)
+
+
+def observed(nodes, observe):
+    """The chance nodes of `nodes` (`draw_cards`'s), each with `observe`: a seat is seen
+    while cards are dealt too (the first to be dealt has its cards before the last is)."""
+    try:
+        node = next(nodes)
+        while True:
+            node = nodes.send((yield replace(node, observe=observe)))
+    except StopIteration as stop:
+        return stop.value
+
+
+def play_round(rules: Rules, table: Table, stage: str, decks, contests, chance: Dealt | None):
+    """One round: the call, the deal (a deck at a time, from its top in seat order), every
+    student's discard at once, face-down (one `Ask`), then the GeoPower card; scored. Chance
+    comes from `chance` (the deal's round) or, when None, is yielded."""
+    index, k = len(table.history), rules.dealt
+    if chance is not None:
+        call = chance.call
+    elif rules.call == "random":
+        call = (yield Chance("call", (CALL_OUTCOME, CALL_OUTCOME + 1), observe=table.view)) - CALL_OUTCOME
+    else:
+        call = CALLS.index(rules.call)
+    table.start(call, contests)
+    hands = table.hands
+    for j, students in enumerate(decks):
+        if chance is not None:
+            cards = chance.decks[j]
+        else:
+            cards = yield from observed(draw_cards(range(N_CARDS), len(students) * k), table.view)
+        for i, s in enumerate(students):
+            hands[s] = tuple(cards[i * k:(i + 1) * k])
+    where = f"round {index + 1} ({stage})"
+    decisions = []
+    for contest in contests:
+        for s in contest:
+            view = table.view(s)
+            decisions.append(Decision(s, "discard", view, view.hand, where))
+    discards = yield Ask(tuple(decisions), table.view)
+    table.discards = discards
+    if chance is not None:
+        category = chance.category
+    else:
+        category = (yield geopower_node(rules, table.view)) - CATEGORY_OUTCOME
+    scores = {}
+    for s, hand in hands.items():
+        kept = list(hand)
+        kept.remove(discards[s])
+        scores[s] = score(kept, category)
+    winners = [w for c in contests for w in round_winners({s: scores[s] for s in c}, call)]
+    return RoundLog(stage, call, dict(hands), dict(discards), category, scores, contests, sorted(winners))
+
+
+def steps(rules: Rules, deal: Deal | None = None):
+    """One class game, step by step as the rule text tells it: the Starting Round(s), each
+    group's winners to the Championship Round, tied finalists replaying it (or sharing the
+    title). Yields an `Ask` a round (every student dealt discards at once) and, without a
+    deal, the `Chance` nodes; returns the `GameLog`."""
     rules.validate()
+    game = GameLog(rules)
+    table = Table(game)
+    while (plan := rules.next_round(game.rounds)) is not None:
+        stage, decks, contests = plan
+        chance = None if deal is None else dealt(rules, deal, len(game.rounds))
+        game.rounds.append((yield from play_round(rules, table, stage, decks, contests, chance)))
+        table.finish(game.rounds[-1])
+        if len(game.rounds) == rules.rounds:
+            won = {s for r in game.rounds for s in r.winners}
+            game.group_winners = [[s for s in g if s in won] for g in rules.groups_of()]
+    game.champions = game.rounds[-1].winners
+    return game
+
+
+# --- chance, stepped or redrawn -------------------------------------------------------------
+
+def _filled(cards: Sequence[int]) -> tuple[int, ...]:
+    """A deck order that deals `cards` first, the rest of the deck after them."""
+    first = set(cards)
+    return tuple(cards) + tuple(c for c in range(N_CARDS) if c not in first)
+
+
+def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
+    """The deal a chance-stepped game's outcomes make (`CALL_OUTCOME`, `CATEGORY_OUTCOME`):
+    round by round its call, its cards a deck at a time (a Starting Round's decks as planned, a
+    Championship's `max_per_round` finalists a deck) and its GeoPower card. What chance has not
+    decided yet is filler: the first call and category the rules allow, the rest of each deck
+    in card order."""
+    rules.validate()
+    fixed = 0 if rules.call == "random" else CALLS.index(rules.call)
+    first_kind = next(c for c in range(len(CATEGORIES)) if rules.geopower[c])
+    rounds: list[list] = []  # [call, category, cards] a round, in play order
+    for x in outcomes:
+        if not rounds or rounds[-1][1] is not None:
+            rounds.append([fixed, None, []])
+        if x >= CATEGORY_OUTCOME:
+            rounds[-1][1] = x - CATEGORY_OUTCOME
+        elif x >= CALL_OUTCOME:
+            rounds[-1][0] = x - CALL_OUTCOME
+        else:
+            rounds[-1][2].append(x)
     groups = rules.groups_of()
-    log = GameLog(rules) if log is None else log
-    winners_of = {}
-    for plan in rules.round_plan():
-        group_ids = [g for deck in plan for g in deck]
-        decks = [[s for g in deck for s in groups[g]] for deck in plan]
-        contests = [list(groups[g]) for g in group_ids]
-        rnd = _play_round(rules, len(log.rounds), STARTING, decks, contests, source, chooser)
-        log.rounds.append(rnd)
-        for g in group_ids:
-            winners_of[g] = [s for s in groups[g] if s in rnd.winners]
-    log.group_winners = [winners_of[g] for g in range(rules.groups)]
-    alive = log.finalists
-    while True:
-        decks = rules.championship_decks(alive)
-        rnd = _play_round(rules, len(log.rounds), CHAMPIONSHIP, decks, [alive], source, chooser)
-        log.rounds.append(rnd)
-        if len(rnd.winners) == 1 or rules.championship_ties == "share":
-            log.champions = rnd.winners
-            return log
-        alive = rnd.winners
+    starting, championship = [], []
+    for index in range(max(len(rounds), rules.rounds)):
+        call, category, cards = rounds[index] if index < len(rounds) else (fixed, None, [])
+        if index < rules.rounds:
+            sizes = [rules.dealt * sum(len(groups[g]) for g in deck) for deck in rules.round_plan()[index]]
+        else:
+            sizes = [rules.dealt * rules.max_per_round] * championship_deck_count(rules)
+        edges = np.cumsum([0, *sizes])
+        decks = tuple(_filled(cards[edges[j]:edges[j + 1]]) for j in range(len(sizes)))
+        made = Dealt(call, first_kind if category is None else category, decks)
+        (starting if index < rules.rounds else championship).append(made)
+    filler = Dealt(fixed, first_kind, (_filled(()),) * championship_deck_count(rules))
+    championship += [filler] * (CHAMPIONSHIP_AHEAD - len(championship))
+    return Deal(tuple(starting), tuple(championship), 0, tuple(int(x) for x in outcomes))
 
 
-def policy_chooser(policies, rng: np.random.Generator) -> Chooser:
-    """Ask each student's policy (one per seat) through a one-row observation."""
+def redeal(rules: Rules, deal: Deal, view: View, discards: dict[int, int], seat: int,
+           rng: np.random.Generator) -> Deal:
+    """`deal` as student `seat` knows it when it sees `view`, the rest dealt anew: every
+    finished round kept whole (its Selected Cards were shown, its discards are in the log); in
+    the round being played the call once said, the seat's own cards and any discard already
+    logged (`discards`) kept at their places in their decks, every other card of each deck
+    shuffled anew, and the GeoPower card redrawn; every later round drawn afresh."""
+    finished, k = len(view.history), rules.dealt
+    kept = [dealt(rules, deal, index) for index in range(finished)]
+    plan = rules.next_round(view.history)
+    if plan is not None:
+        now = dealt(rules, deal, finished)
+        orders = []
+        for j, order in enumerate(now.decks):
+            students = plan[1][j] if j < len(plan[1]) else []
+            places = {}
+            for i, s in enumerate(students):
+                slots = range(i * k, (i + 1) * k)
+                if s == seat and view.hand:
+                    places.update((p, order[p]) for p in slots)
+                elif s in discards:
+                    places.update((p, order[p]) for p in slots if order[p] == discards[s])
+            rest = iter(int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in places.values()]))
+            orders.append(tuple(places[p] if p in places else next(rest) for p in range(N_CARDS)))
+        call = now.call if view.call >= 0 else draw_call(rules, rng)
+        kept.append(Dealt(call, int(rng.choice(3, p=rules.geopower_p)), tuple(orders)))
+    plans = rules.round_plan()
+    starting = kept[: rules.rounds] + [draw_round(rules, rng, len(plans[r])) for r in range(len(kept), rules.rounds)]
+    championship = kept[rules.rounds:]
+    championship += [draw_round(rules, rng, championship_deck_count(rules))
+                     for _ in range(max(CHAMPIONSHIP_AHEAD - len(championship), 0))]
+    return Deal(tuple(starting), tuple(championship), int(rng.integers(2**63)))
 
-    def choose(index, student, hand, call, opponents):
-        obs = observe([hand], call, opponents)
-        policy = policies[student]
-        with asking("class", policy, f"discard of round {index + 1}"):
-            answer = np.asarray(policy.act(obs, rng))
-        if answer.dtype.kind not in "iu" or answer.shape != (1,) or not 0 <= int(answer[0]) < obs["hand"].shape[1]:
-            raise IllegalActionError(f"class: bot {bot_name(policy)!r}, discard of round {index + 1}: "
-                                     f"{answer!r} is not one position 0-{obs['hand'].shape[1] - 1} of the hand")
-        return int(obs["hand"][0, int(answer[0])])
 
-    return choose
+# --- the reference engine on the step-wise interface ------------------------------------------
+
+class Engine(StepGame):
+    """The reference engine as a step-wise game (`geolab.stepwise.State` steps it): the
+    verbs of `geolab.game.Game` the specification answers. `ClassGame` adds the rest.
+
+    Actions are cards: a discard's index is its card number (0-49), the same in every hand.
+    Observations are `View` s (`geolab.games.classroom.observations`)."""
+
+    def seat_name(self, rules: Rules, seat: int) -> str:
+        return student_name(seat)
+
+    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
+        return deal_one(rules, rng)
+
+    def steps(self, rules: Rules, deal: Deal | None):
+        return steps(rules, deal)
+
+    def scores(self, played: GameLog) -> np.ndarray:
+        champion = np.zeros((1, played.rules.students), bool)
+        champion[0, played.champions] = True
+        return shares(champion)[0]
+
+    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
+        return deal_from_chance(rules, outcomes)
+
+    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
+        """`redeal` where the log stops, what `seat` sees there being its observation. The
+        log of a chance-stepped game (its chance outcomes are those `deal_from_chance` made the
+        deal from) is stepped as it was, without the deal's filler."""
+        outcomes = tuple(v for kind, v in log if kind == "chance")
+        stepped = deal.chance == outcomes and (bool(outcomes) or not log)
+        state = self.state(rules, None if stepped else deal, log)
+        asks = [answers for kind, answers in log if kind == "ask"]
+        view = state.observe(seat)
+        pending = asks[len(view.history)] if len(asks) > len(view.history) else {}
+        return redeal(rules, deal, view, pending, seat, rng)
+
+    def num_actions(self, rules: Rules) -> int:
+        return N_CARDS
+
+    def action_id(self, rules: Rules, decision: Decision, action) -> int:
+        return int(checked(decision, action, student_name(decision.seat)))
+
+    def action_of(self, rules: Rules, decision: Decision, index: int) -> int:
+        if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)) and index in decision.legal:
+            return int(index)
+        raise refuse(decision, index, student_name(decision.seat))
+
+    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
+        return observation_string(rules, seat, observation)
+
+    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
+        return observation_tensor(rules, seat, observation, ATTEMPTS_BOUND)
+
+    def tensor_size(self, rules: Rules) -> int:
+        return tensor_size(rules, ATTEMPTS_BOUND)
+
+    def max_length(self, rules: Rules) -> int:
+        """Every Starting Round's call, cards, discards and GeoPower card, then
+        `ATTEMPTS_BOUND` Championship attempts with every student a finalist."""
+        calls = int(rules.call == "random")
+        starting = rules.rounds * (calls + 1) + rules.students * (rules.dealt + 1)
+        return starting + ATTEMPTS_BOUND * (calls + 1 + rules.students * (rules.dealt + 1))
+
+
+ENGINE = Engine()

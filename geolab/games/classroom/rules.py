@@ -26,6 +26,11 @@ MAX_GROUPS = 16
 STARTING, CHAMPIONSHIP = "starting", "championship"
 
 
+def student_name(s: int) -> str:
+    """Seat s is student ``S{s+1}`` (records, screens, errors)."""
+    return f"S{s + 1}"
+
+
 @dataclass(frozen=True)
 class Rules(RulesBase):
     """Every number and choice of the rule text; defaults are the official values.
@@ -172,6 +177,24 @@ class Rules(RulesBase):
         one deck only when ties bring more finalists than one deck can serve)."""
         k = self.max_per_round
         return [finalists[i : i + k] for i in range(0, len(finalists), k)]
+
+    def next_round(self, rounds) -> tuple[str, list[list[int]], list[list[int]]] | None:
+        """The round to play after the finished `rounds` (each with its ``stage`` and
+        ``winners``): its stage, the students dealt from each deck (seat order) and the
+        contests (a group each, or the finalists still in the race); None when the game is
+        over. The Starting Rounds follow the plan; then the group winners play the
+        Championship, and tied finalists replay it (or share the title)."""
+        index = len(rounds)
+        if index < self.rounds:
+            groups, plan = self.groups_of(), self.round_plan()[index]
+            return (STARTING, [[s for g in deck for s in groups[g]] for deck in plan],
+                    [list(groups[g]) for deck in plan for g in deck])
+        last = rounds[-1]
+        if last.stage == CHAMPIONSHIP and (len(last.winners) == 1 or self.championship_ties == "share"):
+            return None
+        alive = sorted(s for r in rounds[: self.rounds] for s in r.winners) if last.stage == STARTING \
+            else list(last.winners)
+        return CHAMPIONSHIP, self.championship_decks(alive), [alive]
 
 
 @cache

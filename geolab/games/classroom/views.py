@@ -17,9 +17,8 @@ import numpy as np
 from geolab.cards import NAMES, POSTAL, RANKS
 from geolab.game import Decision, MoveError, shown
 from geolab.games.classroom.observations import Seen, View
-from geolab.games.classroom.records import student_name
 from geolab.games.classroom.reference import GameLog, seen
-from geolab.games.classroom.rules import TOP_DOG, Rules
+from geolab.games.classroom.rules import TOP_DOG, Rules, student_name
 
 WIDTH = 79
 CALL_NAMES = ("Top Dog", "Bottoms Up")
