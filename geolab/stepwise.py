@@ -115,11 +115,16 @@ def stage(steps: Steps, observe: Callable[[int, Any], Any], where: str = "") -> 
 
 def legal_index(decision: Decision, action) -> int:
     """The position of `action` in ``decision.legal``, or -1 (an unhashable or alien value
-    included)."""
+    included, and a truth value or a real number equal to a whole-number action)."""
     try:
-        return decision.legal.index(action)
+        i = decision.legal.index(action)
     except (ValueError, TypeError):
         return -1
+    legal = decision.legal[i]
+    if isinstance(action, (bool, np.bool_)) != isinstance(legal, (bool, np.bool_)) or \
+            (isinstance(action, float) and not isinstance(legal, float)):
+        return -1  # True is not card 1, nor 1.0 the whole number 1
+    return i
 
 
 def shown_action(action) -> str:

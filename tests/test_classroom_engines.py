@@ -207,7 +207,10 @@ def test_a_student_keeps_what_it_has_seen_and_nothing_else():
     deal = GAME.deal(rules, rng)
     student = 15  # S16, in the second Starting Round: the sixth student of its one deck
     assert rules.round_plan()[1] == ((2, 3),) and rules.groups_of()[2][0] == 10
-    other = GAME.redeal_hidden(rules, deal, student, rng)
+    state = GAME.state(rules, deal)  # to the student's first discard, every student before it discarding its first card
+    while student not in state.to_move():
+        state.apply({d.seat: d.legal[0] for d in state.decisions()})
+    other = GAME.resample(rules, deal, state.log, student, rng)
     assert other.starting[0] == deal.starting[0]  # played in front of it
     mine, theirs = deal.starting[1], other.starting[1]
     assert theirs.call == mine.call and theirs.decks[0][15:18] == mine.decks[0][15:18]

@@ -18,7 +18,6 @@ from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import (
     AverageRank, LearnedDiscard, OneCategory, RandomDiscard, Student, TablePolicy, WorstCategory,
 )
-from geolab.errors import GeolabError
 from geolab.game import Bots
 from geolab.games.classroom.rules import Rules
 
@@ -95,9 +94,8 @@ ARENA = "random,average,worst-category,one-category,learned,equilibrium"
 
 def seat(bot, rules: Rules, rng) -> Student:
     """A classmate at `geolab play`: the bot answers each discard from its own `View` only
-    (through the one-row observation its batched `act` reads), its randomness from `rng`."""
-    if getattr(bot, "peeks", False):
-        raise GeolabError(f"class: {bot.name} peeks at the GeoPower card: it cannot sit at a table")
+    (through the one-row observation its batched `act` reads), its randomness from `rng`
+    (`geolab.registry.Entry.seated` refuses one that peeks)."""
     return Student(bot, rng)
 
 

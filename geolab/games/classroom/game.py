@@ -117,16 +117,6 @@ class ClassGame(Engine):
         return [b.record(i) for i in range(n)]
 
     # ----- reference engine (the step-wise verbs: `reference.Engine`) ------------------------
-    def redeal_hidden(self, rules, deal: Deal, seat: int, rng) -> Deal:
-        """`resample` at the student's first discard, the rounds before it played with each
-        student's first card (they are kept whole whatever was played in them): the student
-        keeps its hand, its round's call and any Starting Round before its own. Kept for the
-        conformance test of a seat's first observation."""
-        state = self.state(rules, deal)
-        while seat not in state.to_move():
-            state.apply({d.seat: d.legal[0] for d in state.decisions()})
-        return self.resample(rules, deal, state.log, seat, rng)
-
     def to_record(self, played: GameLog) -> dict:
         return records.to_record(played)
 
