@@ -458,7 +458,7 @@ def test_reference_decisions_are_the_dealers_call_then_every_seats_set_choice():
     assert log[4].observation.sets[0].plays == tuple(played.rounds[0].sets[0].plays)
     assert played.over and len(played.rounds) == len([d for d in log if d.kind == "call"])
     assert [d.seat for d in log if d.kind == "call"][:4] == [0, 1, 2, 0]  # the deal passes left
-    with pytest.raises(IllegalActionError, match="round 1: set 1: B's choice"):
+    with pytest.raises(IllegalActionError, match="set 1 of round 1: B's choose"):
         GAME.play(rules, deal, [Scripted([]), Scripted([], ("choose", 1)), Scripted([])])
 
 
