@@ -8,7 +8,7 @@ import pytest
 
 from geolab.bots.jumbled.registry import BOTS, SEAT
 from geolab.cards import N_CARDS, POSTAL
-from geolab.errors import IllegalActionError
+from geolab.errors import GeolabError, IllegalActionError
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.reference import Deal, RoundDeal
 from geolab.games.jumbled.rules import Rules
@@ -181,6 +181,8 @@ def test_redeal_hidden_is_resampling_at_the_seats_first_decision():
     other = GAME.redeal_hidden(rules, deal, 2, rng)
     assert other.round(rules, 0).hands[2] == first.hands[2] and other.round(rules, 0).hands[1] != first.hands[1]
     assert GAME.redeal_hidden(rules, deal, 0, rng).fixed == ()  # the first dealer has seen nothing
+    with pytest.raises(GeolabError, match="seat 4: the seats are 0-3"):
+        GAME.resample(rules, deal, [], 4, rng)
 
 
 def test_chance_nodes_deal_card_by_card_and_turn_each_geopower_card_in_proportion():

@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 
 from geolab.cards import N_CARDS, POSTAL, RANKS
-from geolab.errors import IllegalActionError
+from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Decision
 from geolab.games.jumbled.rules import BOTTOMS_UP, CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
 from geolab.stepwise import Ask, Chance, Steps, draw_cards
@@ -412,6 +412,8 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     being played is dealt yet and how many GeoPower cards are turned: a set laid face down
     whose card is still to come keeps its cards (the log holds them)."""
     rules = rules.validate()
+    if not 0 <= seat < rules.players:
+        raise GeolabError(f"seat {seat!r}: the seats are 0-{rules.players - 1}")
     S, D, dealt = rules.sets_per_round, rules.deck_size, rules.players * rules.cards_dealt
     asks = [answers for kind, answers in log if kind == "ask"]
     k, j = divmod(len(asks), 1 + S)  # in round k, j answers given (its call first)
