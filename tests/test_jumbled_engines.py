@@ -458,7 +458,7 @@ def test_reference_decisions_are_the_dealers_call_then_every_seats_set_choice():
     assert log[4].observation.sets[0].plays == tuple(played.rounds[0].sets[0].plays)
     assert played.over and len(played.rounds) == len([d for d in log if d.kind == "call"])
     assert [d.seat for d in log if d.kind == "call"][:4] == [0, 1, 2, 0]  # the deal passes left
-    with pytest.raises(IllegalActionError, match="round 1: set 1: B's choice"):
+    with pytest.raises(IllegalActionError, match="set 1 of round 1: B's choose"):
         GAME.play(rules, deal, [Scripted([]), Scripted([], ("choose", 1)), Scripted([])])
 
 
@@ -468,12 +468,13 @@ def test_redealing_the_hidden_cards_keeps_the_seats_own_hand_only():
     deal = GAME.deal(rules, rng)
     first = deal.round(rules, 0)
     for seat in (1, 2, 3):
-        other = GAME.redeal_hidden(rules, deal, seat, rng).round(rules, 0)
+        called = [("ask", {0: rules.calls[0]})]  # the first dealer's call: then set 1, every seat holding its hand
+        other = GAME.resample(rules, deal, called, seat, rng).round(rules, 0)
         assert other.hands[seat] == first.hands[seat]
         assert all(other.hands[p] != first.hands[p] for p in range(4) if p != seat)
         assert len({c for h in other.hands for c in h}) == 24
         assert sorted(other.geopower) == sorted(first.geopower)
-    assert GAME.redeal_hidden(rules, deal, 0, rng).round(rules, 0) != first  # the first dealer has seen nothing
+    assert GAME.resample(rules, deal, [], 0, rng).round(rules, 0) != first  # the first dealer has seen nothing
     assert deal.round(rules, 5) == deal.round(rules, 5) != deal.round(rules, 6)
 
 

@@ -13,12 +13,14 @@ left. A game is a race to the target over several rounds, each freshly dealt.
   seat (`OwnStream`). So the deals depend on (rules, n, seed) only, a seating's play on
   ``stream``, and nothing on ``chunk`` (a thread job's size, rounded up to whole blocks),
   ``threads`` or which seats share a bot object.
-- Reference engine (`play`): each round the dealer is asked a ``"call"`` (legal: the calls the
-  rules allow, by name), then on each set every seat is asked a ``"choose"`` (legal: every
+- Reference engine (`steps`, played by the one driver, `geolab.stepwise.play`): each round
+  the dealer is asked a ``"call"`` (legal: the calls the rules allow, by name), then on each
+  set every seat is asked a ``"choose"`` at once, one `geolab.stepwise.Ask` (legal: every
   legal tuple of cards, in the order the hand was dealt), all before the GeoPower card is
   turned. The observation is a `View`. A game's chance is one `Deal`: a seed from which
-  round r's hands and GeoPower order come, with rounds fixed in it where `redeal_hidden` made
-  them.
+  round r's hands and GeoPower order come, with rounds fixed in it where `resample`,
+  `deal_from_chance` or a record made them. Action indices, observation texts and tensors:
+  `geolab.games.jumbled.observations` (docs/rules-jumbled.md).
 - At the keyboard (`geolab play jumbled`): `views` (`geolab.games.jumbled.views`) shows a seat
   its `View` and reads its moves; one game is the whole match (`series_target` is None).
 """
@@ -30,14 +32,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from geolab.cards import N_CARDS, POSTAL
 from geolab.common.seeding import sequence
-from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, Decision, replayed, shares
-from geolab.games.jumbled import records
+from geolab.errors import GeolabError
+from geolab.game import Batch, replayed, shares
+from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
-from geolab.games.jumbled.reference import Deal, Game, RoundDeal, View, seen_sets
-from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, Rules, call_index
+from geolab.games.jumbled.reference import Deal, Game
+from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
 from geolab.games.jumbled.views import VIEWS
 
@@ -48,26 +49,6 @@ from geolab.games.jumbled.views import VIEWS
 BLOCK = 4096
 #: The seat that deals (and so decides) first.
 FIRST_DEALER = 0
-
-
-def _shown(action) -> str:
-    if isinstance(action, tuple) and all(isinstance(c, (int, np.integer)) and 0 <= c < N_CARDS for c in action):
-        return " ".join(POSTAL[c] for c in action) or "no cards"
-    return repr(action)
-
-
-def _ask(seat, decision: Decision, where: str):
-    """The seat's answer, checked: one of ``decision.legal`` (returned as the legal value)."""
-    action = seat.act(decision)
-    try:
-        index = decision.legal.index(action)
-    except (ValueError, TypeError):
-        index = -1
-    if index < 0:
-        legal = decision.legal
-        shown = ", ".join(_shown(a) for a in legal[:6]) + (", ..." if len(legal) > 6 else "")
-        raise IllegalActionError(f"{where} {_shown(action)} is not legal (legal: {shown})")
-    return decision.legal[index]
 
 
 class OwnStream:
@@ -86,19 +67,13 @@ class OwnStream:
         return self.bot.call(obs, self.rng)
 
 
-class JumbledGame:
+class JumbledGame(reference.Engine):
     name = "jumbled"
     title = "Jumbled GeoPower Choice"
     record_game = RECORD_GAME
     Rules = Rules
     length_unit = "rounds"
     first_means = "first dealer"
-
-    def seats(self, rules: Rules) -> int:
-        return rules.players
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SEAT_LETTERS[seat]
 
     # ----- batch engine ------------------------------------------------------------------
     block = BLOCK
@@ -166,55 +141,20 @@ class JumbledGame:
             out += records.batch_to_records(rules, part, list(range(len(part.winner))))
         return out
 
-    # ----- reference engine --------------------------------------------------------------
-    def deal(self, rules, rng) -> Deal:
-        return Deal(int(rng.integers(1 << 63)))
+    # ----- reference engine (the step-wise verbs: `reference.Engine`) ---------------------
 
-    def redeal_hidden(self, rules, deal: Deal, seat: int, rng) -> Deal:
-        """The first dealer decides its call before any card is dealt, so for it everything is
-        dealt anew. Any other seat first decides on set 1 of round 1, holding its round-1 hand:
-        that hand stays; the other hands of round 1 are dealt anew from the cards it does not
-        hold, the round's GeoPower deck is shuffled anew, and every later round comes from a
-        fresh seed."""
+    def max_length(self, rules) -> int:
+        """Every round at most: the call, each seat's choice on each set, the cards dealt and
+        the GeoPower cards turned by chance; at most `Rules.max_rounds` rounds."""
         rules = rules.validate()
-        fresh = int(rng.integers(1 << 63))
-        while fresh == deal.seed:
-            fresh = int(rng.integers(1 << 63))
-        if seat == FIRST_DEALER:
-            return Deal(fresh)
-        first = deal.round(rules, 0)
-        mine = set(first.hands[seat])
-        unseen = iter(int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in mine]))
-        hands = tuple(first.hands[p] if p == seat else tuple(next(unseen) for _ in range(rules.cards_dealt))
-                      for p in range(rules.players))
-        geopower = tuple(int(c) for c in rng.permutation(np.array(first.geopower)))
-        return Deal(fresh, (RoundDeal(hands, geopower),))
+        return rules.max_rounds * (1 + rules.players * rules.sets_per_round + reference.chance_per_round(rules))
 
-    def play(self, rules, deal: Deal, seats) -> Game:
-        rules = rules.validate()
-        P = rules.players
-        if len(seats) != P:
-            raise GeolabError(f"{len(seats)} seats for {P} players")
-        game = Game(rules)
-        while not game.over:
-            r, dealer = len(game.rounds), game.dealer
-            history = tuple((i % P, CALLS[x.call], seen_sets(x)) for i, x in enumerate(game.rounds))
-            scores = tuple(game.scores)
-            view = View(rules, dealer, r, dealer, None, scores, history=history)
-            call = _ask(seats[dealer], Decision(dealer, "call", view, tuple(rules.calls)),
-                        f"round {r + 1}: {SEAT_LETTERS[dealer]}'s call")
-            cards = deal.round(rules, r)
-            rnd = game.start_round(call_index(call), [list(h) for h in cards.hands], list(cards.geopower))
-            for s in range(rules.sets_per_round):
-                sets = seen_sets(rnd)
-                choices = []
-                for p in range(P):  # all lay their cards face down before anything is shown
-                    view = View(rules, p, r, dealer, call, scores, s, cards.hands[p], tuple(rnd.left[p]), sets, history)
-                    choices.append(_ask(seats[p], Decision(p, "choose", view, tuple(rnd.legal(p))),
-                                        f"round {r + 1}: set {s + 1}: {SEAT_LETTERS[p]}'s choice"))
-                rnd.play_set(choices)
-            game.end_round()
-        return game
+    num_actions = staticmethod(observations.num_actions)
+    action_id = staticmethod(observations.action_id)
+    action_of = staticmethod(observations.action_of)
+    observation_string = staticmethod(observations.observation_string)
+    observation_tensor = staticmethod(observations.observation_tensor)
+    tensor_size = staticmethod(observations.tensor_size)
 
     def scores(self, played: Game) -> np.ndarray:
         """Win shares; a draw, or a game not finished (a partial record), shares among all."""

@@ -2,9 +2,10 @@
 ``geolab-record/1`` objects, and replay and check any record with the reference engine
 (``docs/records-jumbled.md``).
 
-`replay_game` turns a record into a played reference `Game` (every decision checked),
-`report` says what happened in it, `to_record` writes a played game back; `replay_record`
-is all three checks at once and returns the report.
+`replay_game` turns a record into a played reference `Game` (the record's deal stepped on
+the reference engine's state with the recorded decisions, each checked), `report` says what
+happened in it, `to_record` writes a played game back; `replay_record` is all three checks at
+once and returns the report.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from geolab.cards import CATEGORIES, POSTAL, category
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.game import envelope, record_cards, replayed, shown
 from geolab.games.jumbled.batch import GameBatch
-from geolab.games.jumbled.reference import Game
-from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules, call_index
+from geolab.games.jumbled.reference import Deal, Engine, Game, RoundDeal, deck_order, illegal_reason
+from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules
+from geolab.stepwise import State
 
 #: The record's own top-level keys (besides the envelope's), a round's and a set's keys.
 BODY_KEYS = ("rounds",)
@@ -106,7 +108,7 @@ def _seat_map(where: str, obj, rules: Rules) -> list:
     return [obj[s] for s in letters]
 
 
-def _record_deck(rules: Rules, where: str, turned: list[int]) -> list[int]:
+def _record_deck(rules: Rules, where: str, turned: list[int]) -> tuple[int, ...]:
     """A GeoPower deck order that turns exactly the recorded cards, or a RecordError."""
     D = rules.deck_size
     first = turned[: min(D, len(turned))]
@@ -118,63 +120,96 @@ def _record_deck(rules: Rules, where: str, turned: list[int]) -> list[int]:
     for s in range(D, len(turned)):
         if turned[s] != turned[s - D]:
             raise RecordError(f"{where} set {s + 1}: the reused GeoPower deck must turn {CATEGORIES[turned[s - D]]} again")
-    return first + [c for c in range(3) for _ in range(left[c])]
+    return deck_order(rules, first)
+
+
+def _round_deal(rules: Rules, r: int, rd) -> RoundDeal:
+    """Round r of a record up to its plays (dealer, call, deal, the GeoPower cards turned),
+    checked, as the round's deal; a RecordError names the first problem."""
+    where = f"round {r + 1}:"
+    if not isinstance(rd, dict):
+        raise RecordError(f"{where} expected an object")
+    _known_keys(where, rd, ROUND_KEYS)
+    dealer = SEAT_LETTERS[r % rules.players]  # the deal passes left
+    if rd.get("dealer", dealer) != dealer:
+        raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {shown(rd.get('dealer'))}")
+    if not isinstance(rd.get("call"), str) or rd.get("call") not in rules.calls:
+        raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {shown(rd.get('call'))}")
+    hands = [record_cards(h, f"{where} deal {SEAT_LETTERS[p]}") for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
+    seen = {}
+    for p, h in enumerate(hands):
+        if len(h) != rules.cards_dealt:
+            raise RecordError(f"{where} deal: {SEAT_LETTERS[p]} holds {len(h)} cards, expected {rules.cards_dealt}")
+        for c in h:
+            if c in seen:
+                raise RecordError(f"{where} deal: {POSTAL[c]} is dealt twice ({seen[c]} and {SEAT_LETTERS[p]})")
+            seen[c] = SEAT_LETTERS[p]
+    sets = rd.get("sets")
+    if not isinstance(sets, list) or len(sets) != rules.sets_per_round:
+        raise RecordError(f"{where} sets: expected a list of {rules.sets_per_round} sets")
+    turned = []
+    for s, st in enumerate(sets):
+        if not isinstance(st, dict):
+            raise RecordError(f"{where} set {s + 1}: expected an object with plays and geopower")
+        _known_keys(f"{where} set {s + 1}:", st, SET_KEYS)
+        if not isinstance(st.get("geopower"), str) or st["geopower"] not in CATEGORIES:
+            raise RecordError(f"{where} set {s + 1}: geopower must be one of {', '.join(CATEGORIES)}, "
+                              f"got {shown(st.get('geopower'))}")
+        turned.append(category(st["geopower"]))
+    return RoundDeal(tuple(tuple(h) for h in hands), _record_deck(rules, where, turned))
 
 
 def replay_game(record: dict) -> Game:
     """The reference game a Jumbled record describes, every deal and decision checked (its
     ``result`` is not: see `replay_record`). Raises `RecordError` with one line naming the
-    place of the first problem."""
+    place of the first problem, in the order play meets them: a round's problem only once
+    the rounds before it are played and the game goes on."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
     rules = _record_rules(record.get("rules", Rules.DEFAULT))  # missing: the default; null is refused
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("rounds: expected a non-empty list of rounds")
-    game = Game(rules)
+    fixed, problem = [], None
+    for r, rd in enumerate(rounds):
+        try:
+            fixed.append(_round_deal(rules, r, rd))
+        except RecordError as error:
+            problem = error
+            break
+    state = State(Engine(), rules, Deal(0, tuple(fixed), stop_after=len(fixed)))
+    laid = []  # each set's plays as recorded: a record may list a seat's cards in any order
     for r, rd in enumerate(rounds):
         where = f"round {r + 1}:"
-        if game.over:
+        if state.is_over() and state.played.over:
             raise RecordError(f"{where} the game was already over after round {r}")
-        if not isinstance(rd, dict):
-            raise RecordError(f"{where} expected an object")
-        _known_keys(where, rd, ROUND_KEYS)
-        dealer = SEAT_LETTERS[game.dealer]
-        if rd.get("dealer", dealer) != dealer:
-            raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {shown(rd.get('dealer'))}")
-        if not isinstance(rd.get("call"), str) or rd.get("call") not in rules.calls:
-            raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {shown(rd.get('call'))}")
-        hands = [record_cards(h, f"{where} deal {SEAT_LETTERS[p]}") for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
-        seen = {}
-        for p, h in enumerate(hands):
-            if len(h) != rules.cards_dealt:
-                raise RecordError(f"{where} deal: {SEAT_LETTERS[p]} holds {len(h)} cards, expected {rules.cards_dealt}")
-            for c in h:
-                if c in seen:
-                    raise RecordError(f"{where} deal: {POSTAL[c]} is dealt twice ({seen[c]} and {SEAT_LETTERS[p]})")
-                seen[c] = SEAT_LETTERS[p]
-        sets = rd.get("sets")
-        if not isinstance(sets, list) or len(sets) != rules.sets_per_round:
-            raise RecordError(f"{where} sets: expected a list of {rules.sets_per_round} sets")
-        turned = []
-        for s, st in enumerate(sets):
-            if not isinstance(st, dict):
-                raise RecordError(f"{where} set {s + 1}: expected an object with plays and geopower")
-            _known_keys(f"{where} set {s + 1}:", st, SET_KEYS)
-            if not isinstance(st.get("geopower"), str) or st["geopower"] not in CATEGORIES:
-                raise RecordError(f"{where} set {s + 1}: geopower must be one of {', '.join(CATEGORIES)}, "
-                                  f"got {shown(st.get('geopower'))}")
-            turned.append(category(st["geopower"]))
-        rnd = game.start_round(call_index(rd["call"]), hands, _record_deck(rules, where, turned))
-        for s, st in enumerate(sets):
+        if r == len(fixed):
+            raise problem
+        state.apply({r % rules.players: rd["call"]})
+        hands = fixed[r].hands
+        for s, st in enumerate(rd["sets"]):
             plays = [tuple(record_cards(x, f"{where} set {s + 1} {SEAT_LETTERS[p]}"))
                      for p, x in enumerate(_seat_map(f"{where} set {s + 1} plays", st.get("plays"), rules))]
             try:
-                rnd.play_set(plays)
-            except IllegalActionError as error:
-                raise RecordError(f"{where} {error}") from None
-        game.end_round()
+                state.apply({p: _dealt_order(hands[p], cards) for p, cards in enumerate(plays)})
+            except IllegalActionError:  # refused: say why, in the rule's words
+                for p, cards in enumerate(plays):
+                    view = state.observe(p)
+                    why = illegal_reason(rules, s, view.hand, view.left, cards)
+                    if why is not None:
+                        raise RecordError(f"{where} set {s + 1}: {SEAT_LETTERS[p]} {why}") from None
+                raise
+            laid.append(plays)
+    game = state.played
+    for x, plays in zip((x for rnd in game.rounds for x in rnd.sets), laid):
+        x.plays = plays
     return game
+
+
+def _dealt_order(hand, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """A recorded choice in the order its cards were dealt, as the engine lists choices."""
+    slot = {c: i for i, c in enumerate(hand)}
+    return tuple(sorted(cards, key=lambda c: slot.get(c, -1)))
 
 
 def report(game: Game) -> dict:

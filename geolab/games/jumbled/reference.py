@@ -2,18 +2,26 @@
 engine** (one game, step by step, as the rule text reads; the specification the batch engine
 is tested against), with its deals (`Deal`: every round's cards, fixed by a seed) and what a
 seat sees when it decides (`View`).
+
+The engine is the generator `steps` (`geolab.stepwise`): it yields the dealer's call and each
+set's simultaneous choices as `Ask` nodes, and, stepped without a deal, chance's own moves as
+`Chance` nodes; `Round` and `Game` hold the state it plays on. `deal_from_chance` and
+`resample` are the deals a chance-stepped game makes and a seat cannot tell apart.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 
 from geolab.cards import N_CARDS, POSTAL, RANKS
-from geolab.errors import IllegalActionError
-from geolab.games.jumbled.rules import BOTTOMS_UP, CALLS, SEAT_LETTERS, TOP_DOG, Rules
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import Decision
+from geolab.games.jumbled.rules import BOTTOMS_UP, CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
+from geolab.stepwise import Ask, Chance, StepGame, Steps, draw_cards
 
 
 # --------------------------------------------------------------------------------------------
@@ -27,6 +35,31 @@ def cards_range(rules: Rules, set_index: int, played: int) -> tuple[int, int]:
     left = rules.cards_to_play - played
     return (max(rules.min_cards_per_set, left - after * rules.max_cards_per_set),
             min(rules.max_cards_per_set, left - after * rules.min_cards_per_set))
+
+
+def illegal_reason(rules: Rules, set_index: int, hand: Sequence[int], left: Sequence[int], cards) -> str | None:
+    """Why laying `cards` on set `set_index` is not legal for a seat dealt `hand` and still
+    holding `left` ("played TX, which is not in the hand"), or None when it is legal: the
+    words of a refused choice, for people and records."""
+    for c in cards:
+        if c not in left:
+            return f"played {POSTAL[c]}, which is {'already played' if c in hand else 'not in the hand'}"
+    if len(set(cards)) != len(cards):
+        return "played the same card twice"
+    lo, hi = cards_range(rules, set_index, len(hand) - len(left))
+    if not lo <= len(cards) <= hi:
+        return (f"played {len(cards)} cards; {lo}-{hi} are allowed here so that exactly "
+                f"{rules.cards_to_play} are played in the round")
+    return None
+
+
+def deck_order(rules: Rules, turned: Sequence[int]) -> tuple[int, ...]:
+    """A GeoPower deck order that turns `turned` first (at most a deck's worth, fitting its
+    counts), the deck's other cards after them in word order (never seen, so any order)."""
+    left = list(rules.geopower_deck)
+    for c in turned:
+        left[c] -= 1
+    return tuple(turned) + tuple(c for c in range(3) for _ in range(left[c]))
 
 
 def category_probs(rules: Rules, turned: np.ndarray, set_index: int) -> np.ndarray:
@@ -87,13 +120,14 @@ class SetResult:
 
 
 class Round:
-    """One round after the call and the deal; `play_set` takes every seat's choice at once."""
+    """One round after the call and the deal; `play_set` takes every seat's choice at once.
+    ``geopower`` None: chance turns each GeoPower card as it comes (`steps` without a deal)."""
 
-    def __init__(self, rules: Rules, call: int, hands: list[list[int]], geopower: list[int]):
+    def __init__(self, rules: Rules, call: int, hands, geopower: Sequence[int] | None):
         self.rules, self.call = rules, call
-        self.hands = [list(h) for h in hands]
+        self.hands = [tuple(h) for h in hands]
         self.left = [list(h) for h in hands]
-        self.deck = GeoPowerDeck(rules, geopower)
+        self.deck = GeoPowerDeck(rules, geopower) if geopower is not None else None
         self.sets: list[SetResult] = []
 
     @property
@@ -110,32 +144,26 @@ class Round:
         where = f"set {len(self.sets) + 1}: {SEAT_LETTERS[seat]}"
         if self.done:
             raise IllegalActionError(f"{where} played after the round ended")
-        for c in cards:
-            if c not in self.left[seat]:
-                held = "already played" if c in self.hands[seat] else "not in the hand"
-                raise IllegalActionError(f"{where} played {POSTAL[c]}, which is {held}")
-        if len(set(cards)) != len(cards):
-            raise IllegalActionError(f"{where} played the same card twice")
-        played = len(self.hands[seat]) - len(self.left[seat])
-        lo, hi = cards_range(self.rules, len(self.sets), played)
-        if not lo <= len(cards) <= hi:
-            raise IllegalActionError(
-                f"{where} played {len(cards)} cards; {lo}-{hi} are allowed here so that exactly "
-                f"{self.rules.cards_to_play} are played in the round"
-            )
+        why = illegal_reason(self.rules, len(self.sets), self.hands[seat], self.left[seat], cards)
+        if why is not None:
+            raise IllegalActionError(f"{where} {why}")
 
     def play_set(self, choices: list[tuple[int, ...]]) -> SetResult:
-        """All seats lay their cards face down, then the GeoPower card is turned."""
+        """All seats lay their cards face down, then the GeoPower card is turned; every
+        choice checked first (`steps` lays choices `geolab.stepwise.State` has checked)."""
         if len(choices) != self.rules.players:
             raise IllegalActionError(f"set {len(self.sets) + 1}: {len(choices)} choices for {self.rules.players} seats")
         for seat, cards in enumerate(choices):
             self.check(seat, tuple(cards))
+        return self.lay(choices, self.deck.turn())
+
+    def lay(self, choices, category: int) -> SetResult:
+        """Legal choices laid and scored under the GeoPower card turned for them."""
         for seat, cards in enumerate(choices):
             for c in cards:
                 self.left[seat].remove(c)
-        cat = self.deck.turn()
-        totals = [int(sum(int(RANKS[c, cat]) for c in cards)) for cards in choices]
-        result = SetResult(cat, [tuple(c) for c in choices], totals, _winners(self.rules, totals, self.call))
+        totals = [int(sum(int(RANKS[c, category]) for c in cards)) for cards in choices]
+        result = SetResult(category, [tuple(c) for c in choices], totals, _winners(self.rules, totals, self.call))
         self.sets.append(result)
         return result
 
@@ -164,7 +192,7 @@ class Game:
             out[self.rules.team_of[seat]] += s
         return out
 
-    def start_round(self, call: int, hands: list[list[int]], geopower: list[int]) -> Round:
+    def start_round(self, call: int, hands, geopower: Sequence[int] | None) -> Round:
         if self.over:
             raise IllegalActionError("the game is over")
         if call not in (TOP_DOG, BOTTOMS_UP) or CALLS[call] not in self.rules.calls:
@@ -218,10 +246,16 @@ def deal_round(rules: Rules, rng: np.random.Generator) -> RoundDeal:
 class Deal:
     """Everything chance decides in a whole game: round r is ``fixed[r]`` when given, else
     dealt by `deal_round` from ``SeedSequence(seed, spawn_key=(r,))``, so a deal is a small,
-    exact value however many rounds the game lasts."""
+    exact value however many rounds the game lasts.
+
+    ``stop_after``: chance deals no more rounds, so the game stops there, finished or not (a
+    record of a game's first rounds). ``decided``: the deal was made from this many chance
+    outcomes (`deal_from_chance`) and the rest of it is a placeholder, which `resample` redraws."""
 
     seed: int
     fixed: tuple[RoundDeal, ...] = ()
+    stop_after: int | None = None
+    decided: int | None = None
 
     def round(self, rules: Rules, r: int) -> RoundDeal:
         if r < len(self.fixed):
@@ -268,3 +302,171 @@ class View:
 
 def seen_sets(rnd: Round) -> tuple[SetSeen, ...]:
     return tuple(SetSeen(x.category, tuple(tuple(p) for p in x.plays), tuple(x.winners)) for x in rnd.sets)
+
+
+# --------------------------------------------------------------------------------------------
+# The step-wise reference engine (`geolab.stepwise`)
+# --------------------------------------------------------------------------------------------
+
+
+def steps(rules: Rules, deal: Deal | None) -> Steps:
+    """One game as the rule text reads, node by node: each round the dealer calls (an `Ask`
+    of the dealer), the cards are dealt, then on each set every seat chooses at once (one
+    `Ask` of seats A, B, ... in order) before the GeoPower card is turned; rounds follow until
+    a team is ahead at the target. Chance comes from `deal`; with ``deal=None`` it is a
+    `Chance` node where it acts: each card dealt after the call (seat A's cards first), each
+    GeoPower card as it is turned. Returns the played `Game`."""
+    rules = rules.validate()
+    P, H, S = rules.players, rules.cards_dealt, rules.sets_per_round
+    calls = tuple(rules.calls)
+    game = Game(rules)
+    history: tuple[tuple[int, str, tuple[SetSeen, ...]], ...] = ()
+    while not game.over and (deal is None or deal.stop_after is None or len(game.rounds) < deal.stop_after):
+        r, dealer, scores = len(game.rounds), game.dealer, tuple(game.scores)
+        before = _call_view(rules, r, dealer, scores, history)
+        call = (yield Ask((Decision(dealer, "call", before(dealer), calls, f"round {r + 1}"),), before))[dealer]
+        if deal is None:
+            cards = yield from draw_cards(range(N_CARDS), P * H)
+            hands, geopower = [cards[p * H:(p + 1) * H] for p in range(P)], None
+        else:
+            dealt = deal.round(rules, r)
+            hands, geopower = dealt.hands, dealt.geopower
+        rnd = game.start_round(call_index(call), hands, geopower)
+        during = _set_view(rules, r, dealer, call, scores, history, rnd)
+        for s in range(S):
+            where = f"set {s + 1} of round {r + 1}"
+            choices = yield Ask(tuple(Decision(p, "choose", during(p), tuple(rnd.legal(p)), where) for p in range(P)),
+                                during)
+            category = rnd.deck.turn() if rnd.deck is not None else (yield from turn_by_chance(rules, rnd))
+            rnd.lay([choices[p] for p in range(P)], category)
+        game.end_round()
+        history += ((dealer, call, seen_sets(rnd)),)
+    return game
+
+
+def _call_view(rules: Rules, r: int, dealer: int, scores: tuple[int, ...], history):
+    """Any seat's `View` while round r's dealer calls: the scores and the rounds before."""
+    def view(seat: int) -> View:
+        return View(rules, seat, r, dealer, None, scores, history=history)
+    return view
+
+
+def _set_view(rules: Rules, r: int, dealer: int, call: str, scores: tuple[int, ...], history, rnd: Round):
+    """Any seat's `View` during round r, read from the live round, so after its last set it
+    shows the finished round (the game's end). The public sets are built once a set."""
+    seen: list = [-1, ()]
+
+    def view(seat: int) -> View:
+        if seen[0] != len(rnd.sets):
+            seen[:] = [len(rnd.sets), seen_sets(rnd)]
+        return View(rules, seat, r, dealer, call, scores, len(rnd.sets), rnd.hands[seat], tuple(rnd.left[seat]),
+                    seen[1], history)
+    return view
+
+
+def turn_by_chance(rules: Rules, rnd: Round) -> Steps:
+    """The GeoPower card turned for the round's next set, by chance: each word in proportion
+    to its cards not yet turned this round (the deck is a fresh shuffle); once a reused deck
+    comes round again the card is known, and chance has no say."""
+    turned = [x.category for x in rnd.sets]
+    s, D = len(turned), rules.deck_size
+    if rules.used_to_bottom and s >= D:
+        return turned[s - D]
+    left = [n - turned.count(k) for k, n in enumerate(rules.geopower_deck)]
+    outcomes = tuple(k for k in range(3) if left[k])
+    return (yield Chance("geopower", outcomes, tuple(left[k] / sum(left) for k in outcomes)))
+
+
+def chance_per_round(rules: Rules) -> int:
+    """Chance outcomes of one round stepped without a deal: every card dealt, and a GeoPower
+    card for each set until a reused deck comes round again."""
+    return rules.players * rules.cards_dealt + min(rules.sets_per_round, rules.deck_size)
+
+
+def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
+    """The deal a chance-stepped game's outcomes make (`steps` with no deal), round by round:
+    the cards in the order dealt (seat A's first), then the GeoPower cards turned. What chance
+    has not decided yet is a placeholder (the lowest cards left, the deck's other cards in word
+    order, later rounds from seed 0); ``decided`` says how much is chance's."""
+    rules = rules.validate()
+    P, H = rules.players, rules.cards_dealt
+    per = chance_per_round(rules)
+    fixed = []
+    for at in range(0, len(outcomes), per):
+        part = [int(x) for x in outcomes[at:at + per]]
+        cards, turned = part[: P * H], part[P * H:]
+        cards += [c for c in range(N_CARDS) if c not in cards][: P * H - len(cards)]
+        fixed.append(RoundDeal(tuple(tuple(cards[p * H:(p + 1) * H]) for p in range(P)), deck_order(rules, turned)))
+    return Deal(0, tuple(fixed), decided=len(outcomes))
+
+
+def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
+    """A deal `seat` cannot tell from `deal` after the `geolab.stepwise.State` ``log``: in
+    every round dealt so far its own hand, every card laid (in the order laid) and every
+    GeoPower card turned stay; the other seats' other cards are dealt anew from the cards it
+    has not seen, in a random order, the deck's cards not yet turned are shuffled anew, and the
+    rounds still to deal come from a fresh seed. Every logged decision stays legal on it.
+
+    Where the log stands comes from its answers: a round is the dealer's call and then one
+    answer a set. A chance-stepped state's deal (`Deal.decided`) also says whether the round
+    being played is dealt yet and how many GeoPower cards are turned: a set laid face down
+    whose card is still to come keeps its cards (the log holds them)."""
+    rules = rules.validate()
+    if not 0 <= seat < rules.players:
+        raise GeolabError(f"seat {seat!r}: the seats are 0-{rules.players - 1}")
+    S, D, dealt = rules.sets_per_round, rules.deck_size, rules.players * rules.cards_dealt
+    asks = [answers for kind, answers in log if kind == "ask"]
+    k, j = divmod(len(asks), 1 + S)  # in round k, j answers given (its call first)
+    fixed = [_redealt(rules, deal.round(rules, r), asks[r * (1 + S) + 1:(r + 1) * (1 + S)], seat,
+                      min(S, D), rng) for r in range(k)]
+    chance = None if deal.decided is None else deal.decided - k * chance_per_round(rules)
+    if j and (chance is None or chance >= dealt):
+        turned = min(j - 1, D) if chance is None else chance - dealt
+        fixed.append(_redealt(rules, deal.round(rules, k), asks[k * (1 + S) + 1:], seat, turned, rng))
+    seed = deal.seed
+    while seed == deal.seed:
+        seed = int(rng.integers(1 << 63))
+    return Deal(seed, tuple(fixed), deal.stop_after)
+
+
+def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int, rng: np.random.Generator) -> RoundDeal:
+    """One round as `seat` saw it, the rest dealt anew: its hand, the cards laid on `sets`
+    (``{seat: cards}`` each) and the first `turned` GeoPower cards stay. Another seat's hand
+    is its laid cards and fresh ones in a random order that keeps each laid set in its order
+    (a choice lists cards in the order dealt), so every order consistent with the log is alike."""
+    P, H = rules.players, rules.cards_dealt
+    laid = [[c for answers in sets for c in answers[p]] for p in range(P)]
+    seen = set(rd.hands[seat]).union(*laid)
+    pool = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in seen])]
+    hands = []
+    for p in range(P):
+        if p == seat:
+            hands.append(tuple(rd.hands[p]))
+            continue
+        cards = laid[p] + [pool.pop() for _ in range(H - len(laid[p]))]
+        hand = [cards[i] for i in rng.permutation(H)]
+        for answers in sets:
+            for slot, c in zip(sorted(hand.index(c) for c in answers[p]), answers[p]):
+                hand[slot] = c
+        hands.append(tuple(hand))
+    rest = rd.geopower[turned:]
+    return RoundDeal(tuple(hands), tuple(rd.geopower[:turned]) + tuple(int(rest[i]) for i in rng.permutation(len(rest))))
+
+
+class Engine(StepGame):
+    """The reference engine as a step-wise game (`geolab.stepwise.State` steps it, records
+    replay on it): the verbs of `geolab.game.Game` the specification answers. `JumbledGame`
+    adds the rest."""
+
+    def seats(self, rules: Rules) -> int:
+        return rules.players
+
+    def seat_name(self, rules: Rules, seat: int) -> str:
+        return SEAT_LETTERS[seat]
+
+    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
+        return Deal(int(rng.integers(1 << 63)))
+
+    steps = staticmethod(steps)
+    deal_from_chance = staticmethod(deal_from_chance)
+    resample = staticmethod(resample)
