@@ -10,20 +10,18 @@ block, so results never depend on how the games are chunked or threaded, and dup
 with swapped policies get the same deals. Deal streams and policy streams are separate for the
 same reason.
 
-Speed. Each simulation first turns the discard tables into score tables (`score_tables`:
-policy, call, category, opponents, hand -> the round score), so a student-hand costs one load
-instead of a discard lookup and three rank lookups; the discard itself is worked out only for
-traced games and random discards. The games run in a plain serial function (`_games`, not the
-body of a `prange`) that indexes arrays instead of slicing them (no reference counting inside
-the loop), finds winners without branches and takes a hand's table row from two small tables.
-The parallel loop has one iteration per worker, and each worker takes the next PIECE games
-from a shared counter (`work_queue.take`): on a shared machine the cores' speeds drift apart,
-so equal shares up front leave the fast core idle at the end. Helpers inlined into the hand
-loop take scalars only (numba counts references to array arguments on every hand). The
-random streams are the same whatever the speed-ups: the same seed gives the same games, draw
-for draw (tests pin digests of the outputs).
-
-Measurements and rejected variants: docs/perf.md (Class batch kernel).
+How the kernel is laid out, and why (the figures and the variants tried: docs/perf.md, Class
+batch kernel). Each simulation first turns the discard tables into score tables
+(`score_tables`), so a student-hand is one load; the discard itself is worked out only for
+traced games and random discards. The games run in a plain serial function (`_games`), which
+indexes arrays instead of slicing them (no reference counting inside the loop), finds winners
+without branches and takes a hand's table row from two small tables; its arguments travel in
+named tuples (`Streams`, `Plan`, `Play`, `Outcomes`, `Trace`), unpacked once a call. The
+parallel loop has one iteration per worker, and each worker takes the next PIECE games from a
+shared counter (`work_queue.take`), so a worker on a slower core holds up no one. Helpers
+inlined into the hand loop take scalars only (numba counts references to array arguments on
+every call). None of this changes a random stream: the same
+seed gives the same games, draw for draw (tests pin digests of the outputs).
 """
 
 from __future__ import annotations
