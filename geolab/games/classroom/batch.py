@@ -20,8 +20,8 @@ named tuples (`Streams`, `Plan`, `Play`, `Outcomes`, `Trace`), unpacked once a c
 parallel loop has one iteration per worker, and each worker takes the next PIECE games from a
 shared counter (`work_queue.take`), so a worker on a slower core holds up no one. Helpers
 inlined into the hand loop take scalars only (numba counts references to array arguments on
-every call). None of this changes a random stream: the same
-seed gives the same games, draw for draw (tests pin digests of the outputs).
+every call). None of this changes a random stream: the same seed gives the same games, draw
+for draw (tests pin digests of the outputs).
 """
 
 from __future__ import annotations
