@@ -147,9 +147,10 @@ METRICS = {
     "first_share": "self-play: the first mover's (first lead, first dealer) win share; fair = 1/seats",
     "first_advantage": "self-play: first_share minus the fair share",
     "first_team_share": "self-play, teams: the first mover's team's win share (first_share x team size)",
-    "seat_gap": "self-play: the largest gap between two seats' win shares (interval: Bonferroni-adjusted seat "
-                "intervals, conservative)",
-    "balance": "self-play: Ludii's balance, 1 - seat_gap",
+    "seat_gap": "self-play: the largest gap between the win shares of two positions counted from the first mover "
+                "(Play the Ranks: leader and follower; elsewhere the seats: the first mover is seat A) (interval: "
+                "Bonferroni-adjusted position intervals, conservative)",
+    "balance": "self-play: Ludii's balance, 1 - seat_gap (players numbered by move order)",
     "a_share": "skill line-up: the strong bot's share of the wins; fair = its seats / seats",
     "skill_edge": "skill line-up: a_share minus its fair share",
     "upset_rate": "skill line-up: the weaker bot's share of the wins, 1 - a_share (ties count half)",

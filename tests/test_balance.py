@@ -49,10 +49,57 @@ def test_the_seat_gap_interval_is_bonferroni_over_the_seats():
     totals.sums[("seat", 0)] += (a.sum(), a.sum())
     totals.sums[("seat", 1)] += ((~a).sum(), (~a).sum())
     totals.deals = 400
-    gap, low, high = balance.seat_gap_interval(totals)
+    gap, low, high = balance.seat_gap_interval(totals, kind="seat")
     share, s_low, s_high = moments_ci(a.sum(), a.sum(), 400, confidence=0.975)
     assert gap == pytest.approx(2 * share - 1)
     assert low == pytest.approx(s_low - (1 - s_low)) and high == pytest.approx(s_high - (1 - s_high))
+
+
+def test_balance_is_over_positions_from_the_first_mover_not_seat_letters():
+    """rigged "first": the first mover is drawn per deal (the seat dealt the lowest card) and
+    always wins. Every seat letter then wins its fair share, by the deal's symmetry; the
+    positions counted from the first mover show the whole advantage."""
+    entry = registry.get("toy")
+    totals = play_totals(entry, toy_rules(rigged="first"), ["best"], 4000, 3)
+    m = balance.metrics(totals)
+    assert m["first_share"] == 1 and m["seat_gap"] == 1 and m["balance"] == 0
+    assert m["gap_ci_low"] == 1 and m["balance_ci_high"] == 0
+    letters, letters_low, _ = balance.seat_gap_interval(totals, kind="seat")
+    assert letters < 0.06 and letters_low == 0  # the letters look balanced: what Ludii's numbering avoids
+    for s in range(3):
+        share, low, high = totals.interval(("seat", s))
+        assert low < 1 / 3 < high
+
+
+def test_the_card_reads_balance_over_positions(capsys):
+    assert main(["balance", "toy", "--set", "rigged=first", "--games", "3000", "--json"]) == 0
+    card = {r["metric"]: r for r in json.loads(capsys.readouterr().out)["metrics"]}
+    row = card["balance (1 - largest gap between positions from the first mover)"]
+    assert row["official"] > 0.9 and row["variant"] == 0 and row["significant"]
+
+
+def test_a_variant_that_changes_only_the_seat_count_changes_no_skill():
+    """rigged "deal" (the deal alone decides), 3 seats against 4: `best,first` holds 2 of 3
+    seats and then 2 of 4, so its raw share falls from 2/3 to 1/2 while it has no skill in
+    either; the card and the sweep columns read it against the fair share."""
+    entry = registry.get("toy")
+    three, four = toy_rules(rigged="deal"), toy_rules(rigged="deal", seats=4)
+    m3, m4 = (balance.metrics(play_totals(entry, r, ["best", "first"], 2000, 4)) for r in (three, four))
+    assert (m3["a_share"], m3["a_fair"]) == (pytest.approx(2 / 3), pytest.approx(2 / 3))
+    assert (m4["a_share"], m4["a_fair"]) == (pytest.approx(1 / 2), pytest.approx(1 / 2))
+    for m in (m3, m4):
+        assert m["skill_edge"] == pytest.approx(0, abs=1e-12) and m["upset_ratio"] == pytest.approx(1)
+    card, info = balance.report_card("toy", three, four, 2000, seed=4)
+    rows = card.set_index("metric")
+    skill = rows.loc["skill: stronger bot's win share - its fair share (fair 0.667 -> 0.500)"]
+    luck = rows.loc["luck: weaker bots' win share / their fair share"]
+    assert skill["official"] == pytest.approx(0, abs=1e-12) and skill["variant"] == pytest.approx(0, abs=1e-12)
+    assert luck["official"] == pytest.approx(1) and luck["variant"] == pytest.approx(1)
+    assert not skill["significant"] and not luck["significant"]
+    # with skill (fair rules) the edge is positive at both seat counts
+    fair3, fair4 = (balance.metrics(play_totals(entry, toy_rules(seats=n), ["best", "first"], 2000, 4))
+                    for n in (3, 4))
+    assert fair3["skill_edge"] > 0.05 and fair4["skill_edge"] > 0.05 and fair3["upset_ratio"] < 0.9
 
 
 def test_a_variant_with_no_skill_gives_the_better_bot_only_its_fair_share():
@@ -79,8 +126,14 @@ def test_the_report_card_flags_the_rigged_change_and_not_the_null_one(capsys, tm
 def test_ranks_report_card_is_quick_and_narrow():
     rules = registry.get("ranks").game.Rules.preset("combo1")
     card, info = balance.report_card("ranks", rules, rules.replace(end_at=None), 20000)
-    first = card.set_index("metric").loc["first mover's win share"]
+    rows = card.set_index("metric")
+    first = rows.loc["first mover's win share"]
     assert first["ci_half_width"] <= 0.01  # the seat advantage within one point at 20,000 deals
+    # two positions, leader and follower, whose shares add to 1: the gap is the first lead's edge
+    # twice over (the seat letters, A and B, would read about 1: every deal is played both ways)
+    gap = rows.loc["balance (1 - largest gap between positions from the first mover)"]
+    for side in ("official", "variant"):
+        assert gap[side] == pytest.approx(1 - abs(2 * first[side] - 1)) and gap[side] < 0.99
     assert info["deals"] == 20000
 
 
@@ -116,7 +169,14 @@ def test_sweep_tables_do_not_depend_on_workers(tmp_path):
     with pytest.raises(GeolabError, match="not empty"):
         sweep.run(spec, tmp_path / "one")
     best = sweep.rank(one, spec.objective)
-    assert best["seat_gap"].is_monotonic_increasing and (best["a_share"] >= 0.05).all()
+    assert best["seat_gap"].is_monotonic_increasing and (best["a_share"].dropna() >= 0.05).all()
+    skill = ["a_share", "a_ci_low", "a_ci_high", "a_fair", "skill_edge", "upset_rate", "upset_ratio"]
+    alone = one[one["lineup"] == "best"]  # self-play: no stronger bot, so no skill or luck columns
+    assert len(alone) == 5 and alone[skill].isna().all().all()
+    assert "best" in set(best["lineup"])  # the a_share constraint does not drop the rows that cannot measure it
+    pair = one[one["lineup"] == "best,first"]
+    assert pair[skill].notna().all().all() and (pair["a_fair"] == 2 / 3).all()
+    assert np.allclose(pair["skill_edge"], pair["a_share"] - 2 / 3)
 
 
 def test_sweep_on_a_dask_local_cluster_gives_the_same_table(tmp_path):

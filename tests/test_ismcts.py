@@ -8,7 +8,7 @@ import pytest
 
 from seat_games import two_games
 
-from geolab.bots.ranks.ismcts import ISMCTSSeat, _masks, _trick_facts
+from geolab.bots.ranks.ismcts import ISMCTSSeat, _masks, deal_rules
 from geolab.bots.ranks.ismcts_kernel import rollout
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.errors import GeolabError
@@ -28,17 +28,13 @@ def test_rollout_is_greedy_against_greedy(preset):
     rules = replace(Rules.preset(preset), discards=0, hand_size=Rules.preset(preset).tricks, first_lead="given",
                     discards_public=False)
     rng = np.random.default_rng(11)
-    tie_rule = rules.last_trick_breaks_tie
     for _ in range(40):
         deal = deal_one(rules, rng)
         lead = int(rng.integers(2))
         game = play(rules, deal.hands, [GreedySeat(), GreedySeat()], lead, deal.power_bases)
         winner = outcome(rules, game.trick_winners)
-        bases, n_bases, later = _trick_facts(rules, deal.power_bases)
         hands = _masks(np.array(deal.hands))
-        end_at = rules.tricks + 1 if rules.end_at is None else rules.end_at
-        r0 = rollout(hands[0], hands[1], lead, -1, 0, 0, 0, 0, 0, -1, bases, n_bases, later, rules.tricks, end_at,
-                     rules.win_tricks, tie_rule, int(rules.equal_distance == "follow"), rules.hidden_lead)
+        r0 = rollout(hands[0], hands[1], lead, -1, 0, 0, 0, 0, 0, -1, deal_rules(rules, deal.power_bases))
         assert r0 == (1 if winner is None else 2 * (winner == 0))  # half-points
 
 

@@ -28,7 +28,7 @@ def test_defaults_are_the_official_game():
     ({"players": 9}, "needs 54 cards"),
     ({"players": 1}, "at least 2 players"),
     ({"cards_to_play": 7}, "more than cards_dealt"),
-    ({"cards_to_play": 2}, "cannot be played in 3 sets"),
+    ({"cards_to_play": 2}, "cannot be played in sets_per_round=3 sets"),
     ({"sets_per_round": 4, "cards_to_play": 5, "bonus": (0, 0, 5, 10, 20), "max_cards_per_set": 1}, "cannot be played"),
     ({"min_cards_per_set": 2, "max_cards_per_set": 1}, "1 <= min"),
     ({"min_cards_per_set": 0}, "1 <= min"),

@@ -202,7 +202,8 @@ VARIANTS = [
     {"preset": "battle3", "equal_distance": "follow", "bonus": "none", "end_at": None},
     {"preset": "battle2", "lead_bases": [1, 25, 50], "win_points": [2, 3, 4]},
     {"preset": "combo1", "bonus": "shutout", "win_points": [1, 2, 1], "last_trick_breaks_tie": False, "end_at": None},
-    {"preset": "battle3", "hand_size": 12, "tricks": 10, "discards": 2, "power_split": 3, "win_tricks": 6, "end_at": 6},
+    {"preset": "battle3", "hand_size": 12, "tricks": 10, "discards": 2, "bases": [1] * 5 + [50] * 5, "power_split": 3,
+     "win_tricks": 6, "end_at": 6},
     {"preset": "geodouble", "bases": [1, 50, 25, 1, 50, 10], "discards_public": True, "first_lead": "discard-statehood"},
 ]
 

@@ -53,7 +53,8 @@ def _totals(seat_scores: np.ndarray) -> Totals:
     t = Totals(["a"], seats)
     t.deals = t.games = len(seat_scores)
     for s in range(seats):
-        t.sums[("seat", s)] += (seat_scores[:, s].sum(), (seat_scores[:, s] ** 2).sum())
+        for kind in ("seat", "position"):  # the first mover is always seat A here
+            t.sums[(kind, s)] += (seat_scores[:, s].sum(), (seat_scores[:, s] ** 2).sum())
     return t
 
 

@@ -27,6 +27,9 @@ NAME = "toy"
 RECORD = "top-rank"
 
 
+RIGGED = ("none", "seat-a", "deal", "guess", "first")
+
+
 @dataclass(frozen=True)
 class Rules(RulesBase):
     seats: int = 3
@@ -51,7 +54,8 @@ class Rules(RulesBase):
                       "lowest card wins), so play is worth nothing; guess: a seat wins when the size rank of "
                       "its first card is odd exactly when the size ranks dealt to the other seats add up to an "
                       "odd number, a guess no fair seat can make better than a coin but a peeking one can (the "
-                      "balance metrics' known answers)",
+                      "balance metrics' known answers); first: the first mover is the seat dealt the lowest card (drawn "
+                      "per deal, as Play the Ranks' first lead) and it always wins",
             "target": "round wins that win a series of games (null: one game is the match)",
             "race": "before round 1 every seat races to claim its best card for round 1's category; the fastest "
                     "true claim (the lower seat on equal seconds) is worth one round win, a false claim is out"}
@@ -67,8 +71,8 @@ class Rules(RulesBase):
             raise RulesError(f"ties: {self.ties!r} is not one of share, nobody")
         if self.limit is not None and not 1 <= self.limit <= self.rounds:
             raise RulesError("limit must be 1..rounds or null")
-        if self.rigged not in ("none", "seat-a", "deal", "guess"):
-            raise RulesError(f"rigged: {self.rigged!r} is not one of none, seat-a, deal, guess")
+        if self.rigged not in RIGGED:
+            raise RulesError(f"rigged: {self.rigged!r} is not one of {', '.join(RIGGED)}")
         if self.target is not None and not 1 <= self.target <= 100:
             raise RulesError("target must be 1..100 or null")
         return self
@@ -79,14 +83,19 @@ def _winners(rules: Rules, wins: np.ndarray, hands: np.ndarray, first: np.ndarra
     -> (n, seats) win shares."""
     if rules.rigged == "seat-a":
         return np.eye(rules.seats)[np.zeros(len(wins), np.int64)]
-    if rules.rigged == "deal":
-        return np.eye(rules.seats)[hands.min(axis=2).argmin(axis=1)]
+    if rules.rigged in ("deal", "first"):
+        return np.eye(rules.seats)[_lowest_card_seat(hands)]
     if rules.rigged == "guess":
         return shares(RANKS[first, 0] % 2 == _others_parity(hands))
     best = wins == wins.max(axis=1, keepdims=True)
     if rules.ties == "nobody":
         best &= best.sum(axis=1, keepdims=True) == 1
     return shares(best)
+
+
+def _lowest_card_seat(hands: np.ndarray) -> np.ndarray:
+    """(n, seats, hand) dealt cards -> (n,) the seat dealt the lowest card."""
+    return hands.min(axis=2).argmin(axis=1)
 
 
 def _others_parity(hands: np.ndarray) -> np.ndarray:
@@ -104,7 +113,7 @@ def _round_winner(rules: Rules, cards: np.ndarray, category: int) -> np.ndarray:
 
 class ToyGame(StepGame):
     name, title, record_game, Rules = NAME, "Top Rank (test-only)", RECORD, Rules
-    length_unit, first_means = "rounds", "seat A"
+    length_unit, first_means = "rounds", "seat A (rigged first: the seat dealt the lowest card)"
     block = 1 << 40  # every game comes from one draw of the seed: never split a batch
 
     def seats(self, rules):
@@ -157,7 +166,8 @@ class ToyGame(StepGame):
                 wins[live, _round_winner(rules, cards[live], category)] += 1
             played[live] += 1
             plays.append(cards)
-        batch = Batch(_winners(rules, wins, hands, plays[0]), played, np.zeros(n, np.int64),
+        first = _lowest_card_seat(hands) if rules.rigged == "first" else np.zeros(n, np.int64)
+        batch = Batch(_winners(rules, wins, hands, plays[0]), played, first,
                       {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
         return batch, hands, plays, race
 

@@ -138,12 +138,13 @@ def run_sweep(args) -> None:
                     "best": None if best is None else best.head(5).to_dict("records")})
         return
     columns = ["variant", "lineup", "deals", "first_share", "first_ci_low", "first_ci_high", "balance", "a_share",
-               "shared_rate", "mean_length"]
+               "skill_edge", "shared_rate", "mean_length"]
     print(f"sweep {args.spec}: {len(spec.variants)} variants x {len(spec.lineups)} line-ups x {spec.deals:,} deals; "
           f"first_share: the first mover's win share (fair {table['fair_share'].iloc[0]:.3f}), 95% CI over deals")
-    print("balance: 1 - the gap between the best and worst seat's win share; a_share: the line-up's first bot's win "
-          "share; shared_rate: games with a shared win (ties, draws); mean_length: the game's mean length "
-          f"({spec.entry().game.length_unit})")
+    print("balance: 1 - the gap between the best and worst position's win share, positions counted from the first "
+          "mover; a_share: the line-up's first bot's win share, skill_edge: a_share minus its fair share (its seats / "
+          "seats; both empty in self-play); shared_rate: games with a shared win (ties, draws); mean_length: the "
+          f"game's mean length ({spec.entry().game.length_unit})")
     print_table(table[columns].to_dict("records"))
     if best is not None:
         print(f"\nbest by {spec.objective}:")

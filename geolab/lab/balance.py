@@ -7,11 +7,19 @@ the seat and the cards, and intervals are taken over deals.
 
 - ``first_share`` / ``first_advantage``: what the first mover (first lead, first dealer)
   wins, and its gap to the fair share 1/seats: the seat advantage.
-- ``seat_gap`` and ``balance``: the largest gap between two seats' win shares, and Ludii's
-  balance, 1 - that gap (for two seats, 1 - |w_A - w_B|).
-- ``a_share``: the first bot of the line-up's share of the wins (skill: in a line-up
-  ``strong,weak`` it is the stronger bot's win rate; ``upset_rate`` = 1 - a_share, how often
-  the weaker bot wins — luck).
+- ``seat_gap`` and ``balance``: the largest gap between the win shares of two positions
+  counted from the first mover (Play the Ranks: leader and follower; Jumbled: seats from the
+  first dealer), and Ludii's balance, 1 - that gap. Ludii numbers its players by move order;
+  seat letters would not do here: where the first mover is drawn per deal and every deal is
+  played under every rotation, the letters win alike by construction.
+- ``a_share``: the first bot of the line-up's share of the wins, ``a_fair`` its fair share
+  (the seats it holds / seats), ``skill_edge`` = a_share - a_fair (skill: in a line-up
+  ``strong,weak`` the stronger bot's edge), ``upset_rate`` = 1 - a_share (how often the weaker
+  bots win) and ``upset_ratio`` = upset_rate / (1 - a_fair), the weaker bots' wins over their
+  fair share (luck: 1 when skill is worth nothing, 0 when they never win). A variant that
+  changes the number of seats changes the fair shares, so skill is compared by the edge and
+  the ratio, not by the raw shares. Empty (NaN) where every seat holds the same bot: self-play
+  has no stronger bot.
 - ``shared_rate``: games whose win is shared (ties, draws): decisiveness.
 - ``mean_length``: tricks, rounds ... to the end (per-deal means over the rotations).
 """
@@ -31,13 +39,15 @@ from geolab.lab.series import Estimate
 from geolab.lab.tables import Totals, play_totals
 
 
-def seat_gap_interval(totals: Totals, confidence: float = 0.95) -> tuple[float, float, float]:
-    """The largest gap between seats' win shares and a conservative interval for it: each
-    seat's interval at 1 - (1 - confidence) / seats (Bonferroni, so all hold together with at
-    least `confidence`), then the gap lies in [max(0, max low - min high), max high - min low]."""
-    seats = [key for kind, key in totals.sums if kind == "seat"]
+def seat_gap_interval(totals: Totals, confidence: float = 0.95, kind: str = "position") -> tuple[float, float, float]:
+    """The largest gap between the win shares of the positions counted from the first mover
+    (`kind` "position"; "seat": between the seat letters) and a conservative interval for it:
+    each position's interval at 1 - (1 - confidence) / seats (Bonferroni, so all hold together
+    with at least `confidence`), then the gap lies in [max(0, max low - min high), max high -
+    min low]."""
+    seats = [key for k, key in totals.sums if k == kind]
     level = 1 - (1 - confidence) / len(seats)
-    cis = [moments_ci(*totals.sums[("seat", s)], totals.deals, confidence=level) for s in seats]
+    cis = [moments_ci(*totals.sums[(kind, s)], totals.deals, confidence=level) for s in seats]
     means, lows, highs = ([c[i] for c in cis] for i in range(3))
     return max(means) - min(means), max(0.0, max(lows) - min(highs)), max(highs) - min(lows)
 
@@ -47,6 +57,9 @@ def metrics(totals: Totals) -> dict:
     seats = [key for kind, key in totals.sums if kind == "seat"]
     first, f_low, f_high = totals.interval(("first", 0))
     a, a_low, a_high = totals.interval(("bot", totals.names[0]))
+    a_fair = totals.seating.count(totals.names[0]) / len(totals.seating)
+    if len(totals.names) == 1:  # self-play: no stronger bot, so no skill or luck to read
+        a = a_low = a_high = a_fair = math.nan
     shared_low, shared_high = wilson(totals.shared, totals.games)
     gap, gap_low, gap_high = seat_gap_interval(totals)
     length, l_low, l_high = totals.interval(("length", 0))
@@ -56,7 +69,8 @@ def metrics(totals: Totals) -> dict:
         "first_advantage": first - 1 / len(seats),
         "seat_gap": gap, "gap_ci_low": gap_low, "gap_ci_high": gap_high,
         "balance": 1 - gap, "balance_ci_low": 1 - gap_high, "balance_ci_high": 1 - gap_low,
-        "a_share": a, "a_ci_low": a_low, "a_ci_high": a_high, "upset_rate": 1 - a,
+        "a_share": a, "a_ci_low": a_low, "a_ci_high": a_high, "a_fair": a_fair, "skill_edge": a - a_fair,
+        "upset_rate": 1 - a, "upset_ratio": (1 - a) / (1 - a_fair),
         "shared_rate": totals.shared / totals.games, "shared_ci_low": shared_low, "shared_ci_high": shared_high,
         "mean_length": length, "length_ci_low": l_low, "length_ci_high": l_high,
     }
@@ -69,6 +83,10 @@ def estimate(row: dict, column: str, prefix: str | None) -> Estimate:
     low, high = row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"]
     if column == "upset_rate":  # 1 - a_share
         low, high = 1 - high, 1 - low
+    elif column == "skill_edge":  # a_share - a_fair
+        low, high = low - row["a_fair"], high - row["a_fair"]
+    elif column == "upset_ratio":  # (1 - a_share) / (1 - a_fair)
+        low, high = (1 - high) / (1 - row["a_fair"]), (1 - low) / (1 - row["a_fair"])
     elif column == "first_advantage":  # first_share - fair
         low, high = low - row["fair_share"], high - row["fair_share"]
     return Estimate(row[column], low, high, row["deals"])
@@ -172,14 +190,19 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
     card = Card()
     for line_up, items in ((seat, [("first mover's win share", "first_share", "first"),
                                    ("first mover's advantage", "first_advantage", "first"),
-                                   ("balance (1 - largest seat gap)", "balance", "balance"),
+                                   ("balance (1 - largest gap between positions from the first mover)", "balance",
+                                    "balance"),
                                    ("shared wins (ties, draws)", "shared_rate", "shared"),
                                    (f"mean length ({entry.game.length_unit})", "mean_length", "length")]),
-                           (skill_up, [("skill: stronger bot's win share", "a_share", "a"),
-                                       ("luck: the weaker bot wins", "upset_rate", "a")])):
+                           (skill_up, [("skill: stronger bot's win share - its fair share{fair}", "skill_edge", "a"),
+                                       ("luck: weaker bots' win share / their fair share", "upset_ratio", "a")])):
         official, variant = metrics(found[("official", line_up)]), metrics(found[("variant", line_up)])
+        fairs = [official["a_fair"], variant["a_fair"]]
+        fair = "" if any(map(math.isnan, fairs)) else f" (fair {fairs[0]:.3f})" if fairs[0] == fairs[1] else \
+            f" (fair {fairs[0]:.3f} -> {fairs[1]:.3f})"
         for name, column, prefix in items:
-            card.rows.append(line(line_up, name, estimate(official, column, prefix), estimate(variant, column, prefix)))
+            card.rows.append(line(line_up, name.format(fair=fair), estimate(official, column, prefix),
+                                  estimate(variant, column, prefix)))
 
     # series to a points target (the seat line's own games, in deal order)
     series = {side: _try(skill.series_stats, entry, both[side], pd.concat(frames[side], ignore_index=True))

@@ -352,7 +352,8 @@ def summary(spec: Spec, out) -> pd.DataFrame:
 def rank(table: pd.DataFrame, objective: dict) -> pd.DataFrame:
     """Variants ranked by a stated objective: ``minimise`` a metric column (e.g.
     ``seat_gap``), subject to ``keep_at_least`` {metric: the official rules' value minus a
-    tolerance} constraints. The best first; ties keep the spec's order."""
+    tolerance} constraints. A row that does not measure a constrained metric (NaN: the skill
+    columns of a self-play line-up) is not held to it. The best first; ties keep the spec's order."""
     key = objective.get("minimise", "seat_gap")
     if key not in table.columns:
         raise GeolabError(f"objective: unknown metric {key!r} (metrics: {', '.join(c for c in table.columns if c not in ('variant', 'lineup', 'overrides'))})")
@@ -362,7 +363,7 @@ def rank(table: pd.DataFrame, objective: dict) -> pd.DataFrame:
         if metric not in table.columns:
             raise GeolabError(f"objective: unknown metric {metric!r}")
         floor = official[metric].min() - float(tolerance)
-        ok &= table[metric] >= floor
+        ok &= table[metric].isna() | (table[metric] >= floor)
     ranked = table[ok].copy()
     ranked["order"] = np.arange(len(ranked))
     return ranked.sort_values([key, "order"], kind="stable").drop(columns="order").reset_index(drop=True)

@@ -175,14 +175,18 @@ def shared_wins(batch: Batch) -> np.ndarray:
 
 class Totals:
     """Running sums over deals, so a simulation's summary never needs all its games at once:
-    per bot its per-deal win share, per seat and for the first mover the same, with the sums
-    of squares that give intervals over deals."""
+    per bot its per-deal win share, per seat, per position counted from the first mover
+    (position 0 the first mover, 1 the next seat round the table, ...) and for the first mover
+    the same, with the sums of squares that give intervals over deals. `seating` is the
+    line-up's bot per seat (the fair share of a bot is the seats it holds)."""
 
     def __init__(self, seating: Sequence[str], seats: int):
+        self.seating = list(seating)
         self.names = list(dict.fromkeys(seating))
         self.deals = self.games = self.shared = 0
         self.length = 0.0
-        keys = [("bot", n) for n in self.names] + [("seat", s) for s in range(seats)] + [("first", 0), ("length", 0)]
+        keys = [("bot", n) for n in self.names] + [("seat", s) for s in range(seats)] + \
+            [("position", p) for p in range(seats)] + [("first", 0), ("length", 0)]
         self.sums = {key: np.zeros(2) for key in keys}
 
     def _add(self, key, per_deal: np.ndarray) -> None:
@@ -192,8 +196,12 @@ class Totals:
         for name, share in bot_shares(turns, played).items():
             self._add(("bot", name), share)
         scores = np.stack([b.scores for b in played])  # (rotations, deals, seats)
-        for s in range(scores.shape[2]):
+        seats = scores.shape[2]
+        first = np.stack([b.first for b in played])  # (rotations, deals)
+        for s in range(seats):
             self._add(("seat", s), scores[:, :, s].mean(axis=0))
+            at = np.take_along_axis(scores, ((first + s) % seats)[:, :, None], axis=2)[:, :, 0]
+            self._add(("position", s), at.mean(axis=0))
         self._add(("first", 0), np.mean([b.scores[np.arange(len(b)), b.first] for b in played], axis=0))
         self._add(("length", 0), np.mean([b.length for b in played], axis=0))
         self.deals += scores.shape[1]
@@ -207,7 +215,7 @@ class Totals:
 
     def to_row(self) -> dict:
         """JSON-ready: what `from_rows` adds up again (a sweep's chunk file)."""
-        return {"bots": self.names, "deals": self.deals, "games": self.games, "shared": self.shared,
+        return {"bots": self.names, "seating": self.seating, "deals": self.deals, "games": self.games, "shared": self.shared,
                 "length": self.length, "sums": [[kind, key, float(v[0]), float(v[1])]
                                                 for (kind, key), v in self.sums.items()]}
 
@@ -217,8 +225,11 @@ class Totals:
         if not rows:
             raise GeolabError("no chunks to add up")
         seats = sum(1 for kind, *_ in rows[0]["sums"] if kind == "seat")
-        out = cls(rows[0]["bots"], seats)
+        out = cls(rows[0].get("seating", rows[0]["bots"]), seats)
         for row in rows:
+            if {(kind, key) for kind, key, *_ in row["sums"]} != set(out.sums) or "seating" not in row:
+                raise GeolabError("chunk totals from another version of geolab (they lack the seating or the "
+                                  "positions from the first mover): run the sweep afresh in a new folder")
             out.deals += row["deals"]
             out.games += row["games"]
             out.shared += row["shared"]

@@ -113,7 +113,7 @@ BOTS.add("learned", learned,
          "the standard rules)", family="learned")
 
 #: `geolab simulate jumbled` and `geolab arena jumbled` line-ups by default: the heuristic
-#: family and the random floor (Monte Carlo is about a thousand times slower).
+#: family and the random floor (Monte Carlo is far slower: docs/perf.md).
 SIMULATE = "heuristic"
 ARENA = "heuristic,reserve,first,middle,last,random"
 
@@ -125,8 +125,6 @@ def SEAT(bot, rules: Rules, rng: np.random.Generator) -> BotSeat:
 
 
 #: The bot `hint` asks (`geolab play`): Monte Carlo is the strongest bot that sees only its own
-#: seat, and more samples make it stronger (one seat against three heuristics, 1,600 games on
-#: the same deals: 61% of the games won with 64 samples, 63% with 256, 65% with 1,024; the fair
-#: share is 25%). At 1,024 samples it answers a first-set decision on the reference engine in
-#: about 15 ms at 4 players and under 60 ms at 8 (under 0.1 s with 8-card hands).
+#: seat, and more samples make it stronger; 1,024 samples keep a hint well within a person's
+#: patience on the reference engine (win rates and timings: docs/perf.md, the hint bots).
 HINT = "montecarlo:samples=1024"

@@ -9,6 +9,7 @@ randomness from ``obs.noise``, so results do not depend on how the games are chu
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -682,13 +683,78 @@ def _decide(kind, code, concede, hand, seen, key, side, t, p0, p1, lead, k, b, h
     return 0, 0
 
 
+class FusedSeats(NamedTuple):
+    """Who decides for each side (arrays indexed by side): the policy's code (`FUSED`) and
+    counter's `concede`."""
+
+    codes: np.ndarray
+    concede: np.ndarray
+
+
+class FusedDeals(NamedTuple):
+    """What the deals add to the hands: the statehood draw (n, 2, 1), the Power-card bases
+    (n, 2; zeros without them) and each game's random key."""
+
+    draw: np.ndarray
+    power: np.ndarray
+    keys: np.ndarray
+
+
+class FusedChoices(NamedTuple):
+    """The rules' choices the fused kernel reads beside `KernelRules`: how the first lead is
+    found (given: the draw; by_discards: the discards' statehood), whether sides declare,
+    discards are public and leads face-down, and counter's table of the cards that beat a lead
+    (`_BEATS_LEAD` for these rules' equal-distance rule)."""
+
+    given: bool
+    by_discards: bool
+    declarations: bool
+    public: bool
+    hidden: bool
+    beats: np.ndarray
+
+
+class FusedState(NamedTuple):
+    """A chunk's games as they are played (`ranks.batch`'s chunk arrays, written in place):
+    the hands and discards as bitmasks, the discarded cards, the cards played, tricks won,
+    the first lead, the declarations and the tricks played."""
+
+    hand: np.ndarray
+    disc: np.ndarray
+    discarded: np.ndarray
+    played: np.ndarray
+    won: np.ndarray
+    first: np.ndarray
+    decl: np.ndarray
+    n_tricks: np.ndarray
+
+
+class FusedHistory(NamedTuple):
+    """Every trick of every game (n, tricks): leader, lead card, category, base, answer, winner."""
+
+    leader: np.ndarray
+    lead: np.ndarray
+    category: np.ndarray
+    base: np.ndarray
+    follow: np.ndarray
+    winner: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _play_fused(codes, concede, draw, power, keys, given, by_discards, declarations, public, win_tricks, hidden,
-                mode, fixed, lead_bases, masks, split, tricks, ties, end_at, beats, hand, disc, discarded, played,
-                won, first, decl, n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner):  # fmt: skip
-    """Every game of a chunk, start to end, side s deciding by codes[s]: what `_Chunk.play`
-    does decision by decision, here a game at a time (no checks: these policies are legal).
-    Greedy's decisions are called directly: `_decide`'s many arguments cost more than they do."""
+def _play_fused(seats, deals, kr, choices, state, history):
+    """Every game of a chunk, start to end, side s deciding by seats.codes[s] (`FusedSeats`)
+    on `deals` (`FusedDeals`) under the rules `kr` (`ranks.batch.KernelRules`) and `choices`
+    (`FusedChoices`), writing `state` (`FusedState`) and `history` (`FusedHistory`): what
+    `_Chunk.play` does decision by decision, here a game at a time (no checks: these policies
+    are legal). Greedy's decisions are called directly: `_decide`'s many arguments cost more
+    than they do."""
+    codes, concede = seats
+    draw, power, keys = deals
+    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, end_at = kr
+    ties = 1 if follow_wins_ties else 0
+    given, by_discards, declarations, public, hidden, beats = choices
+    hand, disc, discarded, played, won, first, decl, n_tricks = state
+    h_leader, h_lead, h_cat, h_base, h_follow, h_winner = history
     fixed_base, out = np.empty(1, np.int64), np.empty(1, np.int64)
     assign = np.zeros(N_CARDS, np.int64)
     for g in range(hand.shape[0]):
@@ -757,12 +823,12 @@ def play_fused(chunk, seats) -> None:
     rules, kr, deals = chunk.rules, chunk.kr, chunk.deals
     power = np.zeros((chunk.n, 2), np.int8) if deals.power is None else deals.power
     codes, concede = (np.array(x, np.int64) for x in zip(*seats))
-    _play_fused(codes, concede, deals.draw[:, :, None], power, deals.keys, rules.first_lead == "given",
-                rules.first_lead == "discard-statehood", rules.declarations, rules.discards_public, kr.win_tricks,
-                rules.hidden_lead, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks,
-                int(kr.follow_wins_ties), kr.end_at, _BEATS_LEAD[int(kr.follow_wins_ties)], chunk.hand, chunk.disc,
-                chunk.discarded, chunk.played, chunk.won, chunk.first, chunk.decl, chunk.n_tricks,
-                *chunk.history.values())  # fmt: skip
+    choices = FusedChoices(rules.first_lead == "given", rules.first_lead == "discard-statehood", rules.declarations,
+                           rules.discards_public, rules.hidden_lead, _BEATS_LEAD[int(kr.follow_wins_ties)])
+    state = FusedState(chunk.hand, chunk.disc, chunk.discarded, chunk.played, chunk.won, chunk.first, chunk.decl,
+                       chunk.n_tricks)
+    _play_fused(FusedSeats(codes, concede), FusedDeals(deals.draw[:, :, None], power, deals.keys), kr, choices, state,
+                FusedHistory(*chunk.history.values()))
 
 
 # ----- the fused kernel's codes ----------------------------------------------------------

@@ -52,6 +52,16 @@ def _trick_facts(rules: Rules, power_bases):
     return bases, count, later
 
 
+def deal_rules(rules: Rules, power_bases):
+    """The rules of a deal as the search kernel reads them (`ismcts_kernel.Deal`)."""
+    from geolab.bots.ranks.ismcts_kernel import Deal  # compiled on first use
+
+    bases, n_bases, later = _trick_facts(rules, power_bases)
+    end_at = rules.tricks + 1 if rules.end_at is None else rules.end_at
+    return Deal(bases, n_bases, later, rules.tricks, end_at, rules.win_tricks, rules.last_trick_breaks_tie,
+                int(rules.equal_distance == "follow"), rules.hidden_lead)
+
+
 def _masks(cards: np.ndarray) -> np.ndarray:
     """Rows of cards as bitmasks."""
     return (np.int64(1) << cards.astype(np.int64)).sum(axis=1)
@@ -124,37 +134,31 @@ class ISMCTSSeat:
 
         start = time.thread_time()
         rules, me = view.rules, view.side
-        bases, n_bases, later = _trick_facts(rules, view.power_bases)
+        deal = deal_rules(rules, view.power_bases)
         following = view.lead_category is not None
         allowed = np.ones(1, np.bool_)  # the seat's root moves (codes): all answers; undominated leads
         if not following:
             keep = undominated_leads(view, unseen_cards(view))
-            nb = n_bases[view.trick]
+            nb = deal.n_bases[view.trick]
             allowed = np.zeros(150 * nb, np.bool_)
             for i, c in enumerate(view.hand):
                 allowed[c * 3 * nb : (c + 1) * 3 * nb] = keep[i].reshape(-1)
         rng = self.helper._rng(view)
         opp, lead_cards = self._deal(rng, view, min(self.layouts, self.iterations))
-        leader = 1 - me if following else me
         won = view.tricks_won
-        last = view.history[-1].winner if view.history else -1
-        tree = {name: np.empty(self.iterations + 1, np.int32) for name in kernel.TREE}
-        for name, root in zip(kernel.TREE, (-1, 1 - me, -1, -1, 0, 0, 0)):
-            tree[name][0] = root
+        root = kernel.Root(me, int(_masks(np.array([view.hand]))[0]), opp, lead_cards, 1 - me if following else me,
+                           view.lead_category if following else 0, view.lead_base if following else 0, view.trick,
+                           won[0], won[1], view.history[-1].winner if view.history else -1, allowed,
+                           int(allowed.sum()))  # fmt: skip
+        tree = kernel.Tree(*(np.empty(self.iterations + 1, np.int32) for _ in kernel.TREE))
+        for column, value in zip(tree, (-1, 1 - me, -1, -1, 0, 0, 0)):
+            column[0] = value
         stats = np.array([1, 0], np.int64)
-        rng_word = np.array([rng.integers(0, 2**63)], np.uint64)
-        scratch = np.zeros(150 * bases.shape[1], np.int8)
-        path = np.zeros(2 * rules.tricks + 2, np.int64)
-        end_at = rules.tricks + 1 if rules.end_at is None else rules.end_at
-        mine = int(_masks(np.array([view.hand]))[0])
-        args = (me, mine, opp, lead_cards, leader, view.lead_category if following else 0,
-                view.lead_base if following else 0, view.trick, won[0], won[1], last, bases, n_bases, later,
-                rules.tricks, end_at, rules.win_tricks, rules.last_trick_breaks_tie,
-                int(rules.equal_distance == "follow"), rules.hidden_lead, allowed, int(allowed.sum()), self.c,
-                self.log_table, *tree.values(), stats, rng_word, scratch, path)  # fmt: skip
+        work = kernel.Work(self.c, self.log_table, stats, np.array([rng.integers(0, 2**63)], np.uint64),
+                           np.zeros(150 * deal.trick_bases.shape[1], np.int8), np.zeros(2 * rules.tricks + 2, np.int64))
 
         def run(count):
-            kernel.search(count, *args)
+            kernel.search(count, root, deal, tree, work)
 
         if self.budget_ms is None:
             run(self.iterations)
@@ -167,7 +171,7 @@ class ISMCTSSeat:
                 if cpu >= self.budget_ms or cpu + per * 64 > self.cap_ms:
                     break
                 batch = max(64, int(min(self.budget_ms - cpu, self.cap_ms - cpu) / per))
-        tree = {name: values[: stats[kernel.NODES]] for name, values in tree.items()}
+        tree = {name: values[: stats[kernel.NODES]] for name, values in tree._asdict().items()}
         children = []
         child = tree["first_child"][0]
         while child >= 0:

@@ -19,6 +19,8 @@ opponent's nearest to the base in that category.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -31,11 +33,76 @@ _R = RANKS.astype(np.int64)
 
 #: Fields of the `stats` array: the counts that carry over from one slice to the next.
 NODES, DONE = 0, 1
-#: The tree's arrays, in `search`'s argument order: the move into the node and the side that
-#: made it, the first child and the next sibling (-1: none), visits, availability, and the
-#: reward of the side that moved in half-points (win 2, tie 1). Measured: faster than one
-#: row per node.
-TREE = ("move", "mover", "first_child", "next_sibling", "visits", "avail", "reward")
+
+
+class Deal(NamedTuple):
+    """The rules of the deal as the search plays them: each trick's bases (trick_bases[t, :n_bases[t]])
+    and the bases after it (`later`, a bitmask, for greedy's answers), when the deal ends
+    (tricks, end_at; win_tricks, breaks_tie: who won it) and how a trick is decided (ties: the
+    follower wins equal distances; hidden: leads are face-down)."""
+
+    trick_bases: np.ndarray
+    n_bases: np.ndarray
+    later: np.ndarray
+    tricks: int
+    end_at: int
+    win_tricks: int
+    breaks_tie: bool
+    ties: int
+    hidden: bool
+
+
+class Root(NamedTuple):
+    """The decision searched: side `me` holds `hand` (a bitmask) against opp_hands[x] in layout
+    x; side `leader` leads trick `trick` (lead_cards[x] < 0) or has led card lead_cards[x] in
+    `category` at `base`; won0, won1, last: tricks won so far and the last trick's winner;
+    allowed[code]: the seat's root leads, n_allowed of them (or its hand's size when it answers)."""
+
+    me: int
+    hand: int
+    opp_hands: np.ndarray
+    lead_cards: np.ndarray
+    leader: int
+    category: int
+    base: int
+    trick: int
+    won0: int
+    won1: int
+    last: int
+    allowed: np.ndarray
+    n_allowed: int
+
+
+class Tree(NamedTuple):
+    """The tree, one int32 array a field, indexed by node (0 = the root): the move into the node
+    and the side that made it, the first child and the next sibling (-1: none), visits,
+    availability, and the reward of the side that moved in half-points (win 2, tie 1)."""
+
+    move: np.ndarray
+    mover: np.ndarray
+    first_child: np.ndarray
+    next_sibling: np.ndarray
+    visits: np.ndarray
+    avail: np.ndarray
+    reward: np.ndarray
+
+
+class Work(NamedTuple):
+    """What one search carries between slices besides the tree: UCB1's exploration constant and
+    log_table[a] = log(a) (a up to the iterations), `stats` (nodes used, iterations done),
+    rng_word (the random stream's state), scratch (zeros, one per move code, left as zeros) and
+    path (room for the deepest walk)."""
+
+    exploration: float
+    log_table: np.ndarray
+    stats: np.ndarray
+    rng_word: np.ndarray
+    scratch: np.ndarray
+    path: np.ndarray
+
+
+#: The tree's columns by name (`Tree`'s fields): one array per field, not one row per node.
+TREE = Tree._fields
 
 
 @njit(cache=True, nogil=True)
@@ -61,10 +128,11 @@ def _score0(w0, w1, last, win_tricks, breaks_tie):
 
 
 @njit(cache=True, nogil=True)
-def rollout(hand0, hand1, leader, lc, lk, lb, t, w0, w1, last, trick_bases, n_bases, later, tricks, end_at,
-            win_tricks, breaks_tie, ties, hidden):  # fmt: skip
-    """Side 0's reward (half-points) when both sides play the rest of the deal greedily (`GreedySeat`)
-    from trick t, side `leader` to lead (or, lc >= 0, having led lc in category lk at base lb)."""
+def rollout(hand0, hand1, leader, lc, lk, lb, t, w0, w1, last, deal):
+    """Side 0's reward (half-points) when both sides play the rest of the deal (`Deal`) greedily
+    (`GreedySeat`) from trick t, side `leader` to lead (or, lc >= 0, having led lc in category lk
+    at base lb)."""
+    trick_bases, n_bases, later, tricks, end_at, win_tricks, breaks_tie, ties, hidden = deal
     while t < tricks and max(w0, w1) < end_at:
         if lc < 0:
             lc, lk, lb = greedy_lead(hand0 if leader == 0 else hand1, trick_bases[t, : n_bases[t]])
@@ -85,17 +153,14 @@ def rollout(hand0, hand1, leader, lc, lk, lb, t, w0, w1, last, trick_bases, n_ba
 
 
 @njit(cache=True, nogil=True)
-def search(iterations, me, my_hand, opp_hands, lead_cards, leader0, k0, b0, t0, won0, won1, last0,
-           trick_bases, n_bases, later, tricks, end_at, win_tricks, breaks_tie, ties, hidden, root_allowed,
-           n_root, exploration, log_table, move, mover, first_child, next_sibling, visits, avail, reward, stats,
-           rng_word, scratch, path):  # fmt: skip
-    """Run `iterations` more iterations on the tree (arrays: see `TREE`; stats: nodes used,
-    iterations done; node 0 must exist; rng_word: the random stream's state). The root: side
-    `leader0` leads trick t0 (lead_cards[x] < 0) or has led card lead_cards[x] of layout x in
-    category k0 at base b0; won0, won1, last0: tricks won so far and the last trick's winner.
-    root_allowed[code]: the seat's root leads, n_root of them (or its hand's size when it
-    answers). log_table[a] = log(a), a up to the iterations.
-    scratch: zeros, one per move code (left as zeros); path: room for the deepest walk."""
+def search(iterations, root, deal, tree, work):
+    """Run `iterations` more iterations on the tree (`Tree`; node 0 must exist) for the decision
+    `root` (`Root`) under the rules of `deal` (`Deal`); `work` (`Work`) carries the counts and
+    the random stream from one call to the next."""
+    me, my_hand, opp_hands, lead_cards, leader0, k0, b0, t0, won0, won1, last0, root_allowed, n_root = root
+    trick_bases, n_bases, later, tricks, end_at, win_tricks, breaks_tie, ties, hidden = deal
+    move, mover, first_child, next_sibling, visits, avail, reward = tree
+    exploration, log_table, stats, rng_word, scratch, path = work
     n_layouts = opp_hands.shape[0]
     rng = rng_word[0]
     for _ in range(iterations):
@@ -207,8 +272,7 @@ def search(iterations, me, my_hand, opp_hands, lead_cards, leader0, k0, b0, t0, 
             depth += 1
             if untried:
                 break
-        r0 = rollout(hand0, hand1, leader, lc, lk, lb, t, w0, w1, last, trick_bases, n_bases, later, tricks, end_at,
-                     win_tricks, breaks_tie, ties, hidden)  # fmt: skip
+        r0 = rollout(hand0, hand1, leader, lc, lk, lb, t, w0, w1, last, deal)
         visits[0] += 1
         for d in range(depth):
             node = path[d]

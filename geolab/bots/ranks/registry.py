@@ -117,10 +117,9 @@ ARENA = "random,greedy,planner,counter,learned,montecarlo:k=6,budget_ms=none"
 
 #: `geolab play ranks`: a bot at the reference engine sees only its decision's View (as the
 #: one-row batch observation the batch engine would show); the hint is the Monte Carlo bot
-#: with its default 48 layouts, always all solved (no clock, so a hint repeats exactly): on the
-#: reference engine at most 0.13 s a decision over 30 games of every preset (mean 2-70 ms by
-#: kind, load 2 on 2 cores), 0.4 s for a process's first; the review is the oracle's (it sees
-#: both hands, and says so).
+#: with its default 48 layouts, always all solved (no clock, so a hint repeats exactly, and
+#: quickly enough to wait for: timings in docs/perf.md, the hint bots); the review is the
+#: oracle's (it sees both hands, and says so).
 def seat(bot, rules: Rules, rng) -> BotSeat:
     """A built bot at the reference engine; a peeking bot is refused, as a table shows each
     seat only its own cards."""

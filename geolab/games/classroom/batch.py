@@ -10,26 +10,25 @@ block, so results never depend on how the games are chunked or threaded, and dup
 with swapped policies get the same deals. Deal streams and policy streams are separate for the
 same reason.
 
-Speed. Each simulation first turns the discard tables into score tables (`score_tables`:
-policy, call, category, opponents, hand -> the round score), so a student-hand costs one load
-instead of a discard lookup and three rank lookups; the discard itself is worked out only for
-traced games and random discards. The games run in a plain serial function (`_games`, not the
-body of a `prange`) that indexes arrays instead of slicing them (no reference counting inside
-the loop), finds winners without branches and takes a hand's table row from two small tables.
-The parallel loop has one iteration per worker, and each worker takes the next PIECE games
-from a shared counter (`work_queue.take`): on a shared machine the cores' speeds drift apart,
-so equal shares up front leave the fast core idle at the end. Helpers inlined into the hand
-loop take scalars only (numba counts references to array arguments on every hand). The
-random streams are the same whatever the speed-ups: the same seed gives the same games, draw
+How the kernel is laid out, and why (the figures and the variants tried: docs/perf.md, Class
+batch kernel). Each simulation first turns the discard tables into score tables
+(`score_tables`), so a student-hand is one load; the discard itself is worked out only for
+traced games and random discards. The games run in a plain serial function (`_games`), which
+indexes arrays instead of slicing them (no reference counting inside the loop), finds winners
+without branches and takes a hand's table row from two small tables; its arguments travel in
+named tuples (`Streams`, `Plan`, `Play`, `Outcomes`, `Trace`), unpacked once a call. The
+parallel loop has one iteration per worker, and each worker takes the next PIECE games from a
+shared counter (`work_queue.take`), so a worker on a slower core holds up no one. Helpers
+inlined into the hand loop take scalars only (numba counts references to array arguments on
+every call). None of this changes a random stream: the same seed gives the same games, draw
 for draw (tests pin digests of the outputs).
-
-Measurements and rejected variants: docs/perf.md (Class batch kernel).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -176,14 +175,76 @@ def _call(dstate, call_mode):
     return dstate, call_mode - 1
 
 
+class Streams(NamedTuple):
+    """The random streams of one block: the deal key, the policy key (random discards) and the
+    block's first game (`block_keys`; game i of the block draws from stream start + i)."""
+
+    key: np.uint64
+    pkey: np.uint64
+    start: int
+
+
+class Plan(NamedTuple):
+    """The rules' grouping and round plan as arrays (`_plan_arrays`): for each deck, its
+    Starting Round, members (padded) and size; for each group, its round, first seat and size."""
+
+    deck_round: np.ndarray
+    deck_members: np.ndarray
+    deck_size: np.ndarray
+    group_round: np.ndarray
+    group_first: np.ndarray
+    group_size: np.ndarray
+
+
+class Play(NamedTuple):
+    """Who plays and how: each student's policy (`seat`), the policies' discard tables (by
+    category) and score tables (`score_tables`), the ranks, the GeoPower deck's counts, the
+    call mode (`CALL_MODES` index), students a Championship deck serves, and whether tied
+    finalists share the title."""
+
+    seat: np.ndarray
+    tables: np.ndarray
+    scores: np.ndarray
+    ranks: np.ndarray
+    counts: np.ndarray
+    call_mode: int
+    per_deck: int
+    share_ties: bool
+
+
+class Outcomes(NamedTuple):
+    """Per game (rows of the block): group winners and champions by student, championship
+    attempts and championship hands dealt over all attempts."""
+
+    group_win: np.ndarray
+    champion: np.ndarray
+    champ_rounds: np.ndarray
+    champ_hands: np.ndarray
+
+
+class Trace(NamedTuple):
+    """Whether to keep every round's call, category, hands and discards (`on`), and the arrays
+    they go to (empty when off)."""
+
+    on: bool
+    call: np.ndarray
+    category: np.ndarray
+    hand: np.ndarray
+    discard: np.ndarray
+
+
 @njit(cache=True)
-def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_round, group_first,
-           group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
-           group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
+def _games(lo, hi, streams, plan, play, outcomes, traced):
     """Games lo..hi-1 of one kernel call, serially: a plain compiled loop (numba optimises the
     same loop worse as a parallel loop's body). Arrays are indexed, never sliced (a
     slice's reference count is an atomic shared by both threads), and winners are found
-    without branches (who wins is a coin flip to the branch predictor)."""
+    without branches (who wins is a coin flip to the branch predictor). The named tuples are
+    unpacked once a call, so the loops index plain arrays."""
+    key, pkey, start = streams
+    deck_round, deck_members, deck_size, group_round, group_first, group_size = plan
+    seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties = play
+    group_win, champion, champ_rounds, champ_hands = outcomes
+    trace, t_call, t_cat, t_hand, t_disc = traced
     students, n_groups = seat.shape[0], group_size.shape[0]
     n_rounds = group_round.max() + 1
     per_call_cat = tables.shape[0] * tables.shape[3] * N_ROWS
@@ -276,24 +337,19 @@ def _games(lo, hi, key, pkey, start, deck_round, deck_members, deck_size, group_
 
 
 @njit(parallel=True, cache=True)
-def _kernel(workers, next_piece, key, pkey, start, n, deck_round, deck_members, deck_size, group_round, group_first,
-            group_size, seat, tables, scores, ranks, counts, call_mode, per_deck, share_ties,
-            group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat, t_hand, t_disc):
-    """Games 0..n-1 of a block from `start` on: one parallel iteration per worker, and each
-    worker takes the next PIECE games (`take`) until none are left, so a worker on a core
-    that other jobs slow down holds up no one."""
+def _kernel(workers, next_piece, n, streams, plan, play, outcomes, traced):
+    """Games 0..n-1 of a block from `streams.start` on (`_games` says what each tuple holds):
+    one parallel iteration per worker, and each worker takes the next PIECE games (`take`)
+    until none are left, so a worker on a core that other jobs slow down holds up no one."""
     pieces = (n + PIECE - 1) // PIECE
     for _ in prange(workers):
         piece = take(next_piece)
         while piece < pieces:
-            _games(piece * PIECE, min(n, (piece + 1) * PIECE), key, pkey, start, deck_round, deck_members,
-                   deck_size, group_round, group_first, group_size, seat, tables, scores, ranks, counts, call_mode,
-                   per_deck, share_ties, group_win, champion, champ_rounds, champ_hands, trace, t_call, t_cat,
-                   t_hand, t_disc)
+            _games(piece * PIECE, min(n, (piece + 1) * PIECE), streams, plan, play, outcomes, traced)
             piece = take(next_piece)
 
 
-def _plan_arrays(rules: Rules) -> dict:
+def _plan_arrays(rules: Rules) -> Plan:
     """The rules' grouping and round plan as the kernel's arrays."""
     groups = rules.groups_of()
     decks = [(r, [s for g in deck for s in groups[g]]) for r, rnd in enumerate(rules.round_plan()) for deck in rnd]
@@ -304,14 +360,14 @@ def _plan_arrays(rules: Rules) -> dict:
     for r, rnd in enumerate(rules.round_plan()):
         for deck in rnd:
             group_round[list(deck)] = r
-    return {
-        "deck_round": np.array([r for r, _ in decks], np.int64),
-        "deck_members": deck_members,
-        "deck_size": np.array([len(m) for _, m in decks], np.int64),
-        "group_round": group_round,
-        "group_first": np.array([members[0] for members in groups], np.int64),  # groups are consecutive seats
-        "group_size": np.array(rules.group_sizes(), np.int64),
-    }
+    return Plan(
+        deck_round=np.array([r for r, _ in decks], np.int64),
+        deck_members=deck_members,
+        deck_size=np.array([len(m) for _, m in decks], np.int64),
+        group_round=group_round,
+        group_first=np.array([members[0] for members in groups], np.int64),  # groups are consecutive seats
+        group_size=np.array(rules.group_sizes(), np.int64),
+    )
 
 
 def block_keys(seed: int, block: int, stream: int = 0) -> tuple[np.uint64, np.uint64]:
@@ -424,18 +480,17 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     t_hand, t_disc = np.full((m, t, s, 3), -1, np.int8), np.full((m, t, s), -1, np.int8)
     counts = np.array(rules.geopower, np.int64)
     ranks = RANKS.astype(np.int64)
-    scores = score_tables(tables)
+    play = Play(seats, tables, score_tables(tables), ranks, counts, CALL_MODES.index(rules.call), rules.max_per_round,
+                rules.championship_ties == "share")
     lo = 0
     while lo < n:
         block, local = divmod(first_game + lo, BLOCK)
         hi = lo + min(chunk, BLOCK - local, n - lo)
         key, pkey = block_keys(seed, block, stream)
-        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), key, pkey, local, hi - lo, plan["deck_round"],
-                plan["deck_members"], plan["deck_size"], plan["group_round"], plan["group_first"], plan["group_size"],
-                seats, tables, scores, ranks, counts, CALL_MODES.index(rules.call), rules.max_per_round,
-                rules.championship_ties == "share", group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi],
-                champ_hands[lo:hi], trace, t_call[lo:hi] if trace else t_call, t_cat[lo:hi] if trace else t_cat,
-                t_hand[lo:hi] if trace else t_hand, t_disc[lo:hi] if trace else t_disc)
+        rows = slice(lo, hi) if trace else slice(None)
+        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hi - lo, Streams(key, pkey, local), plan, play,
+                Outcomes(group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], champ_hands[lo:hi]),
+                Trace(trace, t_call[rows], t_cat[rows], t_hand[rows], t_disc[rows]))
         if progress is not None:
             progress.update(hi - lo)
         lo = hi

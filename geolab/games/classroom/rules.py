@@ -23,6 +23,11 @@ TIE_RULES = ("replay", "share")
 #: Most groups any variant may have: two Starting Rounds split whole groups, trying each of
 #: the 2**(groups - 1) splits (the text's classes have 2 to 8 groups).
 MAX_GROUPS = 16
+#: Most students any variant may have: the policy tables are indexed by opponents, 0 to 31.
+MAX_STUDENTS = 32
+#: Most GeoPower cards of one word (`Rules.geopower`): the deck has 5 of each; only the
+#: proportions matter (a round turns one card from a full deck), and Jumbled caps its deck alike.
+MAX_GEOPOWER_EACH = 50
 STARTING, CHAMPIONSHIP = "starting", "championship"
 
 
@@ -91,6 +96,21 @@ class Rules(RulesBase):
     def validate(self) -> Rules:
         """Raise `RulesError` naming the first impossible setting; return self when fine."""
         n, g = self.students, self.groups
+        # every field in range first, whether or not these rules use it
+        if not 2 <= self.min_groups <= self.max_groups <= MAX_GROUPS:
+            raise RulesError(f"min_groups/max_groups: {self.min_groups}/{self.max_groups}; a class plays in 2 to "
+                             f"{MAX_GROUPS} groups (min_groups <= max_groups)")
+        if not 2 <= self.min_students <= self.max_students <= MAX_STUDENTS:
+            raise RulesError(f"min_students/max_students: {self.min_students}/{self.max_students} must satisfy "
+                             f"2 <= min_students <= max_students <= {MAX_STUDENTS} (the tables hold up to "
+                             f"{MAX_STUDENTS - 1} opponents)")
+        if not 1 <= self.min_group_size <= MAX_STUDENTS:
+            raise RulesError(f"min_group_size: {self.min_group_size} must be within 1-{MAX_STUDENTS}")
+        if len(self.geopower) != 3 or min(self.geopower) < 0 or sum(self.geopower) == 0:
+            raise RulesError(f"geopower: {self.geopower} must be three card counts, not all zero")
+        if max(self.geopower) > MAX_GEOPOWER_EACH:
+            raise RulesError(f"geopower: {self.geopower}: at most {MAX_GEOPOWER_EACH} cards of each word "
+                             "(the deck has 5)")
         if not self.min_students <= n <= self.max_students:
             raise RulesError(
                 f"students: {n} is outside {self.min_students}-{self.max_students} "
@@ -112,15 +132,13 @@ class Rules(RulesBase):
             raise RulesError(f"max_per_round: {self.max_per_round} must be at least 2 (a round needs two students)")
         if self.max_per_round * self.dealt > N_CARDS:
             raise RulesError(
-                f"max_per_round: {self.max_per_round} students x {self.dealt} cards "
+                f"max_per_round x dealt: {self.max_per_round} students x {self.dealt} cards "
                 f"= {self.max_per_round * self.dealt} is more than the {N_CARDS} cards of a deck"
             )
         if self.call not in CALL_MODES:
             raise RulesError(f"call: {self.call!r} is not one of {', '.join(CALL_MODES)}")
         if self.championship_ties not in TIE_RULES:
             raise RulesError(f"championship_ties: {self.championship_ties!r} is not one of {', '.join(TIE_RULES)}")
-        if len(self.geopower) != 3 or min(self.geopower) < 0 or sum(self.geopower) == 0:
-            raise RulesError(f"geopower: {self.geopower} must be three card counts, not all zero")
         if self.starting_rounds not in (None, 1, 2):
             raise RulesError(f"starting_rounds: {self.starting_rounds} must be 1, 2 or None")
         if self.starting_rounds == 2 and self.two_decks:

@@ -44,8 +44,7 @@ from geolab.games.jumbled.views import VIEWS
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every
 #: seat is asked on its own (`OwnStream`), so the engine's per-call overhead counts P times a
-#: set: 4,096-game blocks make up for it (4 heuristics: ~40,000 games/s on one thread, against
-#: ~31,000 with blocks of 1,024).
+#: set; blocks this large spread it over many games (measured: docs/perf.md, Jumbled batch engine).
 BLOCK = 4096
 #: The seat that deals (and so decides) first.
 FIRST_DEALER = 0

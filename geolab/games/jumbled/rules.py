@@ -119,14 +119,14 @@ class Rules(RulesBase):
         if S < 1:
             raise RulesError(f"sets_per_round={S}: a round needs at least one set")
         if not 1 <= lo <= hi:
-            raise RulesError(f"cards per set must satisfy 1 <= min ({lo}) <= max ({hi})")
+            raise RulesError(f"min_cards_per_set ({lo}) and max_cards_per_set ({hi}) must satisfy 1 <= min <= max")
         if hi > H:
             raise RulesError(f"max_cards_per_set={hi} is more than the {H} cards dealt")
         if C > H:
             raise RulesError(f"cards_to_play={C} is more than cards_dealt={H}")
         if not S * lo <= C <= S * hi:
             raise RulesError(
-                f"cards_to_play={C} cannot be played in {S} sets of {lo}-{hi} cards "
+                f"cards_to_play={C} cannot be played in sets_per_round={S} sets of {lo}-{hi} cards "
                 f"(possible totals: {S * lo}-{S * hi})"
             )
         if len(self.bonus) != S + 1 or any(b < 0 for b in self.bonus):

@@ -18,6 +18,8 @@ BASE_MODES = ("fixed", "lead", "power")
 FIRST_LEADS = ("given", "discard-statehood")
 BONUSES = ("none", "declaration", "shutout")
 EQUAL_DISTANCE = ("lead", "follow")
+#: Longest form name (`Rules.name`): it is printed in headers and error messages.
+MAX_NAME = 40
 
 
 @dataclass(frozen=True)
@@ -54,11 +56,13 @@ class Rules(RulesBase):
         "hand_size": "cards dealt to each side (tricks + discards)",
         "discards": "cards each side discards before play",
         "tricks": "tricks in a deal when nobody stops it early",
-        "bases": "base of each trick when base_mode is fixed (1: lowest rank wins, 50: highest)",
+        "bases": "base of each trick when base_mode is fixed (1: lowest rank wins, 50: highest); one a trick, "
+                 "each 1-50, under every base_mode",
         "base_mode": "fixed: `bases`; lead: the lead picks one of lead_bases each trick (Level 2); "
                      "power: two Power cards give the bases of tricks 1..power_split and the rest (Level 3)",
-        "lead_bases": "the bases a lead may choose (base_mode lead)",
-        "power_split": "tricks played at the first Power card's base (base_mode power)",
+        "lead_bases": "the bases a lead may choose (base_mode lead; each 1-50, no repeats, under every base_mode)",
+        "power_split": "tricks played at the first Power card's base (base_mode power; 1 to tricks - 1 under every "
+                       "base_mode)",
         "discards_public": "discards turned face-up (battles) or never shown (Combo 1)",
         "first_lead": "given: decided outside the deal (a statehood draw, GeoDouble's dealer); "
                       "discard-statehood: the discard with statehood closer to 1 leads",
@@ -126,12 +130,19 @@ class Rules(RulesBase):
 
     # ----- checks ------------------------------------------------------------------------
     def validate(self) -> Rules:
-        """Raise `RulesError` naming the first impossible or inconsistent setting."""
+        """Raise `RulesError` naming the first impossible or inconsistent setting.
+
+        Every field is checked for range and shape whatever the base mode: `bases`,
+        `lead_bases` and `power_split` hold values a deal could use even where this form does
+        not (a record or a variant changes `base_mode` alone), so none may hold a base that
+        does not exist or a list of the wrong length."""
 
         def need(ok: bool, message: str) -> None:
             if not ok:
                 raise RulesError(f"rules {self.name}: {message}")
 
+        need(bool(self.name) and len(self.name) <= MAX_NAME and self.name.isprintable(),
+             f"name must be 1-{MAX_NAME} printable characters, got {self.name[:MAX_NAME]!r}")
         need(self.tricks >= 1, "tricks must be at least 1")
         need(self.discards >= 0, "discards cannot be negative")
         need(
@@ -140,15 +151,16 @@ class Rules(RulesBase):
         )
         need(2 * self.hand_size + 2 <= N_CARDS, f"two hands of {self.hand_size} (+2 draw cards) exceed {N_CARDS} cards")
         need(self.base_mode in BASE_MODES, f"base_mode must be one of {', '.join(BASE_MODES)}")
-        if self.base_mode == "fixed":
-            need(len(self.bases) == self.tricks, f"bases has {len(self.bases)} entries for {self.tricks} tricks")
-            need(all(1 <= b <= N_CARDS for b in self.bases), "every base must be between 1 and 50")
-        if self.base_mode == "lead":
-            need(len(self.lead_bases) >= 1, "lead_bases must not be empty")
-            need(all(1 <= b <= N_CARDS for b in self.lead_bases), "every lead base must be between 1 and 50")
-            need(len(set(self.lead_bases)) == len(self.lead_bases), "lead_bases has duplicates")
+        need(len(self.bases) == self.tricks, f"bases has {len(self.bases)} entries for {self.tricks} tricks "
+                                             f"(one a trick, even when base_mode is not fixed)")
+        need(all(1 <= b <= N_CARDS for b in self.bases), f"every entry of bases must be between 1 and {N_CARDS}")
+        need(len(self.lead_bases) >= 1, "lead_bases must not be empty")
+        need(all(1 <= b <= N_CARDS for b in self.lead_bases), f"every entry of lead_bases must be between 1 and {N_CARDS}")
+        need(len(set(self.lead_bases)) == len(self.lead_bases), "lead_bases has duplicates")
+        need(1 <= self.power_split <= max(1, self.tricks - 1),
+             f"power_split ({self.power_split}) must be between 1 and tricks - 1 ({self.tricks - 1})")
         if self.base_mode == "power":
-            need(1 <= self.power_split < self.tricks, "power_split must leave tricks for both Power cards")
+            need(self.power_split < self.tricks, "power_split must leave tricks for both Power cards")
         need(self.first_lead in FIRST_LEADS, f"first_lead must be one of {', '.join(FIRST_LEADS)}")
         need(
             self.first_lead != "discard-statehood" or self.discards >= 1,
@@ -156,7 +168,7 @@ class Rules(RulesBase):
         )
         need(
             self.first_lead != "discard-statehood" or self.discards_public,
-            "the first lead comes from the discards, so they must be public",
+            "the first lead comes from the discards, so they must be public (discards_public)",
         )
         need(self.tricks // 2 < self.win_tricks <= self.tricks, "win_tricks must be a majority of the tricks")
         need(

@@ -48,6 +48,16 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def percent(p: float) -> str:
+    """A chance in words that never rounds a doubt away: "over 99%" and "under 1%" short of
+    certainty, else the nearest per cent."""
+    if 0.99 < p < 1:
+        return "over 99%"
+    if 0 < p < 0.01:
+        return "under 1%"
+    return f"{p:.0%}"
+
+
 def rank(c: int, k: int) -> int:
     return int(RANKS[c, k])
 
@@ -663,15 +673,18 @@ class RanksViews:
 
     # ----- hints' reasons -----------------------------------------------------------------
     @staticmethod
-    def _none_held(view: View, kind: str, threats: int) -> str:
+    def _none_held(view: View, kind: str, threats: int) -> float:
         """The chance the opponent holds none of `threats` unseen cards (under a face-down
         lead: that the card on the table is none of them), its cards being a random draw."""
         unseen, holds = len(unseen_cards(view)), opponent_holds(view, kind)
         if kind == "follow" and view.lead_card is None:
             holds = 1
-        return f"{comb(unseen - threats, holds) / comb(unseen, holds):.0%}"
+        return comb(unseen - threats, holds) / comb(unseen, holds)
 
     def _reason_lead(self, view: View, lead: Lead) -> str:
+        """A lead B likely cannot beat is a trick taken; one B almost surely beats is a card
+        given away, and the reason says so and why that card (the least useful one, keeping
+        the cards that can still win)."""
         rules, c, k, b = view.rules, lead.card, lead.category, lead.base
         them = SIDES[1 - view.side]
         head = f"{POSTAL[c]} is {ordinal(rank(c, k))} in {CATEGORIES[k]}"
@@ -684,10 +697,37 @@ class RanksViews:
             return f"{head}: every card that beats it at base {b} ({codes(every)}) is seen: a sure trick"
         names = ", ".join(f"{POSTAL[x]} ({ordinal(rank(x, k))})" for x in live[:3])
         more = f" and {len(live) - 3} more" if len(live) > 3 else ""
-        beat = "beats" if len(live) == 1 else "beat"
-        only = "only " if len(live) <= 2 else ""
-        return (f"{head}: {only}{plural(len(live), 'unseen card')} {beat} it at base {b} ({names}{more}), and "
-                f"{them} holds none of them with chance {self._none_held(view, 'lead', len(live))}")
+        safe = self._none_held(view, "lead", len(live))
+        if safe >= 0.5:
+            beat = "beats" if len(live) == 1 else "beat"
+            only = "only " if len(live) <= 2 else ""
+            none = "it" if len(live) == 1 else "none of them"
+            likely = "likely takes the trick" if safe >= 0.8 else "takes the trick more often than not"
+            return (f"{head}: {only}{plural(len(live), 'unseen card')} {beat} it at base {b} ({names}{more}); "
+                    f"{them} holds {none} with chance {percent(safe)}, so it {likely}")
+        surely = "surely" if safe == 0 else "almost surely" if safe < 0.05 else "probably"
+        do = "does" if len(live) == 1 else "do"
+        one = "it" if len(live) == 1 else "one of them"
+        held = f"{them} must hold {one}" if safe == 0 else f"{them} holds {one} with chance {percent(1 - safe)}"
+        return (f"{head}: {them} {surely} beats it at base {b} ({plural(len(live), 'unseen card')} {do}: "
+                f"{names}{more}; {held}), so it is a cheap card to give away: {self._given_away(view, c)}")
+
+    @staticmethod
+    def _given_away(view: View, card: int) -> str:
+        """Why a lead that likely loses is worth making: it is the card least useful for the
+        tricks to come, and the cards kept can still win."""
+        bases = future_bases(view.rules, view, view.trick)
+        rest = sorted((x for x in view.hand if x != card), key=lambda x: (usefulness(x, bases), x))
+        worst = max(view.hand, key=lambda x: (usefulness(x, bases)[0], -x))
+        why = "losing the trick costs only your least useful card for the tricks to come" if card == worst else \
+            f"losing the trick costs a card that is not your least useful ({POSTAL[worst]} is)"
+        if not rest:
+            return why
+        kept = []
+        for x in rest[:3]:
+            _, k, b = usefulness(x, bases)
+            kept.append(f"{POSTAL[x]} ({ordinal(rank(x, k))} in {CATEGORIES[k]}, base {b})")
+        return f"{why}, and you keep {', '.join(kept)}, your nearest to a base, for the tricks they can win"
 
     def _reason_follow(self, view: View, card: int) -> str:
         rules, k, b = view.rules, view.lead_category, view.lead_base
@@ -703,7 +743,8 @@ class RanksViews:
                 return (f"{mine} is not your best in {cat} ({POSTAL[best]} is): it gives the trick up "
                         "cheaply and keeps your strong cards")
             return (f"{mine} is your nearest to {b} in {cat}: it loses only to {plural(len(threats), 'unseen card')}"
-                    f", so it wins with chance {self._none_held(view, 'follow', len(threats))} if the lead is random")
+                    f", so it wins with chance {percent(self._none_held(view, 'follow', len(threats)))} if the "
+                    "lead is random")
         lead = view.lead_card
         theirs = f"{POSTAL[lead]} ({ordinal(rank(lead, k))})"
         winners = [x for x in view.hand if trick_winner(rules, 1 - view.side, lead, x, k, b) == view.side]
