@@ -230,37 +230,47 @@ def _revived(name, rules, deal, log) -> _Held:
 class GeolabState(pyspiel.State):
     """A geolab `State` stepped by OpenSpiel (the module docstring says how its nodes map).
     ``_pending`` holds the choices of an Ask's seats that have chosen (geolab actions),
-    ``_order`` the race's claimants in the order chance has drawn them so far."""
+    ``_order`` the race's claimants in the order chance has drawn them so far, ``_player``
+    who moves now (OpenSpiel asks several times a step, so it is kept, not recomputed)."""
 
     def __init__(self, game: GeolabGame, state: State):
         super().__init__(game)
         self._held = _Held(state)
         self._pending: dict = {}
         self._order: list[int] = []
+        self._player = self._to_move()
 
     @property
     def geo(self) -> State:
         """The geolab State (pending choices not yet applied to it)."""
         return self._held.state
 
-    def _ordering(self) -> bool:
-        """At a race's order: every seat has claimed, chance says who claimed first."""
+    def _all_chosen(self) -> bool:
+        """Every seat of the Ask has chosen: only at a race does the state stay there, while
+        chance orders the claims."""
         return isinstance(self.geo.node, Ask) and len(self._pending) == len(self.geo.node.decisions)
 
     def _claimants(self) -> list[int]:
         return [s for s in self.geo.to_move() if self._pending[s] is not None]
 
+    def _unplaced(self) -> list[int]:
+        """The race's claimants chance has not yet placed in the order of their claims."""
+        return [s for s in self._claimants() if s not in self._order]
+
     def current_player(self) -> int:
+        return self._player
+
+    def _to_move(self) -> int:
         geo = self.geo
         if geo.is_over():
             return pyspiel.PlayerId.TERMINAL
-        if geo.is_chance() or self._ordering():
+        if geo.is_chance() or self._all_chosen():
             return pyspiel.PlayerId.CHANCE
         return next(s for s in geo.to_move() if s not in self._pending)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._ordering():
-            left = [s for s in self._claimants() if s not in self._order]
+        if self._all_chosen():
+            left = self._unplaced()
             return [(s, 1.0 / len(left)) for s in left]
         node = self.geo.node
         bound = self.get_game().max_chance_outcomes()
@@ -281,40 +291,32 @@ class GeolabState(pyspiel.State):
         geo = self.geo
         if geo.is_chance():
             geo.apply_chance(int(action))
-            return
-        if self._ordering():
-            if action not in [s for s in self._claimants() if s not in self._order]:
+        elif self._all_chosen():
+            if action not in self._unplaced():
                 raise IllegalActionError(f"race: seat {action} is not a claimant still to be placed")
             self._order.append(int(action))
         else:
-            seat = self.current_player()
-            self._pending[seat] = geo.game.action_of(geo.rules, geo.decision(seat), int(action))
+            self._pending[self._player] = geo.game.action_of(geo.rules, geo.decision(self._player), int(action))
         self._settle()
 
     def _settle(self) -> None:
-        """Apply the Ask to the geolab State once every seat has chosen (and, at a race,
-        chance has ordered the claimants: the k-th took k seconds, a pass the time after the
-        last claim)."""
-        if not self._ordering():
-            return
-        node = self.geo.node
-        if node.race:
-            claimants = self._claimants()
-            left = [s for s in claimants if s not in self._order]
-            if len(left) > 1:
-                return
-            self._order += left
-            answers = {s: Claim(a, float(self._order.index(s) + 1 if a is not None else len(claimants) + 1))
-                       for s, a in self._pending.items()}
-        else:
+        """Apply the Ask to the geolab State once every seat has chosen and, at a race,
+        chance has ordered the claimants (the last one needs no chance): the k-th took k
+        seconds, a pass the time after the last claim."""
+        if self._all_chosen() and not (self.geo.node.race and len(self._unplaced()) > 1):
             answers = dict(self._pending)
-        self._pending, self._order = {}, []
-        self.geo.apply(answers)
+            if self.geo.node.race:
+                order = self._order + self._unplaced()
+                answers = {s: Claim(a, float(order.index(s) + 1 if a is not None else len(order) + 1))
+                           for s, a in answers.items()}
+            self._pending, self._order = {}, []
+            self.geo.apply(answers)
+        self._player = self._to_move()
 
     def _action_to_string(self, player: int, action: int) -> str:
         geo = self.geo
         if player == pyspiel.PlayerId.CHANCE:
-            if self._ordering():
+            if self._all_chosen():
                 return f"race: {geo.game.seat_name(geo.rules, action)} claimed next"
             return f"{geo.node.kind} {action}" if geo.is_chance() else f"chance {action}"
         name = geo.game.seat_name(geo.rules, player)
