@@ -191,11 +191,12 @@ def register(name: str) -> str:
     return PREFIX + name
 
 
-def load(name: str, rules=None, **fields_) -> GeolabGame:
+def load(name: str, /, rules=None, **fields_) -> GeolabGame:
     """The OpenSpiel game of a registered geolab game: `rules` a `Rules` object, a preset
     name or a spec (default: the default preset), `fields_` overriding its fields (``preset=``
-    among them names the preset when `rules` is not given). Loaded through
-    `pyspiel.load_game`, so it is the same game as its own parameters load."""
+    among them names the preset when `rules` is not given; `name` is positional, so a field
+    may be called so). Loaded through `pyspiel.load_game`, so it is the same game as its own
+    parameters load."""
     Rules = registry.get(name).game.Rules
     if rules is not None and "preset" in fields_:
         raise RulesError("rules: give the rules or a preset, not both")
@@ -420,8 +421,6 @@ class Observer:
 class OpenSpielBot:
     """A registered ``os-ismcts`` / ``os-mcts`` bot: the spec's parameters, seated at the
     reference engine by `seat` (the batch engines do not seat it yet)."""
-
-    peeks = False
 
     def __init__(self, engine, rules, algorithm: str, sims: int, uct: float, worlds: int, seconds: float):
         self.engine, self.rules, self.algorithm = engine, rules, algorithm
