@@ -628,6 +628,13 @@ class Game(Protocol):
         of it, what the rules show), and every chance event still to come drawn afresh; the
         log's decisions stay legal on it."""
 
+    def determinize(self, rules, seat: int, observation, rng: np.random.Generator) -> Any:
+        """A state the seat cannot tell from the real one, built from its observation alone
+        (`State.observe`, which has perfect recall): a `geolab.stepwise.State` at the same
+        node, whose deal gives `seat` its own cards and everything it has seen, and draws the
+        rest uniformly from what it has not (as `resample`). A search bot starts from it, so
+        it never reads the real deal. Optional: a game without it offers no such bots."""
+
     def num_actions(self, rules) -> int:
         """How many action indices the game has under these rules (`action_id` < this)."""
 

@@ -250,7 +250,7 @@ class ToyGame(StepGame):
         """Every other seat keeps the cards it has shown (played or claimed); the rest of its
         hand is dealt anew from the cards `seat` has not seen."""
         shown = [set() for _ in range(rules.seats)]
-        for kind, answers in log:
+        for answers in (value for kind, value in log if kind == "ask"):  # a chance entry shows nothing
             for s, a in answers.items():
                 card = a.action if isinstance(a, Claim) else a
                 if card is not None:
@@ -259,6 +259,14 @@ class ToyGame(StepGame):
         unseen = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in seen])]
         return [sorted(deal[s]) if s == seat else sorted([*shown[s], *(unseen.pop() for _ in range(rules.hand - len(shown[s])))])
                 for s in range(rules.seats)]
+
+    def determinize(self, rules, seat, obs, rng):
+        """The seat's dealt cards are those it holds and those it played; the log is the race
+        and the rounds it saw; the other hands are `resample`'s, from that log alone."""
+        log = ([("ask", dict(enumerate(obs["claims"])))] if obs["claims"] else []) + \
+            [("ask", dict(enumerate(cards))) for cards in obs["history"]]
+        own = sorted([*obs["hand"], *(cards[seat] for cards in obs["history"])])
+        return self.state(rules, self.resample(rules, {seat: own}, log, seat, rng), log)
 
     def redeal_hidden(self, rules, deal, seat, rng):
         return self.resample(rules, deal, [], seat, rng)

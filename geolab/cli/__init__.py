@@ -49,7 +49,25 @@ def build_parser() -> argparse.ArgumentParser:
 COMPILING = {"simulate", "arena", "bench", "balance", "sweep", "equilibrium", "solve", "train", "play"}
 
 
+def _openspiel_bots(args) -> None:
+    """Bot specs that start with ``os-`` name OpenSpiel's search bots, added to the games
+    that can host them (`geolab.interop.openspiel.install`) only when asked for: importing
+    OpenSpiel is not free, and it is an optional extra."""
+    from geolab.game import split_bots
+
+    texts = [getattr(args, name, None) for name in ("bots", "vs", "strong")]
+    if not any(spec.startswith("os-") for text in texts if text for spec in split_bots(text)):
+        return
+    try:
+        from geolab.interop import openspiel
+    except ImportError:
+        raise GeolabError("the os- bots are OpenSpiel's: pip install 'geolab[openspiel]'") from None
+    if args.game not in openspiel.install():
+        raise GeolabError(f"{args.game}: the os- bots need the game's determinize verb, which it does not have yet")
+
+
 def _run(args) -> int:
+    _openspiel_bots(args)
     if args.command not in COMPILING:
         return int(args.run(args) or 0)
     from geolab.lab.progress import compile_notice
