@@ -635,6 +635,10 @@ class Game(Protocol):
         rest uniformly from what it has not (as `resample`). A search bot starts from it, so
         it never reads the real deal. Optional: a game without it offers no such bots."""
 
+    def chance_outcomes(self, rules) -> int:
+        """(Optional) every chance outcome is below this; without it, a chance outcome is a
+        card (below 50) or a smaller whole number."""
+
     def num_actions(self, rules) -> int:
         """How many action indices the game has under these rules (`action_id` < this)."""
 

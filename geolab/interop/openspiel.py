@@ -23,6 +23,7 @@ chance):
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import fields
 
@@ -67,6 +68,9 @@ def _encode(annotation: str, value):
         return value
     if value is None:
         return "none"
+    if isinstance(value, RulesBase):  # a stage's rules: its preset's name, or its spec as JSON
+        spec = value.to_spec()
+        return spec if isinstance(spec, str) else json.dumps(spec, separators=(",", ":"))
     # a list's items are separated by spaces: commas separate the parameters of a game string
     return "[" + " ".join(str(v) for v in value) + "]" if isinstance(value, tuple) else str(value)
 
@@ -102,6 +106,8 @@ def rules_of(rules_class, params: dict):
     for f in fields(rules_class):
         if _key(f.name) in params:
             value = _decode(rules_class, f.name, f.type, params[_key(f.name)])
+            if f.name in rules_class.stages():  # compared as rules, not as the text of a spec
+                value = rules_class.stages()[f.name].from_spec(value)
             if (tuple(value) if isinstance(value, list) else value) != getattr(base, f.name):
                 changed[f.name] = value
     return rules_class.from_spec({"preset": params.get("preset", rules_class.DEFAULT), **changed})
@@ -120,10 +126,11 @@ def parameters(rules) -> dict:
 
 # ----- the game -----------------------------------------------------------------------------
 def max_chance_outcomes(engine, rules) -> int:
-    """A bound on every chance action id: a geolab `Chance` outcome is a card (below
-    `geolab.cards.N_CARDS`: 50 cards is the most any chance node has) or a smaller whole
-    number, and a race's order is drawn as seat numbers. An outcome beyond it is refused."""
-    return max(N_CARDS, engine.seats(rules))
+    """A bound on every chance action id: the game's own (`Game.chance_outcomes`) or a card
+    (below `geolab.cards.N_CARDS`: 50 cards is the most any chance node has) or a smaller
+    whole number; a race's order is drawn as seat numbers. An outcome beyond it is refused."""
+    own = getattr(engine, "chance_outcomes", None)
+    return max(own(rules) if own is not None else N_CARDS, engine.seats(rules))
 
 
 @functools.cache

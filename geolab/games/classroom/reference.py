@@ -361,6 +361,10 @@ class Engine(StepGame):
     def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
         return deal_from_chance(rules, outcomes)
 
+    def chance_outcomes(self, rules: Rules) -> int:
+        """Every chance outcome is below this: cards, then the calls, then the categories."""
+        return CATEGORY_OUTCOME + 3
+
     def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
         """`redeal` where the log stops, what `seat` sees there being its observation. The
         log of a chance-stepped game (its chance outcomes are those `deal_from_chance` made the
