@@ -3,7 +3,8 @@
 Seat 0 is side A, seat 1 side B. The reference engine (`reference.Engine`: `steps`, chance,
 `resample`, played by the one driver) asks four kinds of `Decision` whose observation is the
 engine's `View` and whose legal actions are every discard set, both answers, every (card,
-category, base) lead, every card.
+category, base) lead, every card; `observations` numbers them and turns views into text and
+tensors.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.common.seeding import int_seed
-from geolab.game import Batch, replayed
+from geolab.game import Batch, Decision, replayed
 from geolab.games.ranks import batch as engine
-from geolab.games.ranks import records
-from geolab.games.ranks.reference import Engine, Game
+from geolab.games.ranks import observations, records
+from geolab.games.ranks.reference import Engine, Game, View
 from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.views import VIEWS
 
@@ -45,6 +46,25 @@ class RanksGame(Engine):
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         p = self._played(rules, bots, n, seed)
         return [records.to_record(p.game(i)) for i in range(n)]
+
+    # ----- the step-wise state: action indices and observations ----------------------------
+    def num_actions(self, rules: Rules) -> int:
+        return observations.num_actions(rules)
+
+    def action_id(self, rules: Rules, decision: Decision, action) -> int:
+        return observations.action_id(rules, decision, action)
+
+    def action_of(self, rules: Rules, decision: Decision, index: int):
+        return observations.action_of(rules, decision, index)
+
+    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
+        return observations.observation_string(rules, seat, observation)
+
+    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
+        return observations.observation_tensor(rules, seat, observation)
+
+    def tensor_size(self, rules: Rules) -> int:
+        return observations.tensor_size(rules)
 
     # ----- records -------------------------------------------------------------------------
     def to_record(self, played: Game) -> dict:
