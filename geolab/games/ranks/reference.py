@@ -14,9 +14,10 @@ method per decision (`Seat`) at the one driver.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from itertools import combinations
-from typing import Protocol
+from dataclasses import dataclass, field, fields
+from functools import cache
+from itertools import chain, combinations
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -31,10 +32,14 @@ SEATS = (0, 1)
 
 
 # ----- the facts of a trick ----------------------------------------------------------------
+#: `RANKS` as Python ints, ``RANK[card][category]``: one rank at a time, faster than numpy.
+RANK = tuple(tuple(int(r) for r in row) for row in RANKS)
+
+
 def trick_winner(rules: Rules, leader: int, lead: int, follow: int, category: int, base: int) -> int:
     """The side that wins: closer to the base wins; equal distance goes by `equal_distance`."""
-    d_lead = abs(int(RANKS[lead, category]) - base)
-    d_follow = abs(int(RANKS[follow, category]) - base)
+    d_lead = abs(RANK[lead][category] - base)
+    d_follow = abs(RANK[follow][category] - base)
     follow_wins = d_follow < d_lead or (d_follow == d_lead and rules.equal_distance == "follow")
     return 1 - leader if follow_wins else leader
 
@@ -141,8 +146,7 @@ def deal_one(rules: Rules, rng: np.random.Generator) -> Deal:
 
 
 # ----- the reference engine ----------------------------------------------------------------
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     leader: int
     lead: int
     category: int
@@ -151,8 +155,7 @@ class Trick:
     winner: int
 
 
-@dataclass(frozen=True)
-class Lead:
+class Lead(NamedTuple):
     """A lead: a card, the category it names and the trick's base (None from a seat where
     the rules fix the base: the engine fills it in)."""
 
@@ -195,7 +198,31 @@ class View:
         return (winners.count(0), winners.count(1))
 
     def allowed_bases(self) -> tuple[int, ...]:
-        return self.rules.allowed_bases(self.trick, self.power_bases)
+        """The bases a lead may name now, worked out once a view (a seat may ask for every
+        lead it weighs); kept beside the fields, so equality and `replace` ignore it."""
+        bases = self.__dict__.get("_bases")
+        if bases is None:
+            bases = self.__dict__["_bases"] = self.rules.allowed_bases(self.trick, self.power_bases)
+        return bases
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View))
+
+
+def _made_view(*values) -> View:
+    """A `View` of these field values, made without the frozen dataclass's ``__init__``
+    (an ``object.__setattr__`` a field, most of a decision's own time in the engine)."""
+    view = object.__new__(View)
+    view.__dict__.update(zip(_VIEW_FIELDS, values))
+    return view
+
+
+def _with_discards(view: View, mine: tuple[int, ...], theirs: tuple[int, ...] | None) -> View:
+    """`view` with these discards (the same cards, listed otherwise), made as `_made_view`
+    makes one."""
+    changed = object.__new__(View)
+    changed.__dict__.update(view.__dict__, discards=mine, opponent_discards=theirs)
+    return changed
 
 
 @dataclass
@@ -236,9 +263,16 @@ def _card_name(c) -> str:
     return POSTAL[c] if isinstance(c, (int, np.integer)) and 0 <= c < N_CARDS else shown(c)
 
 
+@cache
+def _leads_at(bases: tuple[int, ...]) -> tuple[tuple[Lead, ...], ...]:
+    """Each card's leads at these bases (every category, every base), made once: a deal
+    builds its leads' legal tuples from them."""
+    return tuple(tuple(Lead(c, k, b) for k in range(3) for b in bases) for c in range(N_CARDS))
+
+
 def lead_options(hand, bases: tuple[int, ...]) -> tuple[Lead, ...]:
     """Every lead of a hand: each card (in card order), category and allowed base."""
-    return tuple(Lead(c, k, b) for c in sorted(hand) for k in range(3) for b in bases)
+    return tuple(chain.from_iterable(map(_leads_at(bases).__getitem__, sorted(hand))))
 
 
 def steps(rules: Rules, deal: Deal | None = None):
@@ -267,9 +301,9 @@ def steps(rules: Rules, deal: Deal | None = None):
         theirs = discards[1 - side]
         on_table = (None, None, None) if lead is None else \
             (lead.category, lead.base, None if rules.hidden_lead and side != leader else lead.card)
-        return View(rules, side, tuple(held[side]), discards[side] or (),
-                    theirs if rules.discards_public and theirs is not None else None,
-                    known_lead, said, power_bases, tuple(tricks), *on_table)
+        return _made_view(rules, side, tuple(held[side]), discards[side] or (),
+                         theirs if rules.discards_public and theirs is not None else None,
+                         known_lead, said, power_bases, tuple(tricks), *on_table)
 
     # 1. Discards: both sides choose at once, so neither sees the other's.
     chosen = yield Ask(tuple(Decision(s, "discard", observe(s), tuple(combinations(sorted(held[s]), rules.discards)),
@@ -299,7 +333,8 @@ def steps(rules: Rules, deal: Deal | None = None):
 
     # 4. The tricks.
     game = Game(rules, hands, (discards[0], discards[1]), first_lead, declared, power_bases, tricks)
-    while not is_over(rules, game.trick_winners):
+    winners: list[int] = []
+    while not is_over(rules, winners):
         where = f"trick {len(tricks) + 1}"
         bases = rules.allowed_bases(len(tricks), power_bases)
         answer = yield Ask((Decision(leader, "lead", observe(leader), lead_options(held[leader], bases), where),),
@@ -313,6 +348,7 @@ def steps(rules: Rules, deal: Deal | None = None):
         held[follower].remove(card)
         winner = trick_winner(rules, leader, lead.card, card, lead.category, lead.base)
         tricks.append(Trick(leader, lead.card, lead.category, lead.base, card, winner))
+        winners.append(winner)
         leader, lead = winner, None
     return game
 
@@ -495,8 +531,8 @@ class Methods:
             self.order[view.side] = given
             return tuple(sorted(given))
         if view.rules.discards > 1:
-            view = replace(view, discards=self.order[view.side],
-                           opponent_discards=None if view.opponent_discards is None else self.order[1 - view.side])
+            view = _with_discards(view, self.order[view.side],
+                                  None if view.opponent_discards is None else self.order[1 - view.side])
         if kind == "declare":
             return self.seat.declare(view)
         if kind == "lead":
