@@ -1,70 +1,31 @@
 """Play the Ranks on the game interface (`geolab.game.Game`): the adapter the registry holds.
 
-Seat 0 is side A, seat 1 side B. The reference engine's four decisions (discard, declare,
-lead, follow) become `Decision` s whose observation is the engine's `View` and whose legal
-actions are every discard set, both answers, every (card, category, base) lead, every card.
+Seat 0 is side A, seat 1 side B. The reference engine (`reference.Engine`: `steps`, chance,
+`resample`, played by the one driver) asks four kinds of `Decision` whose observation is the
+engine's `View` and whose legal actions are every discard set, both answers, every (card,
+category, base) lead, every card; `observations` numbers them and turns views into text and
+tensors.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 
 from geolab.common.seeding import int_seed
-from geolab.errors import IllegalActionError
 from geolab.game import Batch, Decision, replayed
 from geolab.games.ranks import batch as engine
-from geolab.games.ranks import records
-from geolab.games.ranks.reference import Deal, Game, Lead, View, deal_one, play
-from geolab.games.ranks.rules import SIDES, Rules
+from geolab.games.ranks import observations, records
+from geolab.games.ranks.reference import Engine, Game, View
+from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.views import VIEWS
 
 
-class _Asked:
-    """A reference-engine seat that asks a `geolab.game.Seat` and checks its answer."""
-
-    def __init__(self, seat, side: int):
-        self.seat, self.side = seat, side
-
-    def _ask(self, kind: str, view: View, legal: tuple):
-        action = self.seat.act(Decision(self.side, kind, view, legal))
-        try:
-            ok = action in legal
-        except TypeError:
-            ok = False
-        if not ok:
-            raise IllegalActionError(f"trick {view.trick + 1}: {SIDES[self.side]}'s {kind} {action!r} is not legal "
-                                     f"(legal: {', '.join(map(str, legal[:6]))}{', ...' if len(legal) > 6 else ''})")
-        return action
-
-    def discard(self, view: View):
-        return self._ask("discard", view, tuple(combinations(sorted(view.hand), view.rules.discards)))
-
-    def declare(self, view: View) -> bool:
-        return self._ask("declare", view, (False, True))
-
-    def lead(self, view: View) -> Lead:
-        legal = tuple(Lead(c, k, b) for c in sorted(view.hand) for k in range(3) for b in view.allowed_bases())
-        return self._ask("lead", view, legal)
-
-    def follow(self, view: View) -> int:
-        return self._ask("follow", view, tuple(sorted(view.hand)))
-
-
-class RanksGame:
-    name = "ranks"
+class RanksGame(Engine):
     title = "Play the Ranks"
     record_game = records.GAME
     Rules = Rules
     length_unit = "tricks"
     first_means = "first lead"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
 
     # ----- batch engine ------------------------------------------------------------------
     block = engine.BLOCK
@@ -86,26 +47,26 @@ class RanksGame:
         p = self._played(rules, bots, n, seed)
         return [records.to_record(p.game(i)) for i in range(n)]
 
-    # ----- reference engine --------------------------------------------------------------
-    def deal(self, rules, rng) -> Deal:
-        return deal_one(rules, rng)
+    # ----- the step-wise state: action indices and observations ----------------------------
+    def num_actions(self, rules: Rules) -> int:
+        return observations.num_actions(rules)
 
-    def redeal_hidden(self, rules, deal: Deal, seat: int, rng) -> Deal:
-        """The opponent's hand dealt anew from the cards `seat` does not hold; the statehood
-        draw and the Power cards are public, so they stay."""
-        unseen = sorted(set(range(50)) - set(deal.hands[seat]) - set(deal.draw))
-        other = tuple(sorted(int(c) for c in rng.choice(unseen, rules.hand_size, replace=False)))
-        hands = (deal.hands[0], other) if seat == 0 else (other, deal.hands[1])
-        return Deal(hands, deal.draw, deal.power_bases)
+    def action_id(self, rules: Rules, decision: Decision, action) -> int:
+        return observations.action_id(rules, decision, action)
 
-    def play(self, rules, deal: Deal, seats) -> Game:
-        first = deal.drawn_first_lead() if rules.first_lead == "given" else None
-        return play(rules, deal.hands, [_Asked(s, i) for i, s in enumerate(seats)], first, deal.power_bases)
+    def action_of(self, rules: Rules, decision: Decision, index: int):
+        return observations.action_of(rules, decision, index)
 
-    def scores(self, played: Game) -> np.ndarray:
-        winner = played.winner
-        return np.array([0.5, 0.5]) if winner is None else np.eye(2)[winner]
+    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
+        return observations.observation_string(rules, seat, observation)
 
+    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
+        return observations.observation_tensor(rules, seat, observation)
+
+    def tensor_size(self, rules: Rules) -> int:
+        return observations.tensor_size(rules)
+
+    # ----- records -------------------------------------------------------------------------
     def to_record(self, played: Game) -> dict:
         return records.to_record(played)
 

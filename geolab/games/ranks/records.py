@@ -1,16 +1,18 @@
 """Play the Ranks game records: write any reference-engine game, replay and check any record.
 
 The format is ``shared/design/records.md`` (trick-taking family); `docs/records.md` has the
-details. Replay runs the reference engine with seats that read their decisions from the record,
-so every legality check is the engine's own; each problem becomes one `RecordError` line that
-names the place.
+details. Replay steps the reference engine with the record's actions (the one driver, seats
+that read their decisions from the record), so every legality check is the engine's own; each
+problem becomes one `RecordError` line that names the place.
 """
 
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.games.ranks.reference import Game, Lead, View, play
+from geolab.game import Decision
+from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
+from geolab.stepwise import play
 from geolab.games.ranks.rules import SIDES, Rules
 from geolab.game import RECORD_FORMAT as FORMAT, record_cards
 from geolab.game import replayed, shown
@@ -90,13 +92,20 @@ def _side(value, where: str) -> int:
 
 
 class _RecordedSeat:
-    """A seat that plays what the record says, and says where the record runs out."""
+    """A seat (`geolab.game.Seat`) that plays what the record says, and says where the record
+    runs out. A discard is a set: the engine takes it in card order, and `discarded` keeps
+    the record's order for the game."""
 
     def __init__(self, record: dict, side: int):
         self.record, self.side, self.name = record, side, SIDES[side]
+        self.discarded: tuple[int, ...] = ()
+
+    def act(self, decision: Decision):
+        return getattr(self, decision.kind)(decision.observation)
 
     def discard(self, view: View):
-        return record_cards(self.record["discards"][self.name], f"discards.{self.name}")
+        self.discarded = tuple(record_cards(self.record["discards"][self.name], f"discards.{self.name}"))
+        return tuple(sorted(self.discarded))
 
     def declare(self, view: View) -> bool:
         said = _side_map(self.record, "declarations")[self.name]
@@ -139,7 +148,7 @@ class _RecordedSeat:
                 raise RecordError(f"trick {number}: base {base!r} given, but these rules fix the base at {fixed}")
         if view.rules.base_mode == "lead" and base is None:
             raise RecordError(f"trick {number}: missing 'base' (the lead chooses it under these rules)")
-        return Lead(lead_card, cat, base)
+        return Lead(lead_card, cat, view.allowed_bases()[0] if base is None else base)
 
     def follow(self, view: View) -> int:
         number = view.trick + 1
@@ -177,10 +186,13 @@ def replay_game(record: dict) -> Game:
             raise RecordError(f"power_bases: expected two Power-card bases from {allowed}")
     elif "power_bases" in record:
         raise RecordError(f"power_bases: rules {rules.name} do not use Power-card bases")
+    seats = [_RecordedSeat(record, 0), _RecordedSeat(record, 1)]
+    deal = Deal((tuple(hands[0]), tuple(hands[1])), None, None if power is None else tuple(power), first_lead)
     try:
-        game = play(rules, hands, [_RecordedSeat(record, 0), _RecordedSeat(record, 1)], first_lead, power)
+        game = play(ENGINE, rules, deal, seats)
     except IllegalActionError as error:
         raise RecordError(str(error)) from None
+    game.discards = (seats[0].discarded, seats[1].discarded)
     if len(tricks) > len(game.tricks):
         raise RecordError(
             f"trick {len(game.tricks) + 1}: the game was over after {len(game.tricks)} tricks, "

@@ -4,29 +4,42 @@
 A trick: the lead side plays a card and names a category (and, under Level 2, a base); the
 other side answers with any card (no follow-suit rule); the card whose rank in that category
 is closer to the trick's base wins, and the winner leads next. This module holds the facts of
-a trick, the dealing, and the **reference engine** (`play`), plain Python written to be read
-beside the rule texts (the `Rules` are in `geolab.games.ranks.rules`). Faster engines must
-agree with it exactly.
+a trick, the dealing, and the **reference engine** (`steps`: a generator of the decisions and
+chance events of one deal, stepped by `geolab.stepwise`), plain Python written to be read
+beside the rule texts (the `Rules` are in `geolab.games.ranks.rules`), with what a seat can
+know (`resample`). Faster engines must agree with it exactly. `play` seats bots that have a
+method per decision (`Seat`) at the one driver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, fields
+from functools import cache
+from itertools import chain, combinations
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
 from geolab.errors import IllegalActionError, RulesError
+from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
+from geolab.stepwise import Ask, Chance, StepGame, draw_cards
+from geolab.stepwise import play as driver
+
+SEATS = (0, 1)
 
 
 # ----- the facts of a trick ----------------------------------------------------------------
+#: `RANKS` as Python ints, ``RANK[card][category]``: one rank at a time, faster than numpy.
+RANK = tuple(tuple(int(r) for r in row) for row in RANKS)
+
+
 def trick_winner(rules: Rules, leader: int, lead: int, follow: int, category: int, base: int) -> int:
     """The side that wins: closer to the base wins; equal distance goes by `equal_distance`."""
-    d_lead = abs(int(RANKS[lead, category]) - base)
-    d_follow = abs(int(RANKS[follow, category]) - base)
+    d_lead = abs(RANK[lead][category] - base)
+    d_follow = abs(RANK[follow][category] - base)
     follow_wins = d_follow < d_lead or (d_follow == d_lead and rules.equal_distance == "follow")
     return 1 - leader if follow_wins else leader
 
@@ -68,15 +81,27 @@ def points(rules: Rules, winner: int | None, declared: Sequence[bool], tricks_wo
 # ----- dealing -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Deal:
-    """One deal: both hands, the two statehood-draw cards, and the Power-card bases."""
+    """One deal: both hands, the two statehood-draw cards, and the Power-card bases.
+
+    ``first_lead`` gives the first lead outright, without a draw (``draw`` None): a record's,
+    a caller's, a chance-stepped or resampled deal's. Where the discards decide the lead, a
+    first lead given here is a claim the engine checks."""
 
     hands: tuple[tuple[int, ...], tuple[int, ...]]
-    draw: tuple[int, int]
+    draw: tuple[int, int] | None
     power_bases: tuple[int, int] | None = None
+    first_lead: int | None = None
 
     def drawn_first_lead(self) -> int:
         """The side whose drawn card has statehood closer to 1 (the texts' tie-breaker draw)."""
         return 0 if RANKS[self.draw[0], STATEHOOD] < RANKS[self.draw[1], STATEHOOD] else 1
+
+    def given_lead(self) -> int | None:
+        """The first lead this deal gives from outside play: `first_lead`, else the draw's
+        (None with neither)."""
+        if self.first_lead is not None:
+            return self.first_lead
+        return None if self.draw is None else self.drawn_first_lead()
 
 
 def shuffled_prefix(u: np.ndarray, size: int) -> np.ndarray:
@@ -121,8 +146,7 @@ def deal_one(rules: Rules, rng: np.random.Generator) -> Deal:
 
 
 # ----- the reference engine ----------------------------------------------------------------
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     leader: int
     lead: int
     category: int
@@ -131,11 +155,18 @@ class Trick:
     winner: int
 
 
-@dataclass(frozen=True)
-class Lead:
+class Lead(NamedTuple):
+    """A lead: a card, the category it names and the trick's base (None from a seat where
+    the rules fix the base: the engine fills it in)."""
+
     card: int
     category: int
-    base: int | None = None  # only where the lead chooses it
+    base: int | None = None
+
+    def label(self) -> str:
+        """For error messages: ``"NY size base 1"``."""
+        category = CATEGORIES[self.category] if self.category in (0, 1, 2) else shown(self.category)
+        return f"{_card_name(self.card)} {category} base {shown(self.base)}"
 
 
 @dataclass(frozen=True)
@@ -151,7 +182,8 @@ class View:
     declarations: tuple[bool | None, bool | None]
     power_bases: tuple[int, int] | None
     history: tuple[Trick, ...]
-    #: When following: the lead's category and base, and its card unless played face-down.
+    #: The lead on the table: its category and base, and its card unless played face-down
+    #: (the leader always sees its own).
     lead_category: int | None = None
     lead_base: int | None = None
     lead_card: int | None = None
@@ -166,16 +198,31 @@ class View:
         return (winners.count(0), winners.count(1))
 
     def allowed_bases(self) -> tuple[int, ...]:
-        return self.rules.allowed_bases(self.trick, self.power_bases)
+        """The bases a lead may name now, worked out once a view (a seat may ask for every
+        lead it weighs); kept beside the fields, so equality and `replace` ignore it."""
+        bases = self.__dict__.get("_bases")
+        if bases is None:
+            bases = self.__dict__["_bases"] = self.rules.allowed_bases(self.trick, self.power_bases)
+        return bases
 
 
-class Seat(Protocol):
-    """A decision maker for one side of the reference engine."""
+_VIEW_FIELDS = tuple(f.name for f in fields(View))
 
-    def discard(self, view: View) -> Sequence[int]: ...
-    def declare(self, view: View) -> bool: ...
-    def lead(self, view: View) -> Lead: ...
-    def follow(self, view: View) -> int: ...
+
+def _made_view(*values) -> View:
+    """A `View` of these field values, made without the frozen dataclass's ``__init__``
+    (an ``object.__setattr__`` a field, most of a decision's own time in the engine)."""
+    view = object.__new__(View)
+    view.__dict__.update(zip(_VIEW_FIELDS, values))
+    return view
+
+
+def _with_discards(view: View, mine: tuple[int, ...], theirs: tuple[int, ...] | None) -> View:
+    """`view` with these discards (the same cards, listed otherwise), made as `_made_view`
+    makes one."""
+    changed = object.__new__(View)
+    changed.__dict__.update(view.__dict__, discards=mine, opponent_discards=theirs)
+    return changed
 
 
 @dataclass
@@ -212,105 +259,114 @@ def _name(side: int) -> str:
     return SIDES[side]
 
 
-def _card_name(c: int) -> str:
-    return POSTAL[c] if 0 <= c < N_CARDS else str(c)
+def _card_name(c) -> str:
+    return POSTAL[c] if isinstance(c, (int, np.integer)) and 0 <= c < N_CARDS else shown(c)
 
 
-def play(
-    rules: Rules,
-    hands: Sequence[Sequence[int]],
-    seats: Sequence[Seat],
-    first_lead: int | None = None,
-    power_bases: Sequence[int] | None = None,
-) -> Game:
-    """Play one deal from the dealt hands to the end, asking `seats[side]` for each decision.
+@cache
+def _leads_at(bases: tuple[int, ...]) -> tuple[tuple[Lead, ...], ...]:
+    """Each card's leads at these bases (every category, every base), made once: a deal
+    builds its leads' legal tuples from them."""
+    return tuple(tuple(Lead(c, k, b) for k in range(3) for b in bases) for c in range(N_CARDS))
 
-    `first_lead` is required when the rules take it from outside the deal ("given"), and
-    `power_bases` when the bases come from Power cards. An illegal decision raises
-    `IllegalActionError` naming the trick, the side and the card.
-    """
+
+def lead_options(hand, bases: tuple[int, ...]) -> tuple[Lead, ...]:
+    """Every lead of a hand: each card (in card order), category and allowed base."""
+    return tuple(chain.from_iterable(map(_leads_at(bases).__getitem__, sorted(hand))))
+
+
+def steps(rules: Rules, deal: Deal | None = None):
+    """The reference engine: one deal played by the rules, as a generator of nodes
+    (`geolab.stepwise`). Without a deal, chance deals it first (`deal_by_chance`); then it
+    asks (`Ask`) both discards at once, the declarations in turn, and each trick's lead and
+    answer. It receives each Ask's ``{side: action}``, already checked against the legal
+    actions, and returns the played `Game`.
+
+    Every seat's view (`View`) is built by one closure over the live state, so the view any
+    seat had at any node, or has at the end, comes from the same place. A deal the rules
+    cannot play (a hand of the wrong size, a card dealt twice, no first lead where it is
+    given, no Power-card bases) is an `IllegalActionError`."""
     rules.validate()
-    hands = (tuple(hands[0]), tuple(hands[1]))
-    _check_hands(rules, hands)
-    if rules.base_mode == "power":
-        if power_bases is None or len(power_bases) != 2:
-            raise IllegalActionError("these rules take their bases from two Power cards: give power_bases")
-        power_bases = (int(power_bases[0]), int(power_bases[1]))
-    else:
-        power_bases = None
-    if rules.first_lead == "given":
-        if first_lead not in (0, 1):
-            raise IllegalActionError("these rules take the first lead from outside the deal: give first_lead")
+    if deal is None:
+        deal = yield from deal_by_chance(rules)
+    hands, first_lead, power_bases = _dealt(rules, deal)
     held = [list(hands[0]), list(hands[1])]
-
-    def view(side: int, history=(), declarations=(None, None), lead=None, lead_known=None) -> View:
-        return View(
-            rules=rules,
-            side=side,
-            hand=tuple(held[side]),
-            discards=discards[side] if discards[side] is not None else (),
-            opponent_discards=discards[1 - side] if rules.discards_public and discards[1 - side] is not None else None,
-            first_lead=lead_known,
-            declarations=declarations,
-            power_bases=power_bases,
-            history=tuple(history),
-            lead_category=None if lead is None else lead.category,
-            lead_base=None if lead is None else lead.base,
-            lead_card=None if lead is None or rules.hidden_lead else lead.card,
-        )
-
-    # 1. Discards: both sides choose at once, so neither sees the other's.
     discards: list[tuple[int, ...] | None] = [None, None]
     known_lead = first_lead if rules.first_lead == "given" else None
-    chosen = [tuple(int(c) for c in seats[s].discard(view(s, lead_known=known_lead))) for s in (0, 1)]
-    for side in (0, 1):
-        _check_discard(rules, side, chosen[side], held[side])
-    for side in (0, 1):
+    said: tuple[bool | None, bool | None] = (None, None)
+    tricks: list[Trick] = []
+    leader, lead = first_lead, None  # `lead`: the lead on the table
+
+    def observe(side: int) -> View:
+        theirs = discards[1 - side]
+        on_table = (None, None, None) if lead is None else \
+            (lead.category, lead.base, None if rules.hidden_lead and side != leader else lead.card)
+        return _made_view(rules, side, tuple(held[side]), discards[side] or (),
+                         theirs if rules.discards_public and theirs is not None else None,
+                         known_lead, said, power_bases, tuple(tricks), *on_table)
+
+    # 1. Discards: both sides choose at once, so neither sees the other's.
+    chosen = yield Ask(tuple(Decision(s, "discard", observe(s), tuple(combinations(sorted(held[s]), rules.discards)),
+                                      "discards") for s in SEATS), observe)
+    for side in SEATS:
         discards[side] = chosen[side]
         for c in chosen[side]:
             held[side].remove(c)
 
     # 2. The first lead.
     if rules.first_lead == "discard-statehood":
-        best = [min(int(RANKS[c, STATEHOOD]) for c in discards[s]) for s in (0, 1)]
+        best = [min(int(RANKS[c, STATEHOOD]) for c in discards[s]) for s in SEATS]
         derived = 0 if best[0] < best[1] else 1
         if first_lead is not None and first_lead != derived:
             raise IllegalActionError(
                 f"first_lead: {_name(first_lead)} given, but the discards give the lead to {_name(derived)}"
             )
-        first_lead = derived
+        first_lead = leader = known_lead = derived
 
     # 3. Declarations, first lead first, each seeing the earlier ones.
     declared = None
     if rules.declarations:
-        said: list[bool | None] = [None, None]
         for side in (first_lead, 1 - first_lead):
-            answer = seats[side].declare(view(side, declarations=tuple(said), lead_known=first_lead))
-            if not isinstance(answer, (bool, np.bool_)):
-                raise IllegalActionError(f"declarations: {_name(side)} must answer true or false")
-            said[side] = bool(answer)
-        declared = (said[0], said[1])
+            answer = yield Ask((Decision(side, "declare", observe(side), (False, True), "declarations"),), observe)
+            said = (answer[side], said[1]) if side == 0 else (said[0], answer[side])
+        declared = said
 
     # 4. The tricks.
-    game = Game(rules, hands, (discards[0], discards[1]), first_lead, declared, power_bases)
-    leader = first_lead
-    said_now = declared or (None, None)
-    while not is_over(rules, game.trick_winners):
-        number = len(game.tricks) + 1
-        lead = seats[leader].lead(view(leader, game.tricks, said_now, lead_known=first_lead))
-        lead = _check_lead(rules, number, leader, lead, held[leader], rules.allowed_bases(number - 1, power_bases))
+    game = Game(rules, hands, (discards[0], discards[1]), first_lead, declared, power_bases, tricks)
+    winners: list[int] = []
+    while not is_over(rules, winners):
+        where = f"trick {len(tricks) + 1}"
+        bases = rules.allowed_bases(len(tricks), power_bases)
+        answer = yield Ask((Decision(leader, "lead", observe(leader), lead_options(held[leader], bases), where),),
+                           observe)
+        lead = answer[leader]
         held[leader].remove(lead.card)
         follower = 1 - leader
-        answer = int(seats[follower].follow(view(follower, game.tricks, said_now, lead, first_lead)))
-        if answer not in held[follower]:
-            raise IllegalActionError(
-                f"trick {number}: {_name(follower)} played {_card_name(answer)}, which is not in {_name(follower)}'s hand"
-            )
-        held[follower].remove(answer)
-        winner = trick_winner(rules, leader, lead.card, answer, lead.category, lead.base)
-        game.tricks.append(Trick(leader, lead.card, lead.category, lead.base, answer, winner))
-        leader = winner
+        answer = yield Ask((Decision(follower, "follow", observe(follower), tuple(sorted(held[follower])), where),),
+                           observe)
+        card = answer[follower]
+        held[follower].remove(card)
+        winner = trick_winner(rules, leader, lead.card, card, lead.category, lead.base)
+        tricks.append(Trick(leader, lead.card, lead.category, lead.base, card, winner))
+        winners.append(winner)
+        leader, lead = winner, None
     return game
+
+
+def _dealt(rules: Rules, deal: Deal):
+    """The deal's hands, the first lead it gives (None where the discards decide it and the
+    deal claims none) and its Power-card bases, checked against the rules."""
+    hands = (tuple(deal.hands[0]), tuple(deal.hands[1]))
+    _check_hands(rules, hands)
+    power_bases = None
+    if rules.base_mode == "power":
+        if deal.power_bases is None or len(deal.power_bases) != 2:
+            raise IllegalActionError("these rules take their bases from two Power cards: give power_bases")
+        power_bases = (int(deal.power_bases[0]), int(deal.power_bases[1]))
+    first_lead = deal.given_lead() if rules.first_lead == "given" else deal.first_lead
+    if rules.first_lead == "given" and first_lead not in SEATS:
+        raise IllegalActionError("these rules take the first lead from outside the deal: give first_lead")
+    return hands, first_lead, power_bases
 
 
 def _check_hands(rules: Rules, hands) -> None:
@@ -326,30 +382,188 @@ def _check_hands(rules: Rules, hands) -> None:
             seen.add(int(c))
 
 
-def _check_discard(rules: Rules, side: int, chosen: tuple[int, ...], hand: list[int]) -> None:
-    where = f"discards.{_name(side)}"
-    if len(chosen) != rules.discards:
-        raise IllegalActionError(f"{where}: expected {rules.discards} card(s), got {len(chosen)}")
-    if len(set(chosen)) != len(chosen):
-        raise IllegalActionError(f"{where}: the same card discarded twice")
-    for c in chosen:
-        if c not in hand:
-            raise IllegalActionError(f"{where}: {_card_name(c)} is not in {_name(side)}'s hand")
+# ----- chance and hidden information --------------------------------------------------------
+def deal_by_chance(rules: Rules):
+    """The deal as chance makes it, one `Chance` node at a time, in the order a table decides
+    it: A's cards, B's cards (each hand then held in card order, as `deal_one` deals it), the
+    first lead where it is given from outside the deal (either side, one half each: that is
+    what the statehood draw of two unseen cards gives), and the two Power cards turned
+    face-up before the discards (Level 3). Returns the `Deal`, which then has no draw."""
+    h = rules.hand_size
+    a = yield from draw_cards(range(N_CARDS), h)
+    b = yield from draw_cards([c for c in range(N_CARDS) if c not in a], h)
+    first_lead = (yield Chance("first lead", SEATS)) if rules.first_lead == "given" else None
+    power_bases = None
+    if rules.base_mode == "power":
+        picks = yield from draw_cards(range(len(POWER_DECK)), 2, "power card")
+        power_bases = (POWER_DECK[picks[0]].base, POWER_DECK[picks[1]].base)
+    return Deal((tuple(sorted(a)), tuple(sorted(b))), None, power_bases, first_lead)
 
 
-def _check_lead(rules: Rules, number: int, side: int, lead: Lead, hand: list[int], allowed: tuple[int, ...]) -> Lead:
-    where = f"trick {number}: {_name(side)}"
-    if int(lead.card) not in hand:
-        raise IllegalActionError(f"{where} led {_card_name(int(lead.card))}, which is not in {_name(side)}'s hand")
-    if lead.category not in (0, 1, 2):
-        raise IllegalActionError(f"{where} named category {lead.category!r}; expected one of {', '.join(CATEGORIES)}")
-    base = lead.base
-    if rules.base_mode == "lead":
-        if base not in allowed:
-            raise IllegalActionError(f"{where} chose base {base}; these rules allow {', '.join(map(str, allowed))}")
-    elif base is not None and base != allowed[0]:
-        raise IllegalActionError(f"{where} chose base {base}, but these rules fix the base at {allowed[0]}")
-    return Lead(int(lead.card), int(lead.category), int(base if base is not None else allowed[0]))
+def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
+    """The deal a chance-stepped game's outcomes so far make (`deal_by_chance` fed with
+    them); what chance has not decided yet is its first possible outcome each time (the
+    lowest card left, side A, the first Power card left). An outcome chance could not give
+    there, or more outcomes than a deal takes, is an `IllegalActionError`."""
+    chance, given = deal_by_chance(rules), iter(outcomes)
+    node = next(chance)
+    try:
+        while True:
+            outcome = next(given, node.outcomes[0])
+            if outcome not in node.outcomes:
+                raise IllegalActionError(f"{node.kind}: {shown(outcome)} is not a possible outcome here")
+            node = chance.send(int(outcome))
+    except StopIteration as done:
+        deal = done.value
+    extra = sum(1 for _ in given)
+    if extra:
+        raise IllegalActionError(f"chance: {extra} outcome(s) after the deal was complete")
+    return deal
+
+
+def _cards_of(action) -> tuple[int, ...]:
+    """The cards a logged action puts down: a discard's, a lead's, a follow's (a declaration
+    none)."""
+    if isinstance(action, Lead):
+        return (action.card,)
+    if isinstance(action, tuple):
+        return action
+    return () if isinstance(action, bool) else (action,)
+
+
+def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
+    """A deal `seat` cannot tell from `deal` after the `geolab.stepwise.State` log so far.
+
+    It keeps `seat`'s own hand, the Power-card bases and the first lead (all seen), and
+    every card the opponent has put down in the log: the cards it played and public discards
+    (seen), and also its hidden discards and a face-down lead on the table, which the log's
+    decisions need it to have held (so they stay where they are). The rest of the opponent's
+    hand is dealt anew, uniformly, from every other card, the statehood draw's included: the
+    draw is unseen, only the lead it gave is known, so the new deal gives that lead outright.
+    Nothing is left to chance after the deal."""
+    other = 1 - seat
+    kept = {int(c) for kind, answers in log if kind == "ask" and other in answers for c in _cards_of(answers[other])}
+    mine = set(deal.hands[seat])
+    pool = [c for c in range(N_CARDS) if c not in mine and c not in kept]
+    fresh = rng.choice(pool, rules.hand_size - len(kept), replace=False)
+    theirs = tuple(sorted(kept | {int(c) for c in fresh}))
+    hands = (tuple(deal.hands[0]), theirs) if seat == 0 else (theirs, tuple(deal.hands[1]))
+    first_lead = deal.given_lead() if rules.first_lead == "given" else deal.first_lead
+    return Deal(hands, None, deal.power_bases, first_lead)
+
+
+def max_length(rules: Rules) -> int:
+    """The most nodes a deal can take: every card dealt, the given first lead, two Power
+    cards, then two discards, two declarations and two decisions a trick."""
+    chance = 2 * rules.hand_size + (rules.first_lead == "given") + 2 * (rules.base_mode == "power")
+    return chance + 2 + 2 * rules.declarations + 2 * rules.tricks
+
+
+class Engine(StepGame):
+    """Play the Ranks' reference engine as a step-wise game (`geolab.stepwise.StepGame`):
+    what the one driver and `geolab.stepwise.State` need, here so that records and the
+    method-seat adapter (`play`) can run it. The registered game
+    (`geolab.games.ranks.game.RanksGame`) is this and the batch engine, records, action
+    indices, observations and views."""
+
+    name = "ranks"
+
+    def seats(self, rules: Rules) -> int:
+        return 2
+
+    def seat_name(self, rules: Rules, seat: int) -> str:
+        return SIDES[seat]
+
+    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
+        return deal_one(rules, rng)
+
+    def steps(self, rules: Rules, deal: Deal | None):
+        return steps(rules, deal)
+
+    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
+        return deal_from_chance(rules, outcomes)
+
+    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
+        return resample(rules, deal, log, seat, rng)
+
+    def redeal_hidden(self, rules: Rules, deal: Deal, seat: int, rng: np.random.Generator) -> Deal:
+        """`resample` before any decision (the conformance suite's older name)."""
+        return resample(rules, deal, [], seat, rng)
+
+    def max_length(self, rules: Rules) -> int:
+        return max_length(rules)
+
+    def scores(self, played: Game) -> np.ndarray:
+        winner = played.winner
+        return np.array([0.5, 0.5]) if winner is None else np.eye(2)[winner]
+
+
+ENGINE = Engine()
+
+
+# ----- seats with a method per decision ------------------------------------------------------
+class Seat(Protocol):
+    """A decision maker for one side with a method per decision (bots written for one deal
+    at a time, records of old): `play` seats it at the one driver through `Methods`."""
+
+    def discard(self, view: View) -> Sequence[int]: ...
+    def declare(self, view: View) -> bool: ...
+    def lead(self, view: View) -> Lead: ...
+    def follow(self, view: View) -> int: ...
+
+
+class Methods:
+    """A method seat (`Seat`) as a `geolab.game.Seat`: each decision's view goes to the
+    method its kind names, and the answer becomes the decision's action form: the discard as
+    the set it is (card order), a lead with the base the rules fix filled in.
+
+    A method seat may list its discards in any order, and keeps that order (so does the
+    batch engine): `order` holds both sides' as given, and with more than one discard each
+    later view shows them so, as the game `play` returns does."""
+
+    def __init__(self, seat: Seat, order: list):
+        self.seat, self.order = seat, order
+
+    def act(self, decision: Decision):
+        view, kind = decision.observation, decision.kind
+        if kind == "discard":
+            given = tuple(int(c) for c in self.seat.discard(view))
+            self.order[view.side] = given
+            return tuple(sorted(given))
+        if view.rules.discards > 1:
+            view = _with_discards(view, self.order[view.side],
+                                  None if view.opponent_discards is None else self.order[1 - view.side])
+        if kind == "declare":
+            return self.seat.declare(view)
+        if kind == "lead":
+            lead = self.seat.lead(view)
+            if lead.base is None and view.rules.base_mode != "lead":
+                return Lead(lead.card, lead.category, view.allowed_bases()[0])
+            return lead
+        return self.seat.follow(view)
+
+
+def play(
+    rules: Rules,
+    hands: Sequence[Sequence[int]],
+    seats: Sequence[Seat],
+    first_lead: int | None = None,
+    power_bases: Sequence[int] | None = None,
+) -> Game:
+    """Play one deal from the dealt hands to the end with method seats (`Seat`): the one
+    driver (`geolab.stepwise.play`) steps the engine and asks `seats[side]` through `Methods`.
+
+    `first_lead` is required when the rules take it from outside the deal ("given"), and
+    `power_bases` when the bases come from Power cards. An illegal decision raises
+    `IllegalActionError` naming the trick, the side and the action.
+    """
+    deal = Deal((tuple(hands[0]), tuple(hands[1])), None, None if power_bases is None else tuple(power_bases),
+                first_lead)
+    order: list = [None, None]
+    game = driver(ENGINE, rules, deal, [Methods(seat, order) for seat in seats])
+    if rules.discards > 1:
+        game.discards = (order[0], order[1])
+    return game
 
 
 # ----- a series of battles -----------------------------------------------------------------
