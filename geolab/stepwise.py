@@ -61,6 +61,17 @@ def draw_cards(pool: Sequence[int], k: int, kind: str = "card") -> Generator[Cha
 
 
 @dataclass(frozen=True)
+class Resampled:
+    """What `Game.resample` gives where a seat cannot see some of the others' own choices (a
+    hidden discard, a card laid face-down): the new deal and the log with those choices made
+    anew on it, so that a resampled state reveals nothing the seat has not seen. (A game whose
+    log holds no such choice may return the deal alone.)"""
+
+    deal: Any
+    log: tuple
+
+
+@dataclass(frozen=True)
 class Claim:
     """A seat's answer to a race: what it claims and the seconds it took to claim it (a
     person's measured, a bot's drawn from its speed model). ``action`` None: no claim."""
@@ -289,11 +300,13 @@ class State:
 
     def resample(self, seat: int, rng: np.random.Generator) -> State:
         """The same game as `seat` knows it, every card it cannot see dealt anew,
-        consistently with everything it has seen: the game's `resample` gives the new deal,
-        and the log's decisions are replayed on it (a chance-stepped state's chance outcomes
-        are then read from the new deal)."""
-        deal = self.game.resample(self.rules, self.deal_so_far(), self.log, seat, rng)
-        return State(self.game, self.rules, deal, [e for e in self.log if e[0] == "ask"])
+        consistently with everything it has seen: the game's `resample` gives the new deal
+        (and, where others chose unseen, their choices made anew: `Resampled`), and the log's
+        decisions are replayed on it (a chance-stepped state's chance outcomes are then read
+        from the new deal)."""
+        new = self.game.resample(self.rules, self.deal_so_far(), self.log, seat, rng)
+        deal, log = (new.deal, new.log) if isinstance(new, Resampled) else (new, self.log)
+        return State(self.game, self.rules, deal, [e for e in log if e[0] == "ask"])
 
     def deal_so_far(self):
         """The deal this state plays: its own, or (stepped without one) the deal its chance

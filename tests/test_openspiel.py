@@ -199,7 +199,7 @@ def restored_registry():
     saved = registry.entries()
     yield
     for e in saved:
-        registry.register(e.game, e.bots, e.simulate_bots, e.arena_bots, e.seat, e.hint, e.review)
+        registry.register(e.game, e.bots, e.simulate_bots, e.arena_bots, e.seat, e.hint, e.review, e.offers)
 
 
 def _bots(name: str) -> Bots:

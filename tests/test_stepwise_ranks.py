@@ -158,33 +158,57 @@ def put_down(log, side) -> set:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_resample_at_every_decision_keeps_the_view_and_the_log_and_deals_the_rest_anew(case):
+def test_resample_at_every_decision_keeps_the_view_and_the_seats_own_moves_and_deals_the_rest_anew(case):
     rules, rng = RULES[case], np.random.default_rng(5)
     for g in range(2):
         for state in decision_states(rules, GAME.deal(rules, rng), 20 + g):
             for seat in (0, 1):
-                draws = [state.resample(seat, rng) for _ in range(4)]  # each replays the log on its deal
-                shown = put_down(state.log, 1 - seat)
+                draws = [state.resample(seat, rng) for _ in range(4)]  # each replays its log on its deal
                 for other in draws:
-                    assert other.observe(seat) == state.observe(seat) and other.log == state.log
+                    assert other.observe(seat) == state.observe(seat) and len(other.log) == len(state.log)
+                    assert [a.get(seat) for _, a in other.log] == [a.get(seat) for _, a in state.log]
                     assert other.deal.hands[seat] == state.deal.hands[seat]
-                    assert shown <= set(other.deal.hands[1 - seat])
-                if len(shown) < rules.hand_size:
+                    assert put_down(other.log, 1 - seat) <= set(other.deal.hands[1 - seat])
+                if len(put_down(state.log, 1 - seat)) < rules.hand_size:
                     assert len({o.deal.hands[1 - seat] for o in draws}) > 1
 
 
-def test_resample_deals_the_unseen_cards_uniformly_and_keeps_a_hidden_discard():
+def test_resample_deals_the_unseen_cards_uniformly_and_chooses_a_hidden_discard_anew():
     rules, rng = Rules.preset("combo1"), np.random.default_rng(6)
+    assert not rules.discards_public
     deal = GAME.deal(rules, rng)
-    counts = Counter(c for _ in range(3000) for c in GAME.resample(rules, deal, [], 0, rng).hands[1])
+    counts = Counter(c for _ in range(3000) for c in GAME.resample(rules, deal, [], 0, rng).deal.hands[1])
     unseen = set(range(50)) - set(deal.hands[0])  # the statehood draw is unseen too
     assert set(counts) == unseen
     assert all(abs(counts[c] / 3000 - 9 / 41) < 0.04 for c in unseen)
     state = GAME.state(rules, deal)
     state.apply({0: deal.hands[0][:1], 1: deal.hands[1][-1:]})
-    for _ in range(20):  # B's hidden discard stays in B's hand: the log's discard must stay legal
-        assert deal.hands[1][-1] in state.resample(0, rng).deal.hands[1]
-    assert GAME.redeal_hidden(rules, deal, 0, rng).first_lead == deal.drawn_first_lead()
+    discards = Counter()
+    for _ in range(300):  # A never saw B's discard: each resample makes it anew, from B's new hand
+        other = state.resample(0, rng)
+        b = other.log[0][1][1]
+        assert b[0] in other.deal.hands[1] and other.log[0][1][0] == deal.hands[0][:1]
+        discards[b] += 1
+    assert len(discards) > 30 and max(discards.values()) < 30
+    assert GAME.resample(rules, deal, [], 0, rng).deal.first_lead == deal.drawn_first_lead()
+
+
+def test_a_face_down_lead_is_chosen_anew_for_the_seat_that_follows_it():
+    rules, rng = Rules.preset("battle2"), np.random.default_rng(8)
+    assert rules.hidden_lead
+    for state in decision_states(rules, GAME.deal(rules, rng), 3):
+        follow = [d for d in state.decisions() if d.kind == "follow"]
+        if not follow:
+            continue
+        seat = follow[0].seat
+        lead = state.log[-1][1][1 - seat]
+        cards = {state.resample(seat, rng).log[-1][1][1 - seat].card for _ in range(60)}
+        assert len(cards) > 1  # B never saw the card: it varies over the resampled deals
+        again = state.resample(seat, rng).log[-1][1][1 - seat]
+        assert (again.category, again.base) == (lead.category, lead.base)
+        break
+    else:
+        raise AssertionError("no follow to a face-down lead in the sample game")
 
 
 @pytest.mark.parametrize("case", CASES)

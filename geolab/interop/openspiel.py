@@ -540,7 +540,7 @@ def install() -> list[str]:
             if not add_bots(bots, entry.game):
                 continue
             registry.register(entry.game, bots, entry.simulate_bots, entry.arena_bots, entry.seat, entry.hint,
-                              entry.review)
+                              entry.review, entry.offers)
         done.append(entry.name)
     return done
 

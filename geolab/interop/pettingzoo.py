@@ -80,7 +80,7 @@ class GeolabEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "geolab", "is_parallelizable": False}
 
-    def __init__(self, name: str, rules=None, seed: int | None = None, render_mode: str | None = None, **fields):
+    def __init__(self, name: str, /, rules=None, seed: int | None = None, render_mode: str | None = None, **fields):
         super().__init__()
         self.game = registry.get(name).game
         self.rules = game_rules(self.game, rules, **fields)
@@ -188,7 +188,7 @@ class GeolabEnv(AECEnv):
         pass
 
 
-def env(name: str, rules=None, seed: int | None = None, render_mode: str | None = None, **fields) -> AECEnv:
+def env(name: str, /, rules=None, seed: int | None = None, render_mode: str | None = None, **fields) -> AECEnv:
     """The game `name` of the registry as an AEC environment, wrapped as PettingZoo's classic
     environments are: an illegal action ends the game with `ILLEGAL_REWARD` for its agent, an
     id outside the action space is an AssertionError, calls out of order are refused."""

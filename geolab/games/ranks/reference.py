@@ -25,7 +25,7 @@ from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHO
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.stepwise import Ask, Chance, StepGame, draw_cards
+from geolab.stepwise import Ask, Chance, Resampled, StepGame, draw_cards
 from geolab.stepwise import play as driver
 
 SEATS = (0, 1)
@@ -421,35 +421,59 @@ def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
     return deal
 
 
-def _cards_of(action) -> tuple[int, ...]:
-    """The cards a logged action puts down: a discard's, a lead's, a follow's (a declaration
-    none)."""
-    if isinstance(action, Lead):
-        return (action.card,)
-    if isinstance(action, tuple):
-        return action
-    return () if isinstance(action, bool) else (action,)
+def _is_discard(action) -> bool:
+    """A logged discard: a tuple of cards (a `Lead` is a named tuple, and not one)."""
+    return isinstance(action, tuple) and not isinstance(action, Lead)
 
 
-def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
-    """A deal `seat` cannot tell from `deal` after the `geolab.stepwise.State` log so far.
+def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
+    """A deal and log `seat` cannot tell from these after the `geolab.stepwise.State` log
+    so far.
 
-    It keeps `seat`'s own hand, the Power-card bases and the first lead (all seen), and
-    every card the opponent has put down in the log: the cards it played and public discards
-    (seen), and also its hidden discards and a face-down lead on the table, which the log's
-    decisions need it to have held (so they stay where they are). The rest of the opponent's
-    hand is dealt anew, uniformly, from every other card, the statehood draw's included: the
-    draw is unseen, only the lead it gave is known, so the new deal gives that lead outright.
-    Nothing is left to chance after the deal."""
+    It keeps `seat`'s own hand and choices, the Power-card bases, the first lead and every
+    card the opponent has shown: the cards it played in finished tricks, its discards where
+    they are public. The rest of the opponent's hand is dealt anew, uniformly, from every
+    other card, the statehood draw's included (the draw is unseen, only the lead it gave is
+    known, so the new deal gives that lead outright). What the opponent chose unseen is chosen
+    anew on the new hand, uniformly among the choices the rest of the log allows: its hidden
+    discards (never among the cards it later plays) and a face-down lead on the table (the
+    same category and base, its card from what it still holds). Nothing is left to chance
+    after the deal."""
     other = 1 - seat
-    kept = {int(c) for kind, answers in log if kind == "ask" and other in answers for c in _cards_of(answers[other])}
+    asks = [answers for kind, answers in log if kind == "ask"]
+    shown_lead = None
+    if rules.hidden_lead and asks and set(asks[-1]) == {other} and isinstance(asks[-1][other], Lead):
+        shown_lead = len(asks) - 1  # the opponent's lead lies face-down: the seat is to follow
+    hidden_discard = not rules.discards_public
+    played = set()
+    for k, answers in enumerate(asks):
+        action = answers.get(other)
+        if isinstance(action, Lead) and k != shown_lead or isinstance(action, int) and not isinstance(action, bool):
+            played.add(int(action.card if isinstance(action, Lead) else action))
+    public = set()
+    if not hidden_discard:
+        public = {int(c) for answers in asks if _is_discard(answers.get(other)) for c in answers[other]}
+    kept = played | public
     mine = set(deal.hands[seat])
     pool = [c for c in range(N_CARDS) if c not in mine and c not in kept]
-    fresh = rng.choice(pool, rules.hand_size - len(kept), replace=False)
-    theirs = tuple(sorted(kept | {int(c) for c in fresh}))
+    fresh = [int(c) for c in rng.choice(pool, rules.hand_size - len(kept), replace=False)]
+    theirs = tuple(sorted(kept | set(fresh)))
+    discarded: tuple[int, ...] = ()
+    new_log = []
+    for k, answers in enumerate(asks):
+        answers = dict(answers)
+        action = answers.get(other)
+        if hidden_discard and _is_discard(action):
+            choices = [c for c in theirs if c not in played]
+            discarded = tuple(sorted(int(c) for c in rng.choice(choices, len(action), replace=False)))
+            answers[other] = discarded
+        elif k == shown_lead:
+            held = [c for c in theirs if c not in played and c not in public and c not in discarded]
+            answers[other] = Lead(int(rng.choice(held)), action.category, action.base)
+        new_log.append(("ask", answers))
     hands = (tuple(deal.hands[0]), theirs) if seat == 0 else (theirs, tuple(deal.hands[1]))
     first_lead = deal.given_lead() if rules.first_lead == "given" else deal.first_lead
-    return Deal(hands, None, deal.power_bases, first_lead)
+    return Resampled(Deal(hands, None, deal.power_bases, first_lead), tuple(new_log))
 
 
 def max_length(rules: Rules) -> int:
@@ -483,12 +507,8 @@ class Engine(StepGame):
     def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
         return deal_from_chance(rules, outcomes)
 
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
+    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
         return resample(rules, deal, log, seat, rng)
-
-    def redeal_hidden(self, rules: Rules, deal: Deal, seat: int, rng: np.random.Generator) -> Deal:
-        """`resample` before any decision (the conformance suite's older name)."""
-        return resample(rules, deal, [], seat, rng)
 
     def max_length(self, rules: Rules) -> int:
         return max_length(rules)
