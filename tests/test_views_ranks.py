@@ -301,12 +301,12 @@ def test_every_bot_plays_legally_at_the_reference_engine(preset, spec):
         assert sum(game.tricks_won) == len(game.tricks)
 
 
-def test_a_peeking_bot_is_not_seated():
+def test_a_peeking_bot_is_not_seated_at_a_table():
     peeking = [name for name in BOTS.names() if BOTS.info(name).peeks]
     rules = Rules.preset("battle1")
     for name in peeking:
         with pytest.raises(GeolabError, match="peeks"):
-            SEAT(BOTS.make(name, rules), rules, np.random.default_rng(0))
+            registry.get("ranks").seated(BOTS.make(name, rules), rules, np.random.default_rng(0))
 
 
 class Spy(GreedyPolicy):

@@ -6,7 +6,6 @@ from geolab.bots.ranks.heuristics import CounterPolicy, GreedyPolicy, PlannerPol
 from geolab.bots.ranks.learned import LearnedPolicy
 from geolab.bots.ranks.review import review
 from geolab.bots.ranks.seats import BotSeat
-from geolab.errors import GeolabError
 from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.ranks.rules import Rules
 
@@ -121,12 +120,8 @@ ARENA = "random,greedy,planner,counter,learned,montecarlo:k=6,budget_ms=none"
 #: quickly enough to wait for: timings in docs/perf.md, the hint bots); the review is the
 #: oracle's (it sees both hands, and says so).
 def seat(bot, rules: Rules, rng) -> BotSeat:
-    """A built bot at the reference engine; a peeking bot is refused, as a table shows each
-    seat only its own cards."""
-    name = str(getattr(bot, "name", "")).split(":")[0]
-    if name in BOTS.names() and BOTS.info(name).peeks:
-        raise GeolabError(f"bot {name!r} peeks at the opponent's cards, so it cannot sit at a table; "
-                          "geolab arena and geolab balance play it")
+    """A built bot at the reference engine, shown only its own side's `View`
+    (`geolab.registry.Entry.seated` refuses one that peeks)."""
     return BotSeat(bot, rules, rng)
 
 
