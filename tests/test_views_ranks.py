@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from geolab import registry
 import geolab.games.ranks.batch as rb
 from geolab.bots.ranks.heuristics import GreedyPolicy
 from geolab.bots.ranks.registry import BOTS, HINT, REVIEW, SEAT
