@@ -268,9 +268,6 @@ class ToyGame(StepGame):
         own = sorted([*obs["hand"], *(cards[seat] for cards in obs["history"])])
         return self.state(rules, self.resample(rules, {seat: own}, log, seat, rng), log)
 
-    def redeal_hidden(self, rules, deal, seat, rng):
-        return self.resample(rules, deal, [], seat, rng)
-
     def num_actions(self, rules):
         return N_CARDS + 1  # a card (played or claimed); N_CARDS: no claim
 
