@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from geolab.bots.classroom.policies import AverageRank, RandomDiscard, Student, TablePolicy, WorstCategory, tabulate
-from geolab.cards import N_CARDS, POSTAL, RANKS, card
+from geolab.cards import POSTAL, RANKS
 from geolab.errors import GeolabError, IllegalActionError, RulesError
 from geolab.game import shares
 from geolab.games.classroom.batch import TABLE_SHAPE, simulate
@@ -199,23 +199,6 @@ def test_game_adapter_plays_the_engine_with_one_table_per_distinct_policy():
     assert (batch.columns["finalists"] == engine.group_win.sum(axis=1)).all()
     with pytest.raises(GeolabError, match="discard_table"):
         GAME.batch(rules, [object()] * 20, 5, 0)
-
-
-def test_a_student_keeps_what_it_has_seen_and_nothing_else():
-    rules = Rules(students=20, groups=4)  # two Starting Rounds: groups 1-2, then 3-4
-    rng = np.random.default_rng(4)
-    deal = GAME.deal(rules, rng)
-    student = 15  # S16, in the second Starting Round: the sixth student of its one deck
-    assert rules.round_plan()[1] == ((2, 3),) and rules.groups_of()[2][0] == 10
-    state = GAME.state(rules, deal)  # to the student's first discard, every student before it discarding its first card
-    while student not in state.to_move():
-        state.apply({d.seat: d.legal[0] for d in state.decisions()})
-    other = GAME.resample(rules, deal, state.log, student, rng)
-    assert other.starting[0] == deal.starting[0]  # played in front of it
-    mine, theirs = deal.starting[1], other.starting[1]
-    assert theirs.call == mine.call and theirs.decks[0][15:18] == mine.decks[0][15:18]
-    assert theirs.decks[0][:15] != mine.decks[0][:15] and sorted(theirs.decks[0]) == list(range(N_CARDS))
-    assert other.championship != deal.championship and other.later != deal.later
 
 
 def test_policies_seated_at_the_reference_engine_discard_as_in_the_batch_engine():

@@ -28,7 +28,7 @@ from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name, replayed, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
-from geolab.games.classroom.reference import Deal, Engine, GameLog
+from geolab.games.classroom.reference import Engine, GameLog
 from geolab.games.classroom.rules import Rules, student_name
 from geolab.games.classroom.views import ClassViews
 

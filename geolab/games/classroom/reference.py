@@ -20,7 +20,7 @@ from geolab.cards import CATEGORIES, N_CARDS, RANKS
 from geolab.game import Decision, shares
 from geolab.games.classroom.observations import Seen, View, observation_string, observation_tensor, tensor_size
 from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, TOP_DOG, Rules, student_name
-from geolab.stepwise import Ask, Chance, StepGame, checked, draw_cards, refuse
+from geolab.stepwise import Ask, Chance, Resampled, StepGame, checked, draw_cards, refuse
 
 
 def score(kept, category: int) -> int:
@@ -335,6 +335,34 @@ def redeal(rules: Rules, deal: Deal, view: View, discards: dict[int, int], seat:
     return Deal(tuple(starting), tuple(championship), int(rng.integers(2**63)))
 
 
+def redraw_discards(rules: Rules, deal: Deal, view: View, asks: Sequence[dict], seat: int,
+                    rng: np.random.Generator) -> tuple[Deal, list[dict]]:
+    """The finished rounds as `seat` saw them, the others' discards chosen anew: in each,
+    every student's Selected Cards stay where they were dealt (shown), the seat's own discard
+    too; each other student's discard (never shown) and the undealt rest of each deck are
+    dealt anew from the cards not shown. Returns the deal and the log's answers with those
+    discards; later rounds are as in `deal`."""
+    k, rounds, answers_out = rules.dealt, [], []
+    for r in range(len(view.history)):
+        now, students_of = dealt(rules, deal, r), rules.next_round(view.history[:r])[1]
+        answers = dict(asks[r])
+        orders = []
+        for j, order in enumerate(now.decks):
+            students = students_of[j] if j < len(students_of) else []
+            hidden = {i * k + order[i * k:(i + 1) * k].index(answers[s]): s
+                      for i, s in enumerate(students) if s != seat and s in answers}
+            shown = {p: order[p] for p in range(len(students) * k) if p not in hidden}
+            rest = iter(int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in shown.values()]))
+            new = tuple(shown[p] if p in shown else next(rest) for p in range(N_CARDS))
+            answers.update({s: new[p] for p, s in hidden.items()})
+            orders.append(new)
+        rounds.append(Dealt(now.call, now.category, tuple(orders)))
+        answers_out.append(answers)
+    starting = tuple(rounds[: rules.rounds]) + deal.starting[len(rounds[: rules.rounds]):]
+    championship = tuple(rounds[rules.rounds:]) + deal.championship[max(len(rounds) - rules.rounds, 0):]
+    return Deal(starting, championship, deal.later), answers_out
+
+
 # --- the reference engine on the step-wise interface ------------------------------------------
 
 class Engine(StepGame):
@@ -375,7 +403,9 @@ class Engine(StepGame):
         asks = [answers for kind, answers in log if kind == "ask"]
         view = state.observe(seat)
         pending = asks[len(view.history)] if len(asks) > len(view.history) else {}
-        return redeal(rules, deal, view, pending, seat, rng)
+        seen, answers = redraw_discards(rules, deal, view, asks, seat, rng)
+        return Resampled(redeal(rules, seen, view, pending, seat, rng),
+                         tuple(("ask", a) for a in answers + asks[len(answers):]))
 
     def num_actions(self, rules: Rules) -> int:
         return N_CARDS

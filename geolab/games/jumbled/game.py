@@ -37,7 +37,7 @@ from geolab.errors import GeolabError
 from geolab.game import Batch, replayed, shares
 from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
-from geolab.games.jumbled.reference import Deal, Game
+from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
 from geolab.games.jumbled.views import VIEWS
