@@ -304,7 +304,7 @@ def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
 def redeal(rules: Rules, deal: Deal, view: View, discards: dict[int, int], seat: int,
            rng: np.random.Generator) -> Deal:
     """`deal` as student `seat` knows it when it sees `view`, the rest dealt anew: every
-    finished round kept whole (its Selected Cards were shown, its discards are in the log); in
+    finished round as `deal` has it (`redraw_discards` has made its unseen discards anew); in
     the round being played the call once said, the seat's own cards and any discard already
     logged (`discards`) kept at their places in their decks, every other card of each deck
     shuffled anew, and the GeoPower card redrawn; every later round drawn afresh."""
