@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from geolab.common.card_sets import set_of, set_rank
 from geolab.cards import N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
@@ -130,9 +131,8 @@ def action_id(rules: Rules, decision: Decision, action) -> int:
     if decision.kind == "call":
         return CALLS.index(action)
     if rules.max_cards_per_set <= CARD_INDEXED_MAX:
-        cards = sorted(action)
-        before = sum(comb(N_CARDS, k) for k in range(1, len(cards)))
-        return len(CALLS) + before + sum(comb(c, t) for t, c in enumerate(cards, 1))
+        before = sum(comb(N_CARDS, k) for k in range(1, len(action)))
+        return len(CALLS) + before + set_rank(action)
     hand = decision.observation.hand
     return len(CALLS) + sum(1 << hand.index(c) for c in action) - 1
 
@@ -159,19 +159,13 @@ def action_of(rules: Rules, decision: Decision, index: int):
 
 
 def _unranked(rank: int) -> set[int]:
-    """The set of cards whose choice rank (`action_id` less the calls) is `rank`."""
+    """The set of cards whose choice rank (`action_id` less the calls) is `rank`: past the
+    sets of fewer cards, a `set_of` its size."""
     k = 1
     while rank >= comb(N_CARDS, k):
         rank -= comb(N_CARDS, k)
         k += 1
-    cards = set()
-    for t in range(k, 0, -1):
-        c = t - 1
-        while comb(c + 1, t) <= rank:
-            c += 1
-        cards.add(c)
-        rank -= comb(c, t)
-    return cards
+    return set(set_of(rank, k))
 
 
 def _cards_in_hand(hand, cards: set[int]):

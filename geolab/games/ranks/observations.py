@@ -17,6 +17,7 @@ from math import comb
 
 import numpy as np
 
+from geolab.common.card_sets import set_of, set_rank
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
@@ -55,23 +56,6 @@ def num_actions(rules: Rules) -> int:
     return _starts(rules)["discard"] + _discard_count(rules)
 
 
-def _set_rank(cards) -> int:
-    """The rank of a card set among all sets of its size (combinatorial number system)."""
-    return sum(comb(c, i + 1) for i, c in enumerate(sorted(cards)))
-
-
-def _set_of(rank: int, k: int) -> tuple[int, ...]:
-    """The card set of `_set_rank` `rank`, in card order."""
-    cards = []
-    for i in range(k, 0, -1):
-        c = i - 1
-        while comb(c + 1, i) <= rank:
-            c += 1
-        cards.append(c)
-        rank -= comb(c, i)
-    return tuple(reversed(cards))
-
-
 def action_id(rules: Rules, decision: Decision, action) -> int:
     """The fixed index of one of `decision`'s legal actions (`IllegalActionError` for any
     other)."""
@@ -84,7 +68,7 @@ def action_id(rules: Rules, decision: Decision, action) -> int:
         return start + (action.card * 3 + action.category) * _bases(rules) + slot
     if decision.kind == "declare":
         return start + int(action)
-    return start + (_set_rank(action) if rules.discards <= CARD_SETS_UP_TO else decision.legal.index(action))
+    return start + (set_rank(action) if rules.discards <= CARD_SETS_UP_TO else decision.legal.index(action))
 
 
 def _decoded(rules: Rules, decision: Decision, offset: int):
@@ -105,7 +89,7 @@ def _decoded(rules: Rules, decision: Decision, offset: int):
     if offset >= _discard_count(rules):
         return None
     if rules.discards <= CARD_SETS_UP_TO:
-        return _set_of(offset, rules.discards)
+        return set_of(offset, rules.discards)
     return decision.legal[offset] if offset < len(decision.legal) else None
 
 
