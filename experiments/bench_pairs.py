@@ -34,11 +34,16 @@ BENCHES = {
 CPU_RATES = {"ranks": "tricks_per_cpu_s", "jumbled": "rounds_per_cpu_s", "class": "batch_student_hands_per_cpu_s"}
 
 
-def run(tree: Path, argv: list[str]) -> dict:
+def run_json(tree: Path, argv: list[str]) -> dict:
+    """``python ARGV`` in a fresh process on the checkout `tree`, its printed JSON (the paired
+    benches' one way to time a tree: old and new alike)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-m", "geolab", *argv, "--json"], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, *argv], cwd=tree, env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+def run(tree: Path, argv: list[str]) -> dict:
+    return run_json(tree, ["-m", "geolab", *argv, "--json"])
 
 
 def main() -> None:

@@ -15,9 +15,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from bench_pairs import run_json
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -52,10 +53,7 @@ print(json.dumps({"cpu_s": time.process_time() - cpu, "rounds": rounds}))
 
 
 def run(tree: Path, seats: str, games: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", RUN, seats, str(games)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return run_json(tree, ["-c", RUN, seats, str(games)])
 
 
 def main() -> None:

@@ -18,9 +18,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from bench_pairs import run_json
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -73,10 +74,7 @@ PRESETS = ("combo1", "battle2", "geodouble")
 
 
 def run(tree: Path, lineup: str, preset: str, games: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", RUN, lineup, preset, str(games)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return run_json(tree, ["-c", RUN, lineup, preset, str(games)])
 
 
 def main() -> None:
