@@ -1,12 +1,14 @@
 """The group finder (geolab/games/groups.py): hand-made hands against the rule texts, the
-batched finder against the plain one."""
+batched finder against the plain one, and `geolab groups`."""
 
+import json
 from math import comb
 
 import numpy as np
 import pytest
 
 from geolab.cards import borders, card
+from geolab.cli import main
 from geolab.games import groups
 from geolab.games.groups import HandError, Solutions, find, find_batch
 
@@ -128,3 +130,33 @@ def test_hands_that_are_not_sets_of_cards_are_refused():
     with pytest.raises(HandError, match="masks"):
         find_batch(np.array([1 << 50]))
     assert find_batch(np.zeros(0, np.int64)).border.shape == (0,)
+
+
+def test_the_cli_prints_groups_and_solutions(capsys):
+    assert main(["groups", "md", "VA", "NC", "ME", "TX", "NY"]) == 0
+    out = capsys.readouterr().out
+    assert "MD NC VA   VA borders MD and NC" in out and "ME NY TX   Augusta, Albany, Austin" in out
+    assert "GeoDouble (border group + capital group): 1 solution, e.g. MD NC VA + ME NY TX" in out
+    assert "Border-Up (two border groups): no solution" in out
+
+
+def test_the_cli_json_and_switches(capsys):
+    assert main(["groups", *"MD VA NC MI MN ND".split(), "--water", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["water"] and not report["four_corners"]
+    assert {"cards": ["MI", "MN", "ND"], "centers": ["MN"]} in report["border_groups"]
+    assert report["border_up"] == {"solutions": 1, "example": [["MD", "NC", "VA"], ["MI", "MN", "ND"]]}
+    assert report["geodouble"] == {"solutions": 0, "example": None}
+    assert main(["groups", *"CA MN OR MD VA NC".split(), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["capital_groups"] == [{"cards": ["CA", "MN", "OR"], "letter": "S"}]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["MD", "VA", "NC", "XX", "TX", "NY"], "unknown postal code 'XX'"),
+    (["MD", "VA", "NC", "ME", "TX", "md"], "MD is in the hand twice"),
+    (["MD", "VA", "NC"], "at least 6 cards"),
+])
+def test_the_cli_refuses_bad_hands_in_one_line(argv, words, capsys):
+    assert main(["groups", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
