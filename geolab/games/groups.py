@@ -18,9 +18,11 @@ Two finders, which the tests hold equal: `find`, plain Python over every three c
 hand (the specification), and `find_batch`, a numba kernel over many hands as int64 card
 masks. The kernel tests the precomputed masks of every group of the 50 cards (`tables`,
 found once per switch setting by the plain finder, in order) against each hand: a hand holds
-a group when ``group & ~hand == 0``. The groups a hand holds are then in order too, so the
-first disjoint pair the kernel meets is the example. (Why it is laid out as it is, and what
-it measured: docs/perf.md, Group finder.)
+a group when ``group & ~hand == 0``. What a hand holds becomes a bitset over the groups (bit
+g: group g), so the partners of a held border group are the held bits of its precomputed
+bitset of the groups disjoint from it, counted by popcount without visiting each pair. Bits are
+visited in group order, so the first disjoint pair met is the example. (The layout's
+measurements, and the variants tried: docs/perf.md, Group finder.)
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import numpy as np
 from numba import njit, prange
 
 from geolab.cards import CAPITALS, N_CARDS, borders, card
+from geolab.common.bits import lowest, popcount
 from geolab.common.work_queue import take
 from geolab.errors import GeolabError
 
@@ -160,19 +163,41 @@ def random_hands(n: int, size: int = 18, seed: int = 0) -> np.ndarray:
 
 
 # ----- the batched finder -------------------------------------------------------------------
-class Tables(NamedTuple):
-    """Every group of the 50 cards as int64 masks, in order."""
+BORDER_WORDS = 6  # words of 64 groups: room for the 323 border groups of every switch setting
+CAPITAL_WORDS = 1  # the 64 capital groups
 
-    border: np.ndarray
-    capital: np.ndarray
+
+class Tables(NamedTuple):
+    """Every group of the 50 cards as an int64 mask, in order, padded to whole words of 64
+    with -1 (held by no hand: bit 63 is no card); and for each border group i, bitsets of the
+    groups that share no card with it (bit k of word w: group 64 w + k)."""
+
+    border: np.ndarray  # (64 BORDER_WORDS,)
+    capital: np.ndarray  # (64 CAPITAL_WORDS,)
+    border_apart: np.ndarray  # (64 BORDER_WORDS, BORDER_WORDS): border groups apart from border group i
+    capital_apart: np.ndarray  # (64 BORDER_WORDS, CAPITAL_WORDS): capital groups apart from border group i
+
+
+def _padded(found: list[Group], words: int) -> np.ndarray:
+    assert len(found) <= 64 * words, f"{len(found)} groups do not fit in {words} words"
+    out = np.full(64 * words, -1, np.int64)
+    out[: len(found)] = [mask(g) for g in found]
+    return out
+
+
+def _apart(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Bit k of row i: columns[k] shares no card with rows[i] (padding is never apart)."""
+    bits = np.packbits((rows[:, None] & columns[None, :]) == 0, axis=1, bitorder="little")
+    return bits.view("<i8").astype(np.int64)
 
 
 @cache
 def tables(four_corners: bool = False, water: bool = False) -> Tables:
     """The group masks under one switch setting, found once by the specification."""
     deck = range(N_CARDS)
-    return Tables(np.array([mask(g) for g in border_groups(deck, four_corners, water)], np.int64),
-                  np.array([mask(g) for g in capital_groups(deck)], np.int64))
+    border = _padded(border_groups(deck, four_corners, water), BORDER_WORDS)
+    capital = _padded(capital_groups(deck), CAPITAL_WORDS)
+    return Tables(border, capital, _apart(border, border), _apart(border, capital))
 
 
 class Batch(NamedTuple):
@@ -197,60 +222,72 @@ class Batch(NamedTuple):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _held(outside, groups, out):
-    """Write the groups that miss no card of the hand (``outside`` = its complement) into
-    out, in order; return how many. Branch-free: every group written, the count kept."""
-    n = 0
-    for g in range(groups.shape[0]):
-        out[n] = groups[g]
-        n += (groups[g] & outside) == 0
-    return n
+def _held(outside, groups, words, out):
+    """out[w], bit k: the hand (``outside`` = its complement) holds group 64 w + k. A fixed
+    64-group loop without branches, which the compiler vectorises."""
+    for w in range(words):
+        bits = np.int64(0)
+        for k in range(64):
+            bits |= np.int64((groups[64 * w + k] & outside) == 0) << k
+        out[w] = bits
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _disjoint(group, others, lo, hi):
-    """How many of others[lo:hi] share no card with group (a loop without branches)."""
+def _count(held, apart, i, words):
+    """How many held groups share no card with border group i."""
     k = 0
-    for j in range(lo, hi):
-        k += (group & others[j]) == 0
+    for w in range(words):
+        k += popcount(held[w] & apart[i, w])
     return k
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _first_disjoint(group, others, lo):
-    """The first of others[lo:] that shares no card with group (there is one)."""
-    j = lo
-    while group & others[j]:
-        j += 1
-    return others[j]
+def _first(held, apart, i, groups):
+    """The first held group that shares no card with border group i (there is one)."""
+    w = 0
+    while not held[w] & apart[i, w]:
+        w += 1
+    return groups[64 * w + lowest(held[w] & apart[i, w])]
 
 
 @njit(cache=True, nogil=True)
-def _hands(lo, hi, hands, t, out, held_b, held_c):
-    """Hands lo..hi-1. Pairs are counted a group at a time, and the example looked for only
-    at the first group that has a disjoint partner, so the counting loops have no branches."""
+def _hands(lo, hi, hands, t, out):
+    """Hands lo..hi-1, with the groups each holds as bitsets. Border-Up pairs are counted
+    from both groups' side and halved; the first border group with a partner has only later
+    partners (an earlier one would itself have come first), so its first is the example."""
+    border, capital, border_apart, capital_apart = t
+    held_b = np.empty(BORDER_WORDS, np.int64)
+    held_c = np.empty(CAPITAL_WORDS, np.int64)
     for h in range(lo, hi):
         outside = ~hands[h]
-        nb = _held(outside, t.border, held_b)
-        nc = _held(outside, t.capital, held_c)
+        _held(outside, border, BORDER_WORDS, held_b)
+        _held(outside, capital, CAPITAL_WORDS, held_c)
+        nb = 0
+        for w in range(BORDER_WORDS):
+            nb += popcount(held_b[w])
+        nc = 0
+        for w in range(CAPITAL_WORDS):
+            nc += popcount(held_c[w])
+        doubles = ups = 0
+        for w in range(BORDER_WORDS):
+            rest = held_b[w]
+            while rest:
+                i = 64 * w + lowest(rest)
+                rest &= rest - 1
+                k = _count(held_c, capital_apart, i, CAPITAL_WORDS)
+                if k and not doubles:
+                    out.geodouble_example[h, 0] = border[i]
+                    out.geodouble_example[h, 1] = _first(held_c, capital_apart, i, capital)
+                doubles += k
+                k = _count(held_b, border_apart, i, BORDER_WORDS)
+                if k and not ups:
+                    out.border_up_example[h, 0] = border[i]
+                    out.border_up_example[h, 1] = _first(held_b, border_apart, i, border)
+                ups += k
         out.border[h] = nb
         out.capital[h] = nc
-        count = 0
-        for i in range(nb):
-            k = _disjoint(held_b[i], held_c, 0, nc)
-            if k and not count:
-                out.geodouble_example[h, 0] = held_b[i]
-                out.geodouble_example[h, 1] = _first_disjoint(held_b[i], held_c, 0)
-            count += k
-        out.geodouble[h] = count
-        count = 0
-        for i in range(nb):
-            k = _disjoint(held_b[i], held_b, i + 1, nb)
-            if k and not count:
-                out.border_up_example[h, 0] = held_b[i]
-                out.border_up_example[h, 1] = _first_disjoint(held_b[i], held_b, i + 1)
-            count += k
-        out.border_up[h] = count
+        out.geodouble[h] = doubles
+        out.border_up[h] = ups // 2
 
 
 @njit(parallel=True, cache=True)
@@ -259,11 +296,9 @@ def _kernel(workers, next_piece, hands, t, out):
     worker on a core other jobs slow down holds up no one."""
     pieces = (hands.shape[0] + PIECE - 1) // PIECE
     for _ in prange(workers):
-        held_b = np.empty(t.border.shape[0], np.int64)
-        held_c = np.empty(t.capital.shape[0], np.int64)
         piece = take(next_piece)
         while piece < pieces:
-            _hands(piece * PIECE, min(hands.shape[0], (piece + 1) * PIECE), hands, t, out, held_b, held_c)
+            _hands(piece * PIECE, min(hands.shape[0], (piece + 1) * PIECE), hands, t, out)
             piece = take(next_piece)
 
 
