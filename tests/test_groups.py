@@ -106,7 +106,7 @@ def test_every_group_of_the_deck_once(four_corners, water):
 
 @pytest.mark.parametrize("four_corners, water", SETTINGS)
 def test_the_batched_finder_equals_the_plain_one_on_random_hands(four_corners, water):
-    hands = groups.random_hands(2000, 18, seed=7 + 2 * four_corners + water)
+    hands = groups.random_hands(3000, 18, seed=7 + 2 * four_corners + water)
     batch = find_batch(hands, four_corners, water)
     for h, m in enumerate(hands):
         found = find(groups.cards_of(m), four_corners, water)
