@@ -19,7 +19,9 @@ from geolab.errors import GeolabError
 from geolab.games.classroom.batch import block_keys, hand_row, shuffle_top
 from geolab.games.classroom.hands import HANDS, N_HANDS, kept_sums
 from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
-from geolab.bots.classroom.equilibrium import best_response, equilibrium_table, model_exploitability, solve, values
+from geolab.bots.classroom.equilibrium import (
+    KEPT, average_start, best_response, equilibrium_table, model_exploitability, solve, values,
+)
 from geolab.lab.classroom_equilibrium import equilibrium_summary, group_play, real_check, real_values, refine_real
 
 P = np.ones(3) / 3
@@ -53,6 +55,30 @@ def test_model_values_match_a_direct_count_against_one_opponent():
         for d in range(3):
             direct = np.mean([(kept[h, d, c] <= opp[:, c]).mean() for c in range(3)])
             assert v[h, d] == pytest.approx(direct, abs=1e-12)
+
+
+def test_the_default_start_is_the_average_rank_table():
+    for call in (TOP_DOG, BOTTOMS_UP):
+        assert (average_start(call) == tabulate(AverageRank())[call, 1]).all()
+
+
+@pytest.mark.parametrize("call", [TOP_DOG, BOTTOMS_UP])
+def test_a_small_deck_solves_on_its_own_hand_table(call):
+    """The first C(7, 3) rows are the hands of cards 0..6; the solver works on them alone."""
+    n, k = 7, 1
+    small = KEPT[: n * (n - 1) * (n - 2) // 6]
+    assert HANDS[: len(small)].max() == n - 1
+    eq = solve(k, call, P, kept=small)
+    assert len(eq.policy) == len(small) and eq.exploitability == 0.0
+    assert model_exploitability(eq.policy, k, call, P, kept=small) == 0.0
+    opp = small[np.arange(len(small)), eq.policy]  # direct count against one opponent on this deck
+    beaten = (lambda a, b: b < a) if call == TOP_DOG else (lambda a, b: b > a)
+    v = values(np.eye(3)[eq.policy], k, call, P, kept=small)
+    for h in range(len(small)):
+        for d in range(3):
+            direct = np.mean([1 - beaten(small[h, d, c], opp[:, c]).mean() for c in range(3)])
+            assert v[h, d] == pytest.approx(direct, abs=1e-12)
+    assert eq.win == pytest.approx(v[np.arange(len(small)), eq.policy].mean(), abs=1e-15)
 
 
 def test_simple_rules_fall_short_and_the_shortfall_grows_with_the_group():

@@ -18,36 +18,45 @@ from functools import cache
 
 import numpy as np
 
-from geolab.bots.classroom.policies import AverageRank, tabulate
 from geolab.games.classroom.batch import MAX_OPPONENTS, TABLE_SHAPE
-from geolab.games.classroom.hands import N_HANDS, kept_sums
+from geolab.games.classroom.hands import kept_sums
 from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG
 
 KEPT = kept_sums().astype(np.int64)  # (hand, discard, category) -> score
 MAX_SCORE = 100
+# Every function below takes `kept`, the (hands, 3, 3) kept-sum table of the hands an opponent
+# draws from uniformly (default: the full deck's 19,600); a smaller deck's table is
+# `KEPT[:comb(n, 3)]`, the hands of cards 0..n-1 (colex order puts them first).
 
 
 def onehot(policy: np.ndarray) -> np.ndarray:
-    probs = np.zeros((N_HANDS, 3))
-    probs[np.arange(N_HANDS), policy] = 1.0
+    probs = np.zeros((len(policy), 3))
+    probs[np.arange(len(policy)), policy] = 1.0
     return probs
 
 
-def not_beaten(probs: np.ndarray, call: int) -> np.ndarray:
+def average_start(call: int, kept: np.ndarray = KEPT) -> np.ndarray:
+    """The average-rank discard (`AverageRank`) read off a kept-sum table: Top Dog keeps the
+    pair with the lowest total over the categories, Bottoms Up the highest."""
+    total = kept.sum(axis=2)
+    return (total.argmin(axis=1) if call == TOP_DOG else total.argmax(axis=1)).astype(np.int8)
+
+
+def not_beaten(probs: np.ndarray, call: int, kept: np.ndarray = KEPT) -> np.ndarray:
     """(3, MAX_SCORE): P(one opponent playing `probs` does not beat score s) per category.
     Ties do not beat (every tied student wins)."""
     out = np.empty((3, MAX_SCORE))
     for c in range(3):
-        hist = np.bincount(KEPT[:, :, c].ravel(), weights=probs.ravel(), minlength=MAX_SCORE) / N_HANDS
+        hist = np.bincount(kept[:, :, c].ravel(), weights=probs.ravel(), minlength=MAX_SCORE) / len(kept)
         # Top Dog: an opponent does not beat s when his score >= s; Bottoms Up, when <= s
         out[c] = hist[::-1].cumsum()[::-1] if call == TOP_DOG else hist.cumsum()
     return out
 
 
-def values(probs: np.ndarray, k: int, call: int, p_cat) -> np.ndarray:
-    """(19600, 3): P(win the round) for each hand and discard against k opponents."""
-    tail = not_beaten(probs, call) ** k
-    return sum(p_cat[c] * tail[c][KEPT[:, :, c]] for c in range(3))
+def values(probs: np.ndarray, k: int, call: int, p_cat, kept: np.ndarray = KEPT) -> np.ndarray:
+    """(hands, 3): P(win the round) for each hand and discard against k opponents."""
+    tail = not_beaten(probs, call, kept) ** k
+    return sum(p_cat[c] * tail[c][kept[:, :, c]] for c in range(3))
 
 
 def best_response(v: np.ndarray) -> np.ndarray:
@@ -59,26 +68,28 @@ def best_response(v: np.ndarray) -> np.ndarray:
 class Equilibrium:
     opponents: int
     call: int
-    policy: np.ndarray  # (19600,) int8 discard position in the sorted hand
+    policy: np.ndarray  # (hands,) int8 discard position in the sorted hand
     iterations: int
     exploitability: float  # model: mean over hands of (best value - policy value)
     win: float  # model: P(win the round) for a student when everyone plays `policy`
 
 
-def solve(k: int, call: int, p_cat, start: np.ndarray | None = None, max_iter: int = 200) -> Equilibrium:
-    """Iterate best responses from `start` (default: keep the two best average ranks) until
-    the policy is a best response to itself: exploitability exactly 0 under the model.
+def solve(k: int, call: int, p_cat, start: np.ndarray | None = None, max_iter: int = 200,
+          kept: np.ndarray = KEPT) -> Equilibrium:
+    """Iterate best responses from `start` (default: keep the two best average ranks,
+    `average_start`) until the policy is a best response to itself: exploitability exactly 0
+    under the model.
 
     Where no pure symmetric equilibrium exists the iteration cycles through a few policies
     that differ in one or two nearly indifferent hands; then the member of the cycle with the
     smallest exploitability is returned, and its exploitability (about 1e-10) is reported.
     """
-    policy = tabulate(AverageRank())[call, k] if start is None else np.asarray(start, np.int8)
-    rows = np.arange(N_HANDS)
+    policy = average_start(call, kept) if start is None else np.asarray(start, np.int8)
+    rows = np.arange(len(kept))
     seen: dict[bytes, int] = {}
     visited: list[tuple[float, np.ndarray, float]] = []
     for it in range(1, max_iter + 1):
-        v = values(onehot(policy), k, call, p_cat)
+        v = values(onehot(policy), k, call, p_cat, kept)
         chosen = v[rows, policy]
         gain = float((v.max(axis=1) - chosen).mean())
         if np.all(chosen == v.max(axis=1)):
@@ -94,10 +105,10 @@ def solve(k: int, call: int, p_cat, start: np.ndarray | None = None, max_iter: i
     raise RuntimeError(f"best responses did not settle in {max_iter} steps (k={k}, call={call})")
 
 
-def model_exploitability(policy: np.ndarray, k: int, call: int, p_cat) -> float:
+def model_exploitability(policy: np.ndarray, k: int, call: int, p_cat, kept: np.ndarray = KEPT) -> float:
     """How much a best-responding student gains, under the model, against `policy`."""
-    v = values(onehot(policy), k, call, p_cat)
-    return float((v.max(axis=1) - v[np.arange(N_HANDS), policy]).mean())
+    v = values(onehot(policy), k, call, p_cat, kept)
+    return float((v.max(axis=1) - v[np.arange(len(kept)), policy]).mean())
 
 
 def equilibrium_table(p_cat, opponents=range(1, 16)) -> tuple[np.ndarray, list[Equilibrium]]:
