@@ -308,6 +308,7 @@ def main(argv=None):
             "cfr": "open_spiel.python.algorithms.cfr.CFRPlusSolver, average policy",
             "workers": args.workers, "seconds": round(time.perf_counter() - t0, 1)}
     (out / "cfr_crosscheck.json").write_text(json.dumps({"meta": meta, "results": rows}, indent=1) + "\n")
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")  # how to regenerate the folder
     with open(out / "cfr_crosscheck.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["cards", "players", "call", "hands", "info_states", "geolab_win", "geolab_nash_conv_openspiel",
