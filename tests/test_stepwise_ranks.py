@@ -1,7 +1,9 @@
 """Play the Ranks on the step-wise state (`geolab.stepwise`): the engine stepped node by node
 plays the games `play` plays, action indices name each legal action once, observations are
-blind to what a seat cannot see, `resample` keeps a seat's view and the log, chance can be
-stepped, and a clone is its own game. Hand-worked cases pin the index scheme and the text."""
+blind to what a seat cannot see, `resample` keeps a seat's view and the log, `determinize`
+builds a state from a View alone, chance can be stepped, a clone is its own game, and a seat
+that answers Decisions plays the batch engine's Views as the engine would ask them.
+Hand-worked cases pin the index scheme and the text."""
 
 from collections import Counter
 
@@ -12,7 +14,7 @@ from geolab.errors import IllegalActionError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.observations import HEAD, TRICK
 from geolab.games.ranks.records import to_record
-from geolab.games.ranks.reference import Deal, Lead, deal_one, play
+from geolab.games.ranks.reference import Deal, Lead, ByDecision, deal_one, decision, play
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.stepwise import Ask, Chance, State
 
@@ -296,3 +298,114 @@ def test_method_seats_keep_their_discards_in_the_order_they_gave_them():
     assert game.discards == (deal.hands[0][:2][::-1], deal.hands[1][:2][::-1])
     assert set(seen) == set(game.discards)
     assert to_record(game)["discards"]["A"] == [to_record(game)["deal"]["A"][i] for i in (1, 0)]
+
+
+def shown_by(state, side) -> set:
+    """The cards `side` has shown its opponent: played face-up, discarded in public."""
+    rules, cards = state.rules, set()
+    for k, (_, answers) in enumerate(state.log):
+        a = answers.get(side)
+        face_down = isinstance(a, Lead) and rules.hidden_lead and k == len(state.log) - 1
+        if isinstance(a, Lead) and not face_down:
+            cards.add(a.card)
+        elif isinstance(a, tuple) and not isinstance(a, Lead) and rules.discards_public:
+            cards.update(a)
+        elif isinstance(a, int) and not isinstance(a, bool):
+            cards.add(a)
+    return cards
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_determinize_at_every_decision_builds_a_state_of_the_same_view_from_the_view_alone(case):
+    rules, rng = RULES[case], np.random.default_rng(11)
+    for g in range(2):
+        for state in decision_states(rules, GAME.deal(rules, rng), 30 + g):
+            for seat in (0, 1):
+                view = state.observe(seat)
+                draws = [GAME.determinize(rules, seat, view, rng) for _ in range(4)]
+                for det in draws:
+                    assert det.observe(seat) == view and len(det.log) == len(state.log)
+                    assert set(det.deal.hands[seat]) == set(state.deal.hands[seat])  # the seat's own cards
+                    assert shown_by(state, 1 - seat) <= set(det.deal.hands[1 - seat])
+                    assert [a.get(seat) for _, a in det.log] == [a.get(seat) for _, a in state.log]
+                    if seat in state.to_move():
+                        assert det.decision(seat) == state.decision(seat)  # the same node, the same legal actions
+                    assert det.is_over() == state.is_over()
+                if len(shown_by(state, 1 - seat)) < rules.hand_size:
+                    assert len({d.deal.hands[1 - seat] for d in draws}) > 1
+
+
+@pytest.mark.parametrize("case", ["combo1", "battle2"])
+def test_determinize_never_reads_the_hidden_cards(case):
+    """Two real games that differ only in what a seat cannot see (the opponent's cards, its
+    hidden discard, a face-down lead) give that seat the same View, and determinize gives
+    the same states from it under the same generator."""
+    rules, rng = RULES[case], np.random.default_rng(12)
+    differed = 0
+    for state in decision_states(rules, GAME.deal(rules, rng), 40):
+        for seat in (0, 1):
+            other = state.resample(seat, rng)
+            assert other.observe(seat) == state.observe(seat)
+            differed += other.deal.hands[1 - seat] != state.deal.hands[1 - seat] or other.log != state.log
+            for k in range(3):
+                a = GAME.determinize(rules, seat, state.observe(seat), np.random.default_rng(k))
+                b = GAME.determinize(rules, seat, other.observe(seat), np.random.default_rng(k))
+                assert (a.deal, a.log) == (b.deal, b.log)
+    assert differed > 10
+
+
+def test_determinize_deals_the_unseen_cards_uniformly():
+    rules, rng = Rules.preset("combo1"), np.random.default_rng(13)
+    state = next(s for s in decision_states(rules, GAME.deal(rules, rng), 5) if len(s.log) == 5)  # trick 3, its lead
+    seat = state.to_move()[0]
+    view, shown = state.observe(seat), shown_by(state, 1 - seat)
+    unseen = set(range(50)) - set(state.deal.hands[seat]) - shown
+    counts = Counter(c for _ in range(2000) for c in GAME.determinize(rules, seat, view, rng).deal.hands[1 - seat])
+    assert set(counts) == unseen | shown and all(counts[c] == 2000 for c in shown)
+    share = (rules.hand_size - len(shown)) / len(unseen)
+    assert all(abs(counts[c] / 2000 - share) < 0.05 for c in unseen)
+
+
+def test_without_discards_determinize_stands_where_the_seat_decides():
+    """With no discards (a variant) the empty discards change no View: the determinized
+    state stands at the discards or after them, wherever the seat decides."""
+    rules, rng = Rules.preset("combo1").replace(hand_size=8, discards=0), np.random.default_rng(14)
+    state = GAME.state(rules, GAME.deal(rules, rng))
+    first = state.observe(0).first_lead
+    for seat in (0, 1):
+        det = GAME.determinize(rules, seat, state.observe(seat), rng)
+        assert det.observe(seat) == state.observe(seat)
+        assert [d.kind for d in det.decisions() if d.seat == seat] == ["lead" if seat == first else "discard"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_decision_of_a_view_is_the_one_the_engine_asks(case):
+    rules, rng = RULES[case], np.random.default_rng(15)
+    for state in decision_states(rules, GAME.deal(rules, rng), 50):
+        for d in state.decisions():
+            assert decision(d.kind, d.observation) == d
+    with pytest.raises(ValueError, match="no Play the Ranks decision"):
+        decision("shuffle", state.observe(0))
+
+
+class Middle:
+    """A seat of Decisions: the middle legal action (the second seat: the one after it)."""
+
+    def __init__(self, shift=0):
+        self.shift, self.asked = shift, []
+
+    def act(self, d):
+        self.asked.append(d)
+        return d.legal[(len(d.legal) // 2 + self.shift) % len(d.legal)]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_seat_of_decisions_plays_the_batch_engine_as_the_reference_engine(case):
+    rules = RULES[case]
+    batch = GAME.batch_records(rules, [GAME.seat_policy(Middle()), GAME.seat_policy(Middle(1))], 6, 16)
+    for record in batch:
+        game = GAME.replay(record)
+        seats = [Middle(), Middle(1)]
+        played = GAME.play(rules, Deal(game.hands, None, game.power_bases, game.first_lead), seats)
+        assert to_record(played) == record
+    assert ByDecision(Middle()).name == "Middle"
