@@ -276,7 +276,8 @@ def test_ismcts_beats_the_first_card_bot_on_duplicate_duel_deals():
 
 def test_the_bots_refuse_bad_parameters_and_the_batch_engine():
     rules = registry.get("toy").game.Rules.preset("duel")
-    for spec in ("os-ismcts:sims=0", "os-mcts:worlds=0", "os-ismcts:uct=-1", "os-mcts:seconds=100"):
+    for spec in ("os-ismcts:sims=1", "os-mcts:sims=1", "os-mcts:worlds=0", "os-ismcts:uct=-1", "os-mcts:seconds=100",
+                 "os-ismcts:seed=-1"):
         with pytest.raises(GeolabError, match="must be"):
             _bots("toy").make(spec, rules)
     with pytest.raises(GeolabError, match="reference engine only"):

@@ -537,7 +537,8 @@ def _mcts_factory(engine) -> Callable:
 
 
 def _check(sims: int, uct: float, seconds: float, worlds: int = 1, seed: int = 0) -> None:
-    param_range("sims", sims, 1, 100_000)
+    # OpenSpiel's first simulation only expands the root: with one, ISMCTS asserts and MCTS has no child to pick
+    param_range("sims", sims, 2, 100_000)
     param_range("uct", uct, 0, 100)
     param_range("seconds", seconds, 0, 60)
     param_range("worlds", worlds, 1, 1000)
