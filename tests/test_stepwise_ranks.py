@@ -145,34 +145,52 @@ def test_an_observation_by_hand():
         "A declared, B passed | trick 1: A led CA population base 50, B answered ID, B won")
 
 
-def put_down(log, side) -> set:
-    """The cards `side` discarded or played in a State log."""
+def put_down(log, side, rules=None) -> set:
+    """The cards `side` discarded or played in a State log; given the rules, only those it
+    showed its opponent (played face-up, discarded in public)."""
     cards = set()
-    for _, answers in log:
+    for k, (_, answers) in enumerate(log):
         a = answers.get(side)
         if isinstance(a, Lead):
-            cards.add(a.card)
+            if rules is None or not (rules.hidden_lead and k == len(log) - 1):  # not face-down on the table
+                cards.add(a.card)
         elif isinstance(a, tuple):
-            cards.update(a)
+            if rules is None or rules.discards_public:
+                cards.update(a)
         elif a is not None and not isinstance(a, bool):
             cards.add(a)
     return cards
 
 
+def every_view(rules, rng, seed):
+    """(state, seat) for both seats at every decision of two random games."""
+    for g in range(2):
+        for state in decision_states(rules, GAME.deal(rules, rng), seed + g):
+            yield from ((state, seat) for seat in (0, 1))
+
+
+def assert_alike(state, seat, draws) -> None:
+    """Every state of `draws` (made for `seat` from `state`) shows it the same at the same
+    node after its own moves, deals it its own hand and the opponent every card the draw's log
+    puts down and the real game has shown; the opponent's hands vary where it holds a card
+    `seat` has not seen."""
+    shown = put_down(state.log, 1 - seat, state.rules)
+    for other in draws:
+        assert other.observe(seat) == state.observe(seat) and len(other.log) == len(state.log)
+        assert [a.get(seat) for _, a in other.log] == [a.get(seat) for _, a in state.log]
+        assert other.deal.hands[seat] == state.deal.hands[seat]
+        assert put_down(other.log, 1 - seat) | shown <= set(other.deal.hands[1 - seat])
+        if seat in state.to_move():
+            assert other.decision(seat) == state.decision(seat)  # the same node, the same legal actions
+    if len(shown) < state.rules.hand_size:
+        assert len({o.deal.hands[1 - seat] for o in draws}) > 1
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_resample_at_every_decision_keeps_the_view_and_the_seats_own_moves_and_deals_the_rest_anew(case):
-    rules, rng = RULES[case], np.random.default_rng(5)
-    for g in range(2):
-        for state in decision_states(rules, GAME.deal(rules, rng), 20 + g):
-            for seat in (0, 1):
-                draws = [state.resample(seat, rng) for _ in range(4)]  # each replays its log on its deal
-                for other in draws:
-                    assert other.observe(seat) == state.observe(seat) and len(other.log) == len(state.log)
-                    assert [a.get(seat) for _, a in other.log] == [a.get(seat) for _, a in state.log]
-                    assert other.deal.hands[seat] == state.deal.hands[seat]
-                    assert put_down(other.log, 1 - seat) <= set(other.deal.hands[1 - seat])
-                if len(put_down(state.log, 1 - seat)) < rules.hand_size:
-                    assert len({o.deal.hands[1 - seat] for o in draws}) > 1
+    rng = np.random.default_rng(5)
+    for state, seat in every_view(RULES[case], rng, 20):
+        assert_alike(state, seat, [state.resample(seat, rng) for _ in range(4)])  # each replays its log on its deal
 
 
 def test_resample_deals_the_unseen_cards_uniformly_and_chooses_a_hidden_discard_anew():
@@ -300,39 +318,12 @@ def test_method_seats_keep_their_discards_in_the_order_they_gave_them():
     assert to_record(game)["discards"]["A"] == [to_record(game)["deal"]["A"][i] for i in (1, 0)]
 
 
-def shown_by(state, side) -> set:
-    """The cards `side` has shown its opponent: played face-up, discarded in public."""
-    rules, cards = state.rules, set()
-    for k, (_, answers) in enumerate(state.log):
-        a = answers.get(side)
-        face_down = isinstance(a, Lead) and rules.hidden_lead and k == len(state.log) - 1
-        if isinstance(a, Lead) and not face_down:
-            cards.add(a.card)
-        elif isinstance(a, tuple) and not isinstance(a, Lead) and rules.discards_public:
-            cards.update(a)
-        elif isinstance(a, int) and not isinstance(a, bool):
-            cards.add(a)
-    return cards
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_determinize_at_every_decision_builds_a_state_of_the_same_view_from_the_view_alone(case):
     rules, rng = RULES[case], np.random.default_rng(11)
-    for g in range(2):
-        for state in decision_states(rules, GAME.deal(rules, rng), 30 + g):
-            for seat in (0, 1):
-                view = state.observe(seat)
-                draws = [GAME.determinize(rules, seat, view, rng) for _ in range(4)]
-                for det in draws:
-                    assert det.observe(seat) == view and len(det.log) == len(state.log)
-                    assert set(det.deal.hands[seat]) == set(state.deal.hands[seat])  # the seat's own cards
-                    assert shown_by(state, 1 - seat) <= set(det.deal.hands[1 - seat])
-                    assert [a.get(seat) for _, a in det.log] == [a.get(seat) for _, a in state.log]
-                    if seat in state.to_move():
-                        assert det.decision(seat) == state.decision(seat)  # the same node, the same legal actions
-                    assert det.is_over() == state.is_over()
-                if len(shown_by(state, 1 - seat)) < rules.hand_size:
-                    assert len({d.deal.hands[1 - seat] for d in draws}) > 1
+    for state, seat in every_view(rules, rng, 30):
+        view = state.observe(seat)
+        assert_alike(state, seat, [GAME.determinize(rules, seat, view, rng) for _ in range(4)])
 
 
 @pytest.mark.parametrize("case", ["combo1", "battle2"])
@@ -358,7 +349,7 @@ def test_determinize_deals_the_unseen_cards_uniformly():
     rules, rng = Rules.preset("combo1"), np.random.default_rng(13)
     state = next(s for s in decision_states(rules, GAME.deal(rules, rng), 5) if len(s.log) == 5)  # trick 3, its lead
     seat = state.to_move()[0]
-    view, shown = state.observe(seat), shown_by(state, 1 - seat)
+    view, shown = state.observe(seat), put_down(state.log, 1 - seat, rules)
     unseen = set(range(50)) - set(state.deal.hands[seat]) - shown
     counts = Counter(c for _ in range(2000) for c in GAME.determinize(rules, seat, view, rng).deal.hands[1 - seat])
     assert set(counts) == unseen | shown and all(counts[c] == 2000 for c in shown)
