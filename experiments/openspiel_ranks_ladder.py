@@ -167,13 +167,17 @@ def main(argv=None) -> int:
         pair_wall_seconds={f"{a} v {b}": round(part["wall_seconds"], 1) for part in parts for a, b in [part["pair"]]},
         seating="every pair on the same duplicate deals (arena seeds: SeedSequence(seed), blocks of "
                 f"{arena.BLOCK}), each deal with each bot in each seat; geolab arena {GAME} --bots {args.bots} "
-                f"--games {args.deals} --seed {args.seed} plays the same games",
+                f"--games {args.deals} --seed {args.seed} plays the same deals and seatings (the same games "
+                "where no bot has a time budget: montecarlo's default budget_ms may let it solve fewer layouts "
+                "on a slower or busier machine)",
         statistics="win_rate_a: mean of per-deal duplicate scores, Wilson 95% CI on the effective sample size "
                    "(Kish), as geolab arena; ratings: Bradley-Terry on all games, Elo points, anchored at "
                    f"{anchor}",
         cpu="time.process_time around each call of a bot's act in the batch engine (a pair's games in one "
             "process, nothing else running in it), added up per decision kind and divided by the decisions "
-            "(rows) asked; a decision with one legal action is asked too (os bots answer it without search)",
+            "(rows) asked; a decision with one legal action is asked too (os bots answer it without search); "
+            "a batched bot (greedy) decides every game asking in one call, so its time a decision is amortized "
+            "over them, while the search bots decide one game at a time",
         files={"pairs.csv": "one row a pair", "ratings.csv": "Bradley-Terry ratings",
                "cpu.csv": "CPU ms a decision, by bot and kind", "ladder.png": "rating against CPU ms a decision"}),
         args.out / "meta.json")
