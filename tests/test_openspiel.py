@@ -276,17 +276,57 @@ def test_ismcts_beats_the_first_card_bot_on_duplicate_duel_deals():
 
 def test_the_bots_refuse_bad_parameters_and_the_batch_engine():
     rules = registry.get("toy").game.Rules.preset("duel")
-    for spec in ("os-ismcts:sims=0", "os-mcts:worlds=0", "os-ismcts:uct=-1", "os-mcts:seconds=100"):
+    for spec in ("os-ismcts:sims=1", "os-mcts:sims=1", "os-mcts:worlds=0", "os-ismcts:uct=-1", "os-mcts:seconds=100",
+                 "os-ismcts:seed=-1"):
         with pytest.raises(GeolabError, match="must be"):
             _bots("toy").make(spec, rules)
     with pytest.raises(GeolabError, match="reference engine only"):
         registry.get("toy").game.batch(rules, [_bots("toy").make("os-ismcts", rules)] * 2, 2, 0)
 
 
-def test_the_command_line_adds_the_bots_when_a_spec_asks_for_them(restored_registry, capsys):
+@pytest.mark.parametrize("spec", ["os-ismcts:sims=5", "os-mcts:sims=3,worlds=2"])
+def test_on_play_the_ranks_the_bots_play_the_batch_engine_legally_and_repeat_themselves(spec):
+    """Play the Ranks seats one-game seats in its batch engine (`seat_policy`), so the bots
+    play there: every decision legal (the records replayed), the same games again from the
+    same seed, from fresh bots."""
+    entry = registry.get("ranks")
+    for preset in ("combo1", "battle2"):  # hidden discards; public ones, declarations, a face-down lead
+        rules = entry.game.Rules.preset(preset)
+
+        def table():
+            return [_bots("ranks").make(spec, rules), entry.bots.make("greedy", rules)]
+
+        records = entry.game.batch_records(rules, table(), 2, 3)
+        for record in records:
+            entry.game.replay(record)
+        assert entry.game.batch_records(rules, table(), 2, 3) == records
+
+
+def test_on_play_the_ranks_the_bots_never_read_the_real_deal():
+    """The same decision on two deals that differ only in what the seat cannot see gets the
+    same answer, from the same generator and, as in the batch engine, from the seed alone."""
+    entry = registry.get("ranks")
+    rules = entry.game.Rules.preset("battle2")
+    rng = np.random.default_rng(4)
+    state = entry.game.state(rules, entry.game.deal(rules, rng))
+    while not (state.decisions() and state.decisions()[0].kind == "follow" and len(state.log) > 4):
+        state.apply({d.seat: d.legal[int(rng.integers(len(d.legal)))] for d in state.decisions()})
+    seat = state.to_move()[0]
+    other = state.resample(seat, rng)
+    assert other.deal != state.deal and other.log[-1] != state.log[-1]  # another hand, another face-down lead
+    for spec in ("os-ismcts:sims=10", "os-mcts:sims=5,worlds=2"):
+        for seat_rng in (lambda: np.random.default_rng(9), lambda: None):
+            answers = [_bots("ranks").make(spec, rules).seat(seat_rng()).act(s.decision(seat)) for s in (state, other)]
+            assert answers[0] == answers[1]
+
+
+def test_the_command_line_adds_the_bots_when_a_spec_asks_for_them(restored_registry, capsys, tmp_path):
     assert main(["simulate", "toy", "--bots", "os-ismcts:sims=5,first", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "reference engine only" in err and len(err.strip().splitlines()) == 1
+    out = tmp_path / "arena"
+    assert main(["arena", "ranks", "--bots", "os-ismcts:sims=3,greedy", "--games", "2", "--out", str(out)]) == 0
+    assert "os-ismcts:sims=3" in capsys.readouterr().out and (out / "pairs.csv").exists()
     without = next((g for g in GAMES if not callable(getattr(registry.get(g).game, "determinize", None))), None)
     if without is not None:
         assert main(["simulate", without, "--bots", "os-mcts," + registry.get(without).simulate_bots.split(",")[0],

@@ -1,7 +1,9 @@
 """Play the Ranks on the step-wise state (`geolab.stepwise`): the engine stepped node by node
 plays the games `play` plays, action indices name each legal action once, observations are
-blind to what a seat cannot see, `resample` keeps a seat's view and the log, chance can be
-stepped, and a clone is its own game. Hand-worked cases pin the index scheme and the text."""
+blind to what a seat cannot see, `resample` keeps a seat's view and the log, `determinize`
+builds a state from a View alone, chance can be stepped, a clone is its own game, and a seat
+that answers Decisions plays the batch engine's Views as the engine would ask them.
+Hand-worked cases pin the index scheme and the text."""
 
 from collections import Counter
 
@@ -12,7 +14,7 @@ from geolab.errors import IllegalActionError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.observations import HEAD, TRICK
 from geolab.games.ranks.records import to_record
-from geolab.games.ranks.reference import Deal, Lead, deal_one, play
+from geolab.games.ranks.reference import Deal, Lead, ByDecision, deal_one, decision, play
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.stepwise import Ask, Chance, State
 
@@ -143,34 +145,52 @@ def test_an_observation_by_hand():
         "A declared, B passed | trick 1: A led CA population base 50, B answered ID, B won")
 
 
-def put_down(log, side) -> set:
-    """The cards `side` discarded or played in a State log."""
+def put_down(log, side, rules=None) -> set:
+    """The cards `side` discarded or played in a State log; given the rules, only those it
+    showed its opponent (played face-up, discarded in public)."""
     cards = set()
-    for _, answers in log:
+    for k, (_, answers) in enumerate(log):
         a = answers.get(side)
         if isinstance(a, Lead):
-            cards.add(a.card)
+            if rules is None or not (rules.hidden_lead and k == len(log) - 1):  # not face-down on the table
+                cards.add(a.card)
         elif isinstance(a, tuple):
-            cards.update(a)
+            if rules is None or rules.discards_public:
+                cards.update(a)
         elif a is not None and not isinstance(a, bool):
             cards.add(a)
     return cards
 
 
+def every_view(rules, rng, seed):
+    """(state, seat) for both seats at every decision of two random games."""
+    for g in range(2):
+        for state in decision_states(rules, GAME.deal(rules, rng), seed + g):
+            yield from ((state, seat) for seat in (0, 1))
+
+
+def assert_alike(state, seat, draws) -> None:
+    """Every state of `draws` (made for `seat` from `state`) shows it the same at the same
+    node after its own moves, deals it its own hand and the opponent every card the draw's log
+    puts down and the real game has shown; the opponent's hands vary where it holds a card
+    `seat` has not seen."""
+    shown = put_down(state.log, 1 - seat, state.rules)
+    for other in draws:
+        assert other.observe(seat) == state.observe(seat) and len(other.log) == len(state.log)
+        assert [a.get(seat) for _, a in other.log] == [a.get(seat) for _, a in state.log]
+        assert other.deal.hands[seat] == state.deal.hands[seat]
+        assert put_down(other.log, 1 - seat) | shown <= set(other.deal.hands[1 - seat])
+        if seat in state.to_move():
+            assert other.decision(seat) == state.decision(seat)  # the same node, the same legal actions
+    if len(shown) < state.rules.hand_size:
+        assert len({o.deal.hands[1 - seat] for o in draws}) > 1
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_resample_at_every_decision_keeps_the_view_and_the_seats_own_moves_and_deals_the_rest_anew(case):
-    rules, rng = RULES[case], np.random.default_rng(5)
-    for g in range(2):
-        for state in decision_states(rules, GAME.deal(rules, rng), 20 + g):
-            for seat in (0, 1):
-                draws = [state.resample(seat, rng) for _ in range(4)]  # each replays its log on its deal
-                for other in draws:
-                    assert other.observe(seat) == state.observe(seat) and len(other.log) == len(state.log)
-                    assert [a.get(seat) for _, a in other.log] == [a.get(seat) for _, a in state.log]
-                    assert other.deal.hands[seat] == state.deal.hands[seat]
-                    assert put_down(other.log, 1 - seat) <= set(other.deal.hands[1 - seat])
-                if len(put_down(state.log, 1 - seat)) < rules.hand_size:
-                    assert len({o.deal.hands[1 - seat] for o in draws}) > 1
+    rng = np.random.default_rng(5)
+    for state, seat in every_view(RULES[case], rng, 20):
+        assert_alike(state, seat, [state.resample(seat, rng) for _ in range(4)])  # each replays its log on its deal
 
 
 def test_resample_deals_the_unseen_cards_uniformly_and_chooses_a_hidden_discard_anew():
@@ -296,3 +316,87 @@ def test_method_seats_keep_their_discards_in_the_order_they_gave_them():
     assert game.discards == (deal.hands[0][:2][::-1], deal.hands[1][:2][::-1])
     assert set(seen) == set(game.discards)
     assert to_record(game)["discards"]["A"] == [to_record(game)["deal"]["A"][i] for i in (1, 0)]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_determinize_at_every_decision_builds_a_state_of_the_same_view_from_the_view_alone(case):
+    rules, rng = RULES[case], np.random.default_rng(11)
+    for state, seat in every_view(rules, rng, 30):
+        view = state.observe(seat)
+        assert_alike(state, seat, [GAME.determinize(rules, seat, view, rng) for _ in range(4)])
+
+
+@pytest.mark.parametrize("case", ["combo1", "battle2"])
+def test_determinize_never_reads_the_hidden_cards(case):
+    """Two real games that differ only in what a seat cannot see (the opponent's cards, its
+    hidden discard, a face-down lead) give that seat the same View, and determinize gives
+    the same states from it under the same generator."""
+    rules, rng = RULES[case], np.random.default_rng(12)
+    differed = 0
+    for state in decision_states(rules, GAME.deal(rules, rng), 40):
+        for seat in (0, 1):
+            other = state.resample(seat, rng)
+            assert other.observe(seat) == state.observe(seat)
+            differed += other.deal.hands[1 - seat] != state.deal.hands[1 - seat] or other.log != state.log
+            for k in range(3):
+                a = GAME.determinize(rules, seat, state.observe(seat), np.random.default_rng(k))
+                b = GAME.determinize(rules, seat, other.observe(seat), np.random.default_rng(k))
+                assert (a.deal, a.log) == (b.deal, b.log)
+    assert differed > 10
+
+
+def test_determinize_deals_the_unseen_cards_uniformly():
+    rules, rng = Rules.preset("combo1"), np.random.default_rng(13)
+    state = next(s for s in decision_states(rules, GAME.deal(rules, rng), 5) if len(s.log) == 5)  # trick 3, its lead
+    seat = state.to_move()[0]
+    view, shown = state.observe(seat), put_down(state.log, 1 - seat, rules)
+    unseen = set(range(50)) - set(state.deal.hands[seat]) - shown
+    counts = Counter(c for _ in range(2000) for c in GAME.determinize(rules, seat, view, rng).deal.hands[1 - seat])
+    assert set(counts) == unseen | shown and all(counts[c] == 2000 for c in shown)
+    share = (rules.hand_size - len(shown)) / len(unseen)
+    assert all(abs(counts[c] / 2000 - share) < 0.05 for c in unseen)
+
+
+def test_without_discards_determinize_stands_where_the_seat_decides():
+    """With no discards (a variant) the empty discards change no View: the determinized
+    state stands at the discards or after them, wherever the seat decides."""
+    rules, rng = Rules.preset("combo1").replace(hand_size=8, discards=0), np.random.default_rng(14)
+    state = GAME.state(rules, GAME.deal(rules, rng))
+    first = state.observe(0).first_lead
+    for seat in (0, 1):
+        det = GAME.determinize(rules, seat, state.observe(seat), rng)
+        assert det.observe(seat) == state.observe(seat)
+        assert [d.kind for d in det.decisions() if d.seat == seat] == ["lead" if seat == first else "discard"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_decision_of_a_view_is_the_one_the_engine_asks(case):
+    rules, rng = RULES[case], np.random.default_rng(15)
+    for state in decision_states(rules, GAME.deal(rules, rng), 50):
+        for d in state.decisions():
+            assert decision(d.kind, d.observation) == d
+    with pytest.raises(ValueError, match="no Play the Ranks decision"):
+        decision("shuffle", state.observe(0))
+
+
+class Middle:
+    """A seat of Decisions: the middle legal action (the second seat: the one after it)."""
+
+    def __init__(self, shift=0):
+        self.shift, self.asked = shift, []
+
+    def act(self, d):
+        self.asked.append(d)
+        return d.legal[(len(d.legal) // 2 + self.shift) % len(d.legal)]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_seat_of_decisions_plays_the_batch_engine_as_the_reference_engine(case):
+    rules = RULES[case]
+    batch = GAME.batch_records(rules, [GAME.seat_policy(Middle()), GAME.seat_policy(Middle(1))], 6, 16)
+    for record in batch:
+        game = GAME.replay(record)
+        seats = [Middle(), Middle(1)]
+        played = GAME.play(rules, Deal(game.hands, None, game.power_bases, game.first_lead), seats)
+        assert to_record(played) == record
+    assert ByDecision(Middle()).name == "Middle"

@@ -23,6 +23,7 @@ chance):
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import fields
@@ -34,7 +35,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from geolab import registry
 from geolab.cards import N_CARDS
 from geolab.errors import GeolabError, IllegalActionError, RulesError
-from geolab.game import Bots, RulesBase, param_range
+from geolab.game import INT63_MAX, Bots, RulesBase, param_range
 from geolab.stepwise import Ask, Claim, State
 
 PREFIX = "geolab_"
@@ -427,20 +428,36 @@ class Observer:
 # ----- OpenSpiel's search as geolab bots ----------------------------------------------------
 class OpenSpielBot:
     """A registered ``os-ismcts`` / ``os-mcts`` bot: the spec's parameters, seated at the
-    reference engine by `seat` (the batch engines do not seat it yet)."""
+    reference engine by `seat`, and a policy of the game's batch engine where the game seats
+    one-game seats there (`Game.seat_policy`: Play the Ranks does; `act` is then that
+    policy's, built once). One deal at a time, so the batch engine runs its chunks one after
+    another (``thread_safe`` False)."""
 
-    def __init__(self, engine, rules, algorithm: str, sims: int, uct: float, worlds: int, seconds: float):
+    thread_safe = False
+
+    def __init__(self, engine, rules, algorithm: str, sims: int, uct: float, worlds: int, seconds: float,
+                 seed: int = 0):
         self.engine, self.rules, self.algorithm = engine, rules, algorithm
-        self.sims, self.uct, self.worlds, self.seconds = sims, uct, worlds, seconds
+        self.sims, self.uct, self.worlds, self.seconds, self.seed = sims, uct, worlds, seconds, seed
         self.name = f"os-{algorithm}"
+        self._policy = None
 
     def act(self, obs, rng):
-        raise GeolabError(f"{self.name}: the OpenSpiel bots play on the reference engine only (Game.play, "
-                          "seated by bot.seat(rng)), not on the batch engines yet")
+        """The batch engine's decisions (`Game.seat_policy` of the seat `seat(None)` makes)."""
+        if self._policy is None:
+            make = getattr(self.engine, "seat_policy", None)
+            if make is None:
+                raise GeolabError(f"{self.name}: {self.engine.name}'s batch engine seats no one-game seat, so the "
+                                  "OpenSpiel bots play it on the reference engine only (Game.play, seated by "
+                                  "bot.seat(rng))")
+            self._policy = make(self.seat(None), self.name)
+        return self._policy.act(obs, rng)
 
-    def seat(self, rng: np.random.Generator) -> OpenSpielSeat:
+    def seat(self, rng: np.random.Generator | None) -> OpenSpielSeat:
+        """The bot at the reference engine, its randomness from `rng` (None: from `seed` and
+        each decision's observation, as in the batch engine)."""
         return OpenSpielSeat(self.engine, self.rules, self.algorithm, self.sims, self.uct, self.worlds,
-                             self.seconds, rng)
+                             self.seconds, rng, self.seed)
 
 
 class OpenSpielSeat:
@@ -449,68 +466,83 @@ class OpenSpielSeat:
     (``"mcts"``: `worlds` determinizations, `sims` simulations each, visits summed). It
     never peeks: every root it searches is built by the game's `determinize` from the
     decision's observation alone, and the seats asked before it at a simultaneous node are
-    given random choices. All its randomness comes from `rng`, so a seed repeats its play. A
-    race is answered with its claim after `seconds`."""
+    given random choices. All its randomness comes from `rng`, so a seed repeats its play;
+    with `rng` None, from a generator seeded at each decision by `seed` and a digest of the
+    decision's observation string (what the seat sees), so a decision never depends on which
+    games share a batch or in what order they are asked. A race is answered with its claim
+    after `seconds`."""
 
     def __init__(self, engine, rules, algorithm: str, sims: int, uct: float, worlds: int, seconds: float,
-                 rng: np.random.Generator):
+                 rng: np.random.Generator | None, seed: int = 0):
         if algorithm not in ("ismcts", "mcts"):
             raise ValueError(f"algorithm must be ismcts or mcts, got {algorithm!r}")
         self.engine, self.rules, self.algorithm = engine, rules, algorithm
         self.sims, self.uct, self.worlds, self.seconds, self.rng = sims, uct, worlds, seconds, rng
+        self.seed = seed
+        self.name = f"os-{algorithm}"
         self.game = load(engine.name, rules)
 
     def act(self, decision):
         if len(decision.legal) + int(decision.timed) == 1:
             action = decision.legal[0]
         else:
-            action = self.engine.action_of(self.rules, decision, self._search(decision))
+            action = self.engine.action_of(self.rules, decision, self._search(decision, self._rng(decision)))
         return Claim(action, self.seconds) if decision.timed else action
 
-    def _root(self, decision) -> GeolabState:
-        geo = self.engine.determinize(self.rules, decision.seat, decision.observation, self.rng)
-        return state_for(self.game, geo, decision.seat, self.rng)
+    def _rng(self, decision) -> np.random.Generator:
+        if self.rng is not None:
+            return self.rng
+        text = self.engine.observation_string(self.rules, decision.seat, decision.observation)
+        digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+        return np.random.default_rng([self.seed, int.from_bytes(digest, "little")])
 
-    def _seed(self) -> int:
-        return int(self.rng.integers(2**31))
+    def _root(self, decision, rng: np.random.Generator) -> GeolabState:
+        geo = self.engine.determinize(self.rules, decision.seat, decision.observation, rng)
+        return state_for(self.game, geo, decision.seat, rng)
 
-    def _search(self, decision) -> int:
+    def _search(self, decision, rng: np.random.Generator) -> int:
+        def seed() -> int:
+            return int(rng.integers(2**31))
+
         if self.algorithm == "ismcts":
-            random = np.random.RandomState(self._seed())
+            random = np.random.RandomState(seed())
             bot = ismcts.ISMCTSBot(self.game, mcts.RandomRolloutEvaluator(1, random), self.uct, self.sims,
                                    random_state=random)
-            sampler = pyspiel.UniformProbabilitySampler(self._seed(), 0.0, 1.0)
+            sampler = pyspiel.UniformProbabilitySampler(seed(), 0.0, 1.0)
             bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
-            return int(bot.step(self._root(decision)))
+            return int(bot.step(self._root(decision, rng)))
         visits: dict[int, int] = {}
         for _ in range(self.worlds):
-            random = np.random.RandomState(self._seed())
+            random = np.random.RandomState(seed())
             bot = mcts.MCTSBot(self.game, self.uct, self.sims, mcts.RandomRolloutEvaluator(1, random),
                                random_state=random)
-            for child in bot.mcts_search(self._root(decision)).children:
+            for child in bot.mcts_search(self._root(decision, rng)).children:
                 visits[child.action] = visits.get(child.action, 0) + child.explore_count
         return max(sorted(visits), key=visits.__getitem__)
 
 
 def _ismcts_factory(engine) -> Callable:
-    def make(rules, sims: int = 200, uct: float = 2.0, seconds: float = 2.0) -> OpenSpielBot:
-        _check(sims, uct, seconds)
-        return OpenSpielBot(engine, rules, "ismcts", sims, uct, 1, seconds)
+    def make(rules, sims: int = 200, uct: float = 2.0, seconds: float = 2.0, seed: int = 0) -> OpenSpielBot:
+        _check(sims, uct, seconds, seed=seed)
+        return OpenSpielBot(engine, rules, "ismcts", sims, uct, 1, seconds, seed)
     return make
 
 
 def _mcts_factory(engine) -> Callable:
-    def make(rules, sims: int = 100, worlds: int = 4, uct: float = 2.0, seconds: float = 2.0) -> OpenSpielBot:
-        _check(sims, uct, seconds, worlds)
-        return OpenSpielBot(engine, rules, "mcts", sims, uct, worlds, seconds)
+    def make(rules, sims: int = 100, worlds: int = 4, uct: float = 2.0, seconds: float = 2.0,
+             seed: int = 0) -> OpenSpielBot:
+        _check(sims, uct, seconds, worlds, seed)
+        return OpenSpielBot(engine, rules, "mcts", sims, uct, worlds, seconds, seed)
     return make
 
 
-def _check(sims: int, uct: float, seconds: float, worlds: int = 1) -> None:
-    param_range("sims", sims, 1, 100_000)
+def _check(sims: int, uct: float, seconds: float, worlds: int = 1, seed: int = 0) -> None:
+    # OpenSpiel's first simulation only expands the root: with one, ISMCTS asserts and MCTS has no child to pick
+    param_range("sims", sims, 2, 100_000)
     param_range("uct", uct, 0, 100)
     param_range("seconds", seconds, 0, 60)
     param_range("worlds", worlds, 1, 1000)
+    param_range("seed", seed, 0, INT63_MAX)
 
 
 def add_bots(bots: Bots, engine) -> bool:
@@ -518,10 +550,12 @@ def add_bots(bots: Bots, engine) -> bool:
     (a search that may not peek needs it); returns whether it did."""
     if not callable(getattr(engine, "determinize", None)):
         return False
+    where = "; seed: the batch engine's" if callable(getattr(engine, "seat_policy", None)) else \
+        " (reference engine only)"
     bots.add("os-ismcts", _ismcts_factory(engine), "OpenSpiel's Python ISMCTS from determinizations of what it "
-             "sees (reference engine only)", family="search", example="os-ismcts:sims=10")
-    bots.add("os-mcts", _mcts_factory(engine), "OpenSpiel's Python MCTS on a few determinizations, visits summed "
-             "(reference engine only)", family="search", example="os-mcts:sims=10,worlds=2")
+             f"sees{where}", family="search", example="os-ismcts:sims=10")
+    bots.add("os-mcts", _mcts_factory(engine), "OpenSpiel's Python MCTS on a few determinizations, visits summed"
+             f"{where}", family="search", example="os-mcts:sims=10,worlds=2")
     return True
 
 

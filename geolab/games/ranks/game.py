@@ -15,7 +15,7 @@ from geolab.common.seeding import int_seed
 from geolab.game import Batch, Decision, replayed
 from geolab.games.ranks import batch as engine
 from geolab.games.ranks import observations, records
-from geolab.games.ranks.reference import Engine, Game, View
+from geolab.games.ranks.reference import ByDecision, Engine, Game, View
 from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.views import VIEWS
 
@@ -46,6 +46,12 @@ class RanksGame(Engine):
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         p = self._played(rules, bots, n, seed)
         return [records.to_record(p.game(i)) for i in range(n)]
+
+    def seat_policy(self, seat, name: str | None = None) -> engine.SeatPolicy:
+        """A reference-engine seat (``act(decision)``, a `geolab.game.Seat`) as a policy of
+        the batch engine: each row's View asked as the Decision the reference engine would
+        ask (`reference.ByDecision`), one row at a time (`batch.SeatPolicy`)."""
+        return engine.SeatPolicy(ByDecision(seat), name)
 
     # ----- the step-wise state: action indices and observations ----------------------------
     def num_actions(self, rules: Rules) -> int:

@@ -25,7 +25,7 @@ from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHO
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.stepwise import Ask, Chance, Resampled, StepGame, draw_cards
+from geolab.stepwise import Ask, Chance, Resampled, State, StepGame, draw_cards
 from geolab.stepwise import play as driver
 
 SEATS = (0, 1)
@@ -275,6 +275,24 @@ def lead_options(hand, bases: tuple[int, ...]) -> tuple[Lead, ...]:
     return tuple(chain.from_iterable(map(_leads_at(bases).__getitem__, sorted(hand))))
 
 
+def decision(kind: str, view: View) -> Decision:
+    """The `Decision` `steps` asks the view's side at a decision of this kind (``"discard"``,
+    ``"declare"``, ``"lead"``, ``"follow"``), from the View alone: the legal actions are every
+    discard set of the hand (card order), both answers, every lead of the hand at the bases
+    allowed now (`lead_options`), every card of the hand. The engine asks with it, so a seat
+    that decides on Views (`ByDecision`) is asked exactly what the engine would ask."""
+    rules, side = view.rules, view.side
+    if kind == "discard":
+        return Decision(side, kind, view, tuple(combinations(sorted(view.hand), rules.discards)), "discards")
+    if kind == "declare":
+        return Decision(side, kind, view, (False, True), "declarations")
+    if kind == "lead":
+        return Decision(side, kind, view, lead_options(view.hand, view.allowed_bases()), f"trick {view.trick + 1}")
+    if kind == "follow":
+        return Decision(side, kind, view, tuple(sorted(view.hand)), f"trick {view.trick + 1}")
+    raise ValueError(f"{kind!r} is no Play the Ranks decision (discard, declare, lead, follow)")
+
+
 def steps(rules: Rules, deal: Deal | None = None):
     """The reference engine: one deal played by the rules, as a generator of nodes
     (`geolab.stepwise`). Without a deal, chance deals it first (`deal_by_chance`); then it
@@ -306,8 +324,7 @@ def steps(rules: Rules, deal: Deal | None = None):
                          known_lead, said, power_bases, tuple(tricks), *on_table)
 
     # 1. Discards: both sides choose at once, so neither sees the other's.
-    chosen = yield Ask(tuple(Decision(s, "discard", observe(s), tuple(combinations(sorted(held[s]), rules.discards)),
-                                      "discards") for s in SEATS), observe)
+    chosen = yield Ask(tuple(decision("discard", observe(s)) for s in SEATS), observe)
     for side in SEATS:
         discards[side] = chosen[side]
         for c in chosen[side]:
@@ -327,7 +344,7 @@ def steps(rules: Rules, deal: Deal | None = None):
     declared = None
     if rules.declarations:
         for side in (first_lead, 1 - first_lead):
-            answer = yield Ask((Decision(side, "declare", observe(side), (False, True), "declarations"),), observe)
+            answer = yield Ask((decision("declare", observe(side)),), observe)
             said = (answer[side], said[1]) if side == 0 else (said[0], answer[side])
         declared = said
 
@@ -335,15 +352,11 @@ def steps(rules: Rules, deal: Deal | None = None):
     game = Game(rules, hands, (discards[0], discards[1]), first_lead, declared, power_bases, tricks)
     winners: list[int] = []
     while not is_over(rules, winners):
-        where = f"trick {len(tricks) + 1}"
-        bases = rules.allowed_bases(len(tricks), power_bases)
-        answer = yield Ask((Decision(leader, "lead", observe(leader), lead_options(held[leader], bases), where),),
-                           observe)
+        answer = yield Ask((decision("lead", observe(leader)),), observe)
         lead = answer[leader]
         held[leader].remove(lead.card)
         follower = 1 - leader
-        answer = yield Ask((Decision(follower, "follow", observe(follower), tuple(sorted(held[follower])), where),),
-                           observe)
+        answer = yield Ask((decision("follow", observe(follower)),), observe)
         card = answer[follower]
         held[follower].remove(card)
         winner = trick_winner(rules, leader, lead.card, card, lead.category, lead.base)
@@ -476,6 +489,43 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(Deal(hands, None, deal.power_bases, first_lead), tuple(new_log))
 
 
+def determinized(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> Resampled:
+    """A deal and log `seat` cannot tell from the real ones, built from its `View` alone (it
+    has perfect recall): `resample` of the deal and log the View tells.
+
+    The seat's dealt hand is its hand, its discards and every card it has played; the log is
+    every decision so far as the View shows it: both discards, the declarations, each trick's
+    lead and answer, a lead on the table. What the View does not show (the opponent's cards
+    in hand, a hidden discard, a face-down lead) is left blank, and `resample` deals and
+    chooses it anew, uniformly, as it does for a State: so a state on this deal and log has
+    the seat's observation equal to `view`. Where two nodes look alike (no discards, as a
+    variant may rule: the empty discards and the node after them), it stands at the one where
+    the seat decides."""
+    first = view.first_lead
+    asks: list[dict] = []
+    alike = rules.discards == 0 and not rules.discards_public  # the empty discards change no View
+    discarded = bool(view.discards) or view.opponent_discards is not None or any(d is not None for d in view.declarations) \
+        or bool(view.history) or view.lead_category is not None or (alike and first == seat)
+    if discarded:
+        theirs = view.opponent_discards if view.opponent_discards is not None else (None,) * rules.discards
+        asks.append({0: view.discards, 1: theirs} if seat == 0 else {0: theirs, 1: view.discards})
+        for side in (first, 1 - first):
+            if view.declarations[side] is not None:
+                asks.append({side: view.declarations[side]})
+    mine = set(view.hand) | set(view.discards)
+    for t in view.history:
+        asks += [{t.leader: Lead(t.lead, t.category, t.base)}, {1 - t.leader: t.follow}]
+        mine.add(t.lead if t.leader == seat else t.follow)
+    if view.lead_category is not None:
+        leader = view.history[-1].winner if view.history else first
+        asks.append({leader: Lead(view.lead_card, view.lead_category, view.lead_base)})  # None: face-down
+        if leader == seat:
+            mine.add(view.lead_card)
+    hands = (tuple(sorted(mine)), ()) if seat == 0 else ((), tuple(sorted(mine)))
+    deal = Deal(hands, None, view.power_bases, first if rules.first_lead == "given" else None)
+    return resample(rules, deal, [("ask", a) for a in asks], seat, rng)
+
+
 def max_length(rules: Rules) -> int:
     """The most nodes a deal can take: every card dealt, the given first lead, two Power
     cards, then two discards, two declarations and two decisions a trick."""
@@ -509,6 +559,12 @@ class Engine(StepGame):
 
     def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
         return resample(rules, deal, log, seat, rng)
+
+    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
+        """A state `seat` cannot tell from the real one, from its `View` alone (`determinized`),
+        at the node of the View."""
+        new = determinized(rules, seat, observation, rng)
+        return self.state(rules, new.deal, new.log)
 
     def max_length(self, rules: Rules) -> int:
         return max_length(rules)
@@ -561,6 +617,28 @@ class Methods:
                 return Lead(lead.card, lead.category, view.allowed_bases()[0])
             return lead
         return self.seat.follow(view)
+
+
+class ByDecision:
+    """A `geolab.game.Seat` (one that answers a `Decision`: a search over the step-wise
+    state, OpenSpiel's) as a method seat (`Seat`), the other way round from `Methods`: each
+    method's View becomes the Decision the engine would ask there (`decision`), so the batch
+    engine's `geolab.games.ranks.batch.SeatPolicy` can seat it."""
+
+    def __init__(self, seat):
+        self.seat, self.name = seat, getattr(seat, "name", type(seat).__name__)
+
+    def discard(self, view: View) -> tuple[int, ...]:
+        return self.seat.act(decision("discard", view))
+
+    def declare(self, view: View) -> bool:
+        return self.seat.act(decision("declare", view))
+
+    def lead(self, view: View) -> Lead:
+        return self.seat.act(decision("lead", view))
+
+    def follow(self, view: View) -> int:
+        return self.seat.act(decision("follow", view))
 
 
 def play(
