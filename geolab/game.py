@@ -635,6 +635,11 @@ class Game(Protocol):
         rest uniformly from what it has not (as `resample`). A search bot starts from it, so
         it never reads the real deal. Optional: a game without it offers no such bots."""
 
+    def seat_policy(self, seat, name: str) -> Any:
+        """(Optional) a one-game `Seat` as a batch-engine bot, for games whose batch engine can
+        show such a seat each decision (Play the Ranks, through its `SeatPolicy`): so search
+        bots that work on states (OpenSpiel's) play in the arena too."""
+
     def chance_outcomes(self, rules) -> int:
         """(Optional) every chance outcome is below this; without it, a chance outcome is a
         card (below 50) or a smaller whole number."""

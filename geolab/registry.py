@@ -127,6 +127,28 @@ def title(name: str) -> str:
     return _ENTRIES[name].game.title if name in _ENTRIES else BUILTIN[name].title
 
 
+#: Bot-name prefixes an optional adapter serves: (``module:function`` that adds them to every
+#: game that can host them and returns those games' names, the extra that brings its library,
+#: what a game needs to host them). Installed on first use (`plugin_bots`), so nothing
+#: imports the library unless a spec names one of its bots.
+BOT_PLUGINS = {"os-": ("geolab.interop.openspiel:install", "OpenSpiel's", "geolab[openspiel]",
+                       "the game's determinize verb")}
+
+
+def plugin_bots(game: str, specs) -> None:
+    """Install the adapter bots `specs` name (``os-ismcts`` ...) for `game`; one line if the
+    library is missing or the game cannot host them."""
+    for prefix, (target, whose, extra, needs) in BOT_PLUGINS.items():
+        if not any(str(spec).startswith(prefix) for spec in specs):
+            continue
+        try:
+            install = _offered(target)
+        except ImportError:
+            raise GeolabError(f"the {prefix} bots are {whose}: pip install '{extra}'") from None
+        if game not in install():
+            raise GeolabError(f"{game}: the {prefix} bots need {needs}, which it does not have yet")
+
+
 def offering(what: str) -> list[str]:
     """The games that offer `what`, known without importing any game (for the command line)."""
     return [n for n in names() if what in (_ENTRIES[n].offers if n in _ENTRIES else BUILTIN[n].offers)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from geolab import __version__
+from geolab import __version__, registry
 from geolab.errors import GeolabError
 
 
@@ -49,25 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
 COMPILING = {"simulate", "arena", "bench", "balance", "sweep", "equilibrium", "solve", "train", "play"}
 
 
-def _openspiel_bots(args) -> None:
-    """Bot specs that start with ``os-`` name OpenSpiel's search bots, added to the games
-    that can host them (`geolab.interop.openspiel.install`) only when asked for: importing
-    OpenSpiel is not free, and it is an optional extra."""
+def _plugin_bots(args) -> None:
+    """Bot specs an optional adapter serves (``os-`` ...: `geolab.registry.BOT_PLUGINS`) are
+    installed only when asked for: importing OpenSpiel is not free, and it is an extra."""
     from geolab.game import split_bots
 
     texts = [getattr(args, name, None) for name in ("bots", "vs", "strong")]
-    if not any(spec.startswith("os-") for text in texts if text for spec in split_bots(text)):
-        return
-    try:
-        from geolab.interop import openspiel
-    except ImportError:
-        raise GeolabError("the os- bots are OpenSpiel's: pip install 'geolab[openspiel]'") from None
-    if args.game not in openspiel.install():
-        raise GeolabError(f"{args.game}: the os- bots need the game's determinize verb, which it does not have yet")
+    specs = [spec for text in texts if text for spec in split_bots(text)]
+    if specs:
+        registry.plugin_bots(args.game, specs)
 
 
 def _run(args) -> int:
-    _openspiel_bots(args)
+    _plugin_bots(args)
     if args.command not in COMPILING:
         return int(args.run(args) or 0)
     from geolab.lab.progress import compile_notice

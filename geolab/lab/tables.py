@@ -110,6 +110,7 @@ def warm_helper(plan: str, folder: str) -> None:
     """The second process of `warm_up` (``python -c ...``): the same steps, the bots' own from
     the last backwards (`geolab.lab.progress.run_helper`)."""
     data = json.loads(plan)
+    registry.plugin_bots(data["game"], [name for names in data["lineups"] for name in names])
     entry = registry.get(data["game"])
     rules = entry.game.Rules.from_spec(data["rules"])
     alone = len({name for names in data["lineups"] for name in names})
