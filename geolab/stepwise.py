@@ -110,16 +110,15 @@ def stage(steps: Steps, observe: Callable[[int, Any], Any], where: str = "") -> 
     try:
         node = next(steps)
         while True:
+            inner = node.observe
+            observed = None if inner is None else (lambda seat, inner=inner: observe(seat, inner(seat)))
             if isinstance(node, Ask):
-                inner = node.observe
-                wrapped = Ask(tuple(dataclasses.replace(d, observation=observe(d.seat, d.observation),
-                                                        where=f"{where}, {d.where}" if where and d.where else where or d.where)
-                                    for d in node.decisions), lambda seat, inner=inner: observe(seat, inner(seat)))
-            else:
-                inner = node.observe
-                wrapped = node if inner is None else dataclasses.replace(
-                    node, observe=lambda seat, inner=inner: observe(seat, inner(seat)))
-            node = steps.send((yield wrapped))
+                node = Ask(tuple(dataclasses.replace(d, observation=observe(d.seat, d.observation),
+                                                     where=", ".join(filter(None, (where, d.where))))
+                                 for d in node.decisions), observed)
+            elif observed is not None:
+                node = dataclasses.replace(node, observe=observed)
+            node = steps.send((yield node))
     except StopIteration as stop:
         return stop.value
 
@@ -147,7 +146,7 @@ def refuse(decision: Decision, action, seat_name: str | None = None) -> IllegalA
     """The one error for an action a decision does not allow: names the decision, the seat,
     the action and some legal ones."""
     who = seat_name if seat_name is not None else f"seat {decision.seat}"
-    where = f"{decision.where}: " if getattr(decision, "where", "") else ""
+    where = f"{decision.where}: " if decision.where else ""
     legal = ", ".join(shown_action(a) for a in decision.legal[:6]) + (", ..." if len(decision.legal) > 6 else "")
     return IllegalActionError(f"{where}{who}'s {decision.kind} {shown_action(action)} is not legal (legal: {legal})")
 
