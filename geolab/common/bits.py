@@ -15,7 +15,8 @@ def lowest(mask):
 
 @njit(cache=True, nogil=True)
 def popcount(mask):
-    """The number of cards in a card mask (a SWAR bit count)."""
+    """The number of set bits of a 64-bit word: the cards in a card mask, or the members of any
+    bitset (all 64 bits count; the group finder's held-group words use the top bits too)."""
     mask = mask - ((mask >> 1) & 0x5555555555555555)
     mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
     mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
