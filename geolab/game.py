@@ -712,6 +712,17 @@ def record_cards(names, where: str) -> list[int]:
     return [CARD_OF[n] for n in names]
 
 
+def record_rules(Rules: type, record: dict):
+    """A record's ``rules`` (a preset name, or an object of fields over the preset it names;
+    missing: the game's default, null refused), read as `Rules`; a problem is a `RecordError`
+    that starts with ``rules:``."""
+    try:
+        return Rules.from_spec(record.get("rules", Rules.DEFAULT))
+    except GeolabError as error:
+        text = str(error)
+        raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
+
+
 def check_format(record, expected: str = RECORD_FORMAT) -> dict:
     """What every reader checks first: a JSON object of this `format` naming its game."""
     if not isinstance(record, dict):

@@ -20,7 +20,7 @@ from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.cards import CATEGORIES
-from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, MoveError, RulesBase, asking, envelope, replayed, shares
+from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, MoveError, RulesBase, asking, envelope, record_rules, replayed, shares
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"
@@ -335,10 +335,7 @@ class ToyGame(StepGame):
         return replayed(record, RECORD, self._replay_body, self.report, ("deal", "rounds", "race"))
 
     def _replay_body(self, record):
-        try:
-            rules = Rules.from_spec(record.get("rules", Rules.DEFAULT))
-        except RulesError as error:
-            raise RecordError(str(error)) from None
+        rules = record_rules(Rules, record)
         deal = record.get("deal")
         if not isinstance(deal, dict) or sorted(deal) != list(SEAT_LETTERS[: rules.seats]):
             raise RecordError("deal: expected a hand per seat")

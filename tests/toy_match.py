@@ -16,7 +16,7 @@ import toy_game
 from geolab import registry
 from geolab.common.seeding import int_seed
 from geolab.errors import BotError, RecordError, RulesError
-from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, replayed, shares
+from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, record_rules, replayed, shares
 from geolab.stepwise import StepGame, stage
 
 NAME = "toy-match"
@@ -177,10 +177,7 @@ class MatchGame(StepGame):
         return replayed(record, RECORD, self._replay_body, self.report, ("games",))
 
     def _replay_body(self, record):
-        try:
-            rules = Rules.from_spec(record.get("rules", Rules.DEFAULT))
-        except RulesError as error:
-            raise RecordError(str(error)) from None
+        rules = record_rules(Rules, record)
         listed = record.get("games")
         if not isinstance(listed, list) or not listed:
             raise RecordError("games: expected the match's game records")

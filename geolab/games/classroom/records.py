@@ -7,8 +7,8 @@ the students' answers.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL
-from geolab.errors import RecordError, RulesError
-from geolab.game import envelope, json_equal, replayed, shown
+from geolab.errors import RecordError
+from geolab.game import envelope, json_equal, record_rules, replayed, shown
 from geolab.games.classroom.reference import CALL_OUTCOME, CATEGORY_OUTCOME, ENGINE, GameLog
 from geolab.games.classroom.rules import CALLS, Rules, student_name
 from geolab.stepwise import State
@@ -152,20 +152,11 @@ def _card(postal, place: str) -> int:
     return POSTAL.index(postal)
 
 
-def rules_of(record: dict) -> Rules:
-    """A record's rules (a preset name or an object of fields); a problem is a RecordError."""
-    try:
-        return Rules.from_spec(record.get("rules", Rules.DEFAULT))
-    except RulesError as error:
-        text = str(error)
-        raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
-
-
 def replay_state(record: dict) -> State:
     """A class-double-choice record stepped on the reference engine: each round read and
     checked when the game reaches it (`round_log`), its chance outcomes and discards applied to
     the state; any problem is one RecordError line naming its place."""
-    rules = rules_of(record)
+    rules = record_rules(Rules, record)
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("rounds: expected a list of rounds")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.cards import CATEGORIES, POSTAL, category
-from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import envelope, record_cards, replayed, shown
+from geolab.errors import IllegalActionError, RecordError
+from geolab.game import envelope, record_cards, record_rules, replayed, shown
 from geolab.games.jumbled.batch import GameBatch
 from geolab.games.jumbled.reference import Deal, Engine, Game, RoundDeal, deck_order, illegal_reason
 from geolab.games.jumbled.rules import CALLS, GAME, SEAT_LETTERS, Rules
@@ -77,16 +77,6 @@ def to_record(game: Game) -> dict:
     record = envelope(GAME, rules.to_spec(), {"rounds": rounds})
     record["result"] = {k: full[k] for k in ("winner", "finished", "scores", "rounds_played")}
     return record
-
-
-def _record_rules(spec) -> Rules:
-    """A record's ``rules``: a preset name ("standard", "teams"), or an object of fields over
-    the preset it names (default "standard"); missing means "standard"."""
-    try:
-        return Rules.from_spec(spec)
-    except RulesError as error:
-        text = str(error)
-        raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
 
 
 def _known_keys(where: str, obj: dict, keys) -> None:
@@ -166,7 +156,7 @@ def replay_game(record: dict) -> Game:
     the rounds before it are played and the game goes on."""
     if not isinstance(record, dict):
         raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
-    rules = _record_rules(record.get("rules", Rules.DEFAULT))  # missing: the default; null is refused
+    rules = record_rules(Rules, record)
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("rounds: expected a non-empty list of rounds")

@@ -14,7 +14,7 @@ from geolab.game import Decision
 from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
 from geolab.stepwise import play
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.game import RECORD_FORMAT as FORMAT, record_cards
+from geolab.game import RECORD_FORMAT as FORMAT, record_cards, record_rules
 from geolab.game import replayed, shown
 
 GAME = "play-the-ranks"
@@ -160,11 +160,7 @@ class _RecordedSeat:
 
 def replay_game(record: dict) -> Game:
     """Parse and replay a record with the reference engine; any problem is a `RecordError`."""
-    try:
-        rules = Rules.from_spec(record.get("rules", "combo1"))
-    except GeolabError as error:
-        text = str(error)
-        raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None
+    rules = record_rules(Rules, record)
     deal = _side_map(record, "deal")
     hands = [record_cards(deal[s], f"deal.{s}") for s in SIDES]
     _side_map(record, "discards")
