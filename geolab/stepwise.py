@@ -159,6 +159,13 @@ def checked(decision: Decision, action, seat_name: str | None = None):
     return decision.legal[i]
 
 
+def legal_ids(game, rules, decision: Decision) -> list[int]:
+    """The action ids a decision allows, sorted (`Game.action_id`): each legal action's, and
+    at a race the id of claiming nothing. What the adapters' legal actions and masks are."""
+    actions = (*decision.legal, None) if decision.timed else decision.legal
+    return sorted({game.action_id(rules, decision, a) for a in actions})
+
+
 class RandomSeat:
     """A seat that plays any legal action, uniformly (at a race: a claim after an exponential
     time of mean two seconds): the baseline of random play, and the conformance tests' seat."""

@@ -36,7 +36,7 @@ from geolab import registry
 from geolab.cards import N_CARDS
 from geolab.errors import GeolabError, IllegalActionError, RulesError
 from geolab.game import INT63_MAX, Bots, RulesBase, param_range
-from geolab.stepwise import Ask, Claim, State
+from geolab.stepwise import Ask, Claim, State, legal_ids
 
 PREFIX = "geolab_"
 #: A field that may be null and is otherwise a whole number is an int parameter, -1 meaning
@@ -289,12 +289,7 @@ class GeolabState(pyspiel.State):
         return sorted(zip(node.outcomes, node.probabilities()))
 
     def _legal_actions(self, player: int) -> list[int]:
-        engine, rules = self.geo.game, self.geo.rules
-        d = self.geo.decision(player)
-        ids = {engine.action_id(rules, d, a) for a in d.legal}
-        if d.timed:
-            ids.add(engine.action_id(rules, d, None))
-        return sorted(ids)
+        return legal_ids(self.geo.game, self.geo.rules, self.geo.decision(player))
 
     def _apply_action(self, action: int) -> None:
         geo = self.geo

@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover - the tests skip without pettin
 from geolab import registry
 from geolab.errors import GeolabError, IllegalActionError, RulesError
 from geolab.game import Decision, shown
-from geolab.stepwise import Claim
+from geolab.stepwise import Claim, legal_ids
 
 #: what an illegal (masked-out) action earns its agent in `env`: below every legal outcome
 ILLEGAL_REWARD = -1.0
@@ -168,7 +168,7 @@ class GeolabEnv(AECEnv):
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         d = self.decision(agent)
         if d is not None:
-            mask[[self.action_id(d, a) for a in (*d.legal, *((None,) if d.timed else ()))]] = 1
+            mask[legal_ids(self.game, self.rules, d)] = 1
         tensor = self.game.observation_tensor(self.rules, seat, self.geolab_state.observe(seat))
         return {"observation": np.asarray(tensor, np.float32), "action_mask": mask}
 
