@@ -340,14 +340,27 @@ def param_range(name: str, value, low, high, *, low_open: bool = False, none_ok:
     return value
 
 
+def _outside_brackets(text: str) -> list[str]:
+    """`text` split at the commas outside square brackets (``[...]`` holds another bot's
+    spec, commas and all: ``tricks=[montecarlo:k=4,budget_ms=none]``)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def split_bots(text: str) -> list[str]:
     """``a,b,mc:k=64,budget=10`` -> ``['a', 'b', 'mc:k=64,budget=10']``: a ``key=value``
-    token without its own ``name:`` continues the bot before it."""
+    token without its own ``name:`` continues the bot before it; a bracketed value
+    (``p:tricks=[mc:k=4,budget=1]``) is one token, whatever it holds."""
     bots: list[str] = []
-    for token in (t.strip() for t in str(text).split(",")):
+    for token in (t.strip() for t in _outside_brackets(str(text))):
         if not token:
             raise GeolabError(f"--bots: empty name in {text!r}")
-        if "=" in token and ":" not in token and bots:
+        if "=" in token and ":" not in token.split("[")[0] and bots:
             bots[-1] += "," + token
         else:
             bots.append(token)
@@ -355,17 +368,28 @@ def split_bots(text: str) -> list[str]:
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, str]]:
-    """``name:key=value,key=value`` -> (name, {key: text})."""
+    """``name:key=value,key=value`` -> (name, {key: text}); a value in square brackets is
+    another bot's spec, its text given without them."""
     name, _, text = str(spec).partition(":")
     params: dict[str, str] = {}
-    for item in filter(None, (i.strip() for i in text.split(","))):
+    for item in filter(None, (i.strip() for i in _outside_brackets(text))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise GeolabError(f"bot {spec!r}: expected key=value, got {item!r}")
         if key.strip() in params:
             raise GeolabError(f"bot {spec!r}: {key.strip()} is given twice")
-        params[key.strip()] = value.strip()
+        value = value.strip()
+        params[key.strip()] = value[1:-1].strip() if value.startswith("[") and value.endswith("]") and \
+            not _json_list(value) else value
     return name.strip(), params
+
+
+def _json_list(text: str) -> bool:
+    """A bracketed value that is a JSON list (``[1, 50]``), not a bot's spec."""
+    try:
+        return isinstance(json.loads(text), list)
+    except ValueError:
+        return False
 
 
 class Bots:

@@ -1,0 +1,84 @@
+"""A GeoDouble player: its race speed (`geolab.games.race.RaceModel`), the Play the Ranks bot
+that plays its tricks, and its declaration policy (`geolab.bots.geodouble.declare`), in one
+spec: ``player:speed=1.5,tricks=[montecarlo:k=8,budget_ms=none],declare=score``.
+
+The engines ask it through two calls (the contract in `geolab.games.geodouble.batch`):
+``race(rng, cards, solutions)`` draws its claims' seconds and errors, and
+``stage_policy(scores)`` is a Play the Ranks batch policy for one stage-2 batch whose games
+stood at ``scores[g]`` (A's, B's) before the stage: it plays the tricks as the trick bot and
+declares as the declaration policy, which sees the score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from geolab.bots.geodouble.declare import Context
+from geolab.bots.ranks.seats import BotSeat
+from geolab.game import Decision, asking
+from geolab.games.geodouble.reference import WRONG
+from geolab.games.race import RaceModel
+from geolab.stepwise import Claim
+
+
+class Player:
+    """One GeoDouble player (module docstring)."""
+
+    def __init__(self, race: RaceModel, tricks, declarer, declare_name: str):
+        self.race_model, self.tricks, self.declarer, self.declare_name = race, tricks, declarer, declare_name
+        self.name = "player"
+        self.thread_safe = getattr(tricks, "thread_safe", True) and getattr(declarer, "thread_safe", True)
+
+    def race(self, rng: np.random.Generator, cards, solutions) -> tuple[np.ndarray, np.ndarray]:
+        """Each hand's claim: its seconds (inf: none) and whether it is wrong."""
+        return self.race_model.sample(rng, cards, solutions)
+
+    def stage_policy(self, rules, scores: np.ndarray) -> StagePolicy:
+        return StagePolicy(self, rules, np.asarray(scores, np.int64))
+
+
+class StagePolicy:
+    """A player as a Play the Ranks batch policy for one stage-2 batch: the trick bot's
+    discards, leads and answers, the declaration policy's declarations (with the score)."""
+
+    def __init__(self, player: Player, rules, scores: np.ndarray):
+        self.player, self.rules, self.scores = player, rules, scores
+        self.name = player.name
+        self.thread_safe = player.thread_safe
+
+    def act(self, obs, rng):
+        if obs.kind != "declare":
+            return self.player.tricks.act(obs, rng)
+        g, side = obs.game, obs.side.astype(np.int64)
+        other = obs.declarations[np.arange(len(g)), 1 - side]
+        ctx = Context(self.rules, obs.hand, obs.discards, obs.first_lead == side, other.astype(np.int8),
+                      self.scores[g, side], self.scores[g, 1 - side], obs.noise)
+        with asking("geodouble", self.player, "declaration"):
+            said = np.asarray(self.player.declarer(ctx, rng))
+        return said.astype(bool) if said.dtype == np.bool_ or said.dtype.kind in "iu" else said
+
+
+class PlayerSeat:
+    """A player at the reference engine (`geolab.game.Seat`): the race by its speed model on
+    its own hand (the first solution it finds is the finder's first; a wrong claim or none as
+    the model draws), the stage by `StagePolicy` through Play the Ranks' own `BotSeat`, shown
+    only its own stage View and the score."""
+
+    def __init__(self, bot: Player, rules, rng: np.random.Generator):
+        self.bot, self.rules, self.rng = bot, rules, rng
+        self.name = getattr(bot, "name", "player")
+
+    def act(self, decision: Decision):
+        view = decision.observation
+        if decision.timed:
+            k = len(decision.legal) - 1  # every solution, then the wrong claim
+            seconds, wrong = self.bot.race(self.rng, np.array([len(view.race_hand)]), np.array([k]))
+            t = float(seconds[0])
+            if not np.isfinite(t):
+                return Claim(None, float(self.bot.race_model.mean_seconds(len(view.race_hand), 0)))
+            return Claim(WRONG if wrong[0] or k == 0 else decision.legal[0], t)
+        policy = self.bot.stage_policy(self.rules, np.array([view.score], np.int64))
+        inner = dataclasses.replace(decision, observation=view.stage)
+        return BotSeat(policy, self.rules.stage, self.rng).act(inner)
