@@ -372,7 +372,7 @@ def max_length(rules: Rules) -> int:
 def split_log(rules: Rules, deal: Deal, log: Sequence) -> list[dict]:
     """The log's answers by round: ``{"race": claims or None, "stage": [answers...]}``."""
     pad = deal_round(rules, np.random.default_rng(0))  # rounds after the log: never reached
-    state = State(_ENGINE, rules, Deal((*deal.rounds, *(pad,) * (rules.max_rounds - len(deal.rounds)))))
+    state = State(ENGINE, rules, Deal((*deal.rounds, *(pad,) * (rules.max_rounds - len(deal.rounds)))))
     parts: list[dict] = []
     for entry in log:
         if entry[0] != "ask":
@@ -478,4 +478,4 @@ class Engine(StepGame):
         return played.scores()
 
 
-_ENGINE = Engine()
+ENGINE = Engine()
