@@ -20,8 +20,9 @@ counted) when the stage began.
 ``SeedSequence(seed, spawn_key=(b, r, ...))``, each for every match of the block whether or
 not it is still live:
 
-- ``(b, r, 0, a)``: race deal a (0, then each redeal), 2 x ``race_cards`` cards of a shuffle
-  of the 50 (`geolab.games.ranks.batch.shuffled_prefix`), A's then B's;
+- ``(b, r, 0, a)``: race deal a (0, then each redeal): a key per match, whose counter stream
+  (`geolab.common.counter_rng`) shuffles the 50 cards; A takes the first ``race_cards``, B the
+  next (a key, not the shuffle's floats, so a redeal few matches need draws little);
 - ``(b, r, 1)``: the coin, then the stage deal (`geolab.games.ranks.batch.dealt`: a fresh
   shuffle, and the key the heuristic bots hash their noise from);
 - ``(b, r, 2, stream, s)``: seat s's claims, asked for every hand of the block (one not in a
@@ -50,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from geolab.cards import N_CARDS
+from geolab.common.counter_rng import below_high, draw64
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
@@ -121,12 +123,17 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
 
 
 @njit(cache=True, nogil=True)
-def _race_deal(u, picks, rows, k, masks):
-    """Row picks[i] of the floats u (a block's) dealt as two hands of k cards, A's then B's,
-    into masks[rows[i]]."""
+def _race_deal(keys, picks, rows, k, masks):
+    """Match picks[i] of a block dealt from its key: the partial shuffle of the 50 cards that
+    `geolab.games.ranks.reference.shuffled_prefix` makes, swap j drawn from draw j of the key's
+    counter stream; its first k cards are A's hand, the next k B's, into masks[rows[i]]."""
     deck = np.empty(N_CARDS, np.int64)
     for i in range(rows.shape[0]):
-        ranks.shuffled_prefix(u, N_CARDS, deck, picks[i])
+        for c in range(N_CARDS):
+            deck[c] = c
+        for j in range(2 * k):
+            pick = j + below_high(draw64(keys[picks[i]], j), N_CARDS - j)
+            deck[j], deck[pick] = deck[pick], deck[j]
         for s in range(2):
             m = np.int64(0)
             for j in range(k):
@@ -209,8 +216,8 @@ class _Chunk:
         pending = live
         for a in range(rules.redeals + 1):
             for b, rows in _by_block(pending):
-                u = self.rng(b, r, 0, a).random((BLOCK, 2 * rules.race_cards))
-                _race_deal(u, rows - b * BLOCK, rows, rules.race_cards, masks)
+                keys = self.rng(b, r, 0, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)
+                _race_deal(keys, rows - b * BLOCK, rows, rules.race_cards, masks)
             with _FINDER:
                 found = groups.find_batch(masks[pending].ravel(), rules.four_corners, rules.water)
             solutions[pending] = found.geodouble.reshape(-1, 2)

@@ -159,9 +159,8 @@ def uselessness(c, base_mask):
 
 # ----- dealing -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def shuffled_prefix(u, size, deck, r):
-    """`reference.shuffled_prefix` of row r of u, into deck[:k] (deck: scratch of `size`);
-    public for the other engines that deal from the same shuffle (GeoDouble's race)."""
+def _shuffled_prefix(u, size, deck, r):
+    """`reference.shuffled_prefix` of row r of u, into deck[:k] (deck: scratch of `size`)."""
     for c in range(size):
         deck[c] = c
     for j in range(u.shape[1]):
@@ -175,7 +174,7 @@ def _deal(u, pu, power_bases, h, hands, masks, draw, power):
     Power cards (n = 0 rows without them); hands sorted and as bitmasks."""
     deck = np.empty(N_CARDS, np.int64)
     for r in range(u.shape[0]):
-        shuffled_prefix(u, N_CARDS, deck, r)
+        _shuffled_prefix(u, N_CARDS, deck, r)
         for s in range(2):
             m = 0
             for j in range(h):
@@ -188,7 +187,7 @@ def _deal(u, pu, power_bases, h, hands, masks, draw, power):
                 j += 1
         draw[r, 0], draw[r, 1] = deck[2 * h], deck[2 * h + 1]
     for r in range(pu.shape[0]):
-        shuffled_prefix(pu, power_bases.shape[0], deck, r)
+        _shuffled_prefix(pu, power_bases.shape[0], deck, r)
         power[r, 0], power[r, 1] = power_bases[deck[0]], power_bases[deck[1]]
 
 
