@@ -1,0 +1,142 @@
+"""GeoDouble on the step-wise state: fixed action indices, and a seat's observation (the
+engine's `MatchView`) as text and as a flat tensor (docs/rules-geodouble.md, "Step-wise state").
+
+Stage-2 decisions keep Play the Ranks' own indices (`geolab.games.ranks.observations`). A race
+claim comes after them: a solution is numbered by its border group and its capital group among
+all such groups of the 50 cards (``border * capitals + capital``, in the finder's order), then
+the wrong claim, then no claim at all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from geolab.cards import N_CARDS, POSTAL
+from geolab.errors import IllegalActionError
+from geolab.game import Decision, shown
+from geolab.games import groups
+from geolab.games.geodouble.reference import WRONG, MatchView, RaceSeen, Solution
+from geolab.games.geodouble.rules import Rules
+from geolab.games.ranks import observations as ranks
+from geolab.stepwise import checked, legal_index
+
+
+@cache
+def _groups(four_corners: bool, water: bool) -> tuple[dict, dict, int, int]:
+    deck = range(N_CARDS)
+    border = {g: i for i, g in enumerate(groups.border_groups(deck, four_corners, water))}
+    capital = {g: i for i, g in enumerate(groups.capital_groups(deck))}
+    return border, capital, len(border), len(capital)
+
+
+def _claims_start(rules: Rules) -> int:
+    return ranks.num_actions(rules.stage)
+
+
+def num_actions(rules: Rules) -> int:
+    _, _, nb, nc = _groups(rules.four_corners, rules.water)
+    return _claims_start(rules) + nb * nc + 2
+
+
+def _inner(decision: Decision) -> Decision:
+    """A stage-2 decision as Play the Ranks asks it (its own View)."""
+    return Decision(decision.seat, decision.kind, decision.observation.stage, decision.legal, decision.where)
+
+
+def action_id(rules: Rules, decision: Decision, action) -> int:
+    """The fixed index of one of `decision`'s legal actions (at a race, None too)."""
+    if not decision.timed:
+        return ranks.action_id(rules.stage, _inner(decision), action)
+    border, capital, nb, nc = _groups(rules.four_corners, rules.water)
+    start = _claims_start(rules) + nb * nc
+    if action is None:
+        return start + 1
+    action = checked(decision, action, "AB"[decision.seat])
+    if action == WRONG:
+        return start
+    return _claims_start(rules) + border[action.border] * nc + capital[action.capital]
+
+
+def action_of(rules: Rules, decision: Decision, index: int):
+    """The legal action `index` names at `decision` (`action_id` backwards)."""
+    if not decision.timed:
+        return ranks.action_of(rules.stage, _inner(decision), index)
+    border, capital, nb, nc = _groups(rules.four_corners, rules.water)
+    start = _claims_start(rules)
+    ok = isinstance(index, (int, np.integer)) and not isinstance(index, bool) and start <= index < start + nb * nc + 2
+    if ok and index == start + nb * nc + 1:
+        return None
+    action = None
+    if ok and index == start + nb * nc:
+        action = WRONG
+    elif ok:
+        b, c = divmod(int(index) - start, nc)
+        action = Solution(list(border)[b], list(capital)[c])
+    i = -1 if action is None else legal_index(decision, action)
+    if i < 0:
+        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no claim {'AB'[decision.seat]} can make")
+    return decision.legal[i]
+
+
+# ----- observations ----------------------------------------------------------------------------
+def _codes(cards) -> str:
+    return " ".join(POSTAL[c] for c in cards) or "none"
+
+
+def _race_text(race: RaceSeen) -> str:
+    def claim(c) -> str:
+        if c is None or c.action is None:
+            return "no claim"
+        return f"{c.action.label()} at {c.seconds:.2f} s"
+
+    first = "; ".join(f"{'AB'[s]} claimed {claim(c)}" for s, c in race.first) or "nobody claimed"
+    winner = "void" if race.winner < 0 else f"{'AB'[race.winner]} won"
+    return f"race hand {_codes(race.hands[-1])} (deal {len(race.hands)}), own {claim(race.own)}, {first}, {winner}"
+
+
+def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
+    """Everything `view` holds: the seat, the score, each finished round (its race as the seat
+    saw it, its stage as Play the Ranks shows it), then the stage now."""
+    parts = ["AB"[seat], f"round {view.round + 1}", f"score A {view.score[0]} B {view.score[1]}"]
+    for n, past in enumerate(view.past, start=1):
+        stage = "" if past.stage is None else " / stage: " + ranks.observation_string(rules.stage, seat, past.stage)
+        parts.append(f"round {n}: {_race_text(past.race)}{stage} / points {past.points[0]}-{past.points[1]}")
+    if view.race_hand is not None:
+        parts.append(f"racing, deal {view.attempt}: hand {_codes(view.race_hand)}")
+    if view.race is not None:
+        parts.append(_race_text(view.race))
+    if view.stage is not None:
+        parts.append("stage: " + ranks.observation_string(rules.stage, seat, view.stage))
+    return " | ".join(parts)
+
+
+#: Tensor blocks before the stage: seat 2, score 2, round 1, race hand 50, deal number 1,
+#: this round's race winner 3 (A, B, void), racing 1, in stage 2 1.
+HEAD = 2 + 2 + 1 + N_CARDS + 1 + 3 + 1 + 1
+
+
+def tensor_size(rules: Rules) -> int:
+    return HEAD + ranks.tensor_size(rules.stage)
+
+
+def observation_tensor(rules: Rules, seat: int, view: MatchView) -> np.ndarray:
+    """`view` as float32 values, `tensor_size` long: the seat (one-hot), the score / target,
+    the round / max_rounds, the race hand (one a card, while racing), the race deal number /
+    (redeals + 1), this round's race winner (A, B, void: one-hot once settled), racing (1),
+    in stage 2 (1), then Play the Ranks' tensor of the stage view (zeros outside stage 2)."""
+    out = np.zeros(tensor_size(rules), np.float32)
+    out[seat] = 1
+    out[2:4] = np.array(view.score, np.float32) / rules.target
+    out[4] = view.round / rules.max_rounds
+    if view.race_hand is not None:
+        out[[5 + c for c in view.race_hand]] = 1
+        out[HEAD - 2] = 1
+    out[5 + N_CARDS] = view.attempt / (rules.redeals + 1)
+    if view.race is not None:
+        out[6 + N_CARDS + (view.race.winner if view.race.winner >= 0 else 2)] = 1
+    if view.stage is not None:
+        out[HEAD - 1] = 1
+        out[HEAD:] = ranks.observation_tensor(rules.stage, seat, view.stage)
+    return out
