@@ -56,7 +56,7 @@ from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
 from geolab.games import groups
-from geolab.games.geodouble import reference
+from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import settle
 from geolab.games.ranks import batch as ranks
@@ -67,7 +67,8 @@ BLOCK = 4096
 #: Default matches per chunk.
 CHUNK = 65536
 SEATS = reference.SEATS
-#: The finder's kernel runs on every core: one thread of ours launches it at a time.
+#: The finder's kernel runs on every core already, and numba's default (workqueue) threading
+#: layer cannot run two parallel kernels at once: one chunk's thread launches it at a time.
 _FINDER = threading.Lock()
 
 
@@ -86,8 +87,6 @@ def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, 
 
 def batch_records(rules: Rules, bots, n: int, seed) -> list[dict]:
     """The first n matches of `batch` (stream 0) as records."""
-    from geolab.games.geodouble import records
-
     return [records.to_record(p) for p in played(rules, bots, n, seed)]
 
 
