@@ -148,3 +148,12 @@ def test_batch_records_replay_with_their_results(rules):
         match = replayed_record(record, records.GAME, records.replay_match, records.report, records.BODY_KEYS)
         assert len(match.rounds) == table.length[i]
         assert match.score == (table.columns["points_A"][i], table.columns["points_B"][i])
+
+
+def test_the_bench_reports_its_rates():
+    from geolab.lab.benches import geodouble
+
+    out = geodouble(Rules(), 256, 1, 0, 1)
+    assert out["games"] == 256 and len(out["runs_matches_per_s"]) == 1
+    assert out["ratio_to_ranks_deals"] == pytest.approx(out["matches_per_s"] / out["ranks_deals_per_s"])
+    assert "matches/s" in out["summary"]

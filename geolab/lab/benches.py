@@ -108,7 +108,7 @@ def geodouble(rules, games, runs, seed, threads) -> dict:
     bots = [MATCH_BOTS.make(spec, rules) for spec in specs]
     greedy = BOTS.make("greedy", rules.stage)
     warmup = warm_up([("geodouble", lambda: match_engine.batch(rules, bots, 64, seed)),
-                      ("greedy v greedy", lambda: engine.play(rules.stage, (greedy, greedy), 64, seed, block=64))]).seconds
+                      ("greedy v greedy", lambda: engine.play(rules.stage, (greedy, greedy), 64, seed, block=64))])
     rates: dict[str, list[float]] = {k: [] for k in ("matches", "cpu", "rounds", "deals", "reference")}
     load = os.getloadavg()[0]
     for r in range(runs):
@@ -150,7 +150,7 @@ def geodouble(rules, games, runs, seed, threads) -> dict:
         "threads": threads or os.cpu_count(),
         "load_average_at_start": load,
         "load_average_at_end": os.getloadavg()[0],
-        "jit_warmup_s": warmup,
+        "jit_warmup_s": warmup.seconds,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 

@@ -274,7 +274,8 @@ class _Chunk:
         goes_on = self.score[live].max(axis=1) < rules.target
         staged = live[goes_on]
         policies = [bot.stage_policy(rules, self.score[staged]) for bot in self.bots]
-        played = ranks.play_given(rules.stage, policies, _pick(stage, goes_on), dealer[staged], self.rng(0, r, 3, self.stream))
+        rng = self.rng(0, r, 3, self.stream)
+        played = ranks.play_given(rules.stage, policies, _pick(stage, goes_on), dealer[staged], rng)
         self.score[staged] += played.points
         decided = played.winner >= 0
         self.stages[staged[decided], played.winner[decided]] += 1
