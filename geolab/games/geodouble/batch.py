@@ -207,7 +207,8 @@ class _Chunk:
 
     def race_deals(self, r: int, live: np.ndarray):
         """Each live match's race deals until a hand holds a solution or the redeals run out:
-        the last deal's masks, each hand's solutions and first solution, deals per match."""
+        each hand's solutions and first solution in the last deal, the deals per match, and
+        (logging) the hands of each deal."""
         rules, m = self.rules, self.m
         masks, dealt = np.zeros((m, 2), np.int64), []
         solutions, example = np.zeros((m, 2), np.int64), np.zeros((m, 2, 2), np.int64)
@@ -227,7 +228,7 @@ class _Chunk:
             pending = pending[(solutions[pending] == 0).all(axis=1)]
             if not len(pending):
                 break
-        return masks, solutions, example, attempts, dealt
+        return solutions, example, attempts, dealt
 
     def claims(self, r: int, live: np.ndarray, solutions: np.ndarray):
         """Each seat's claims in the live matches: (m, 2) seconds (inf: none) and wrong."""
@@ -257,7 +258,7 @@ class _Chunk:
 
     def round(self, r: int, live: np.ndarray) -> None:
         rules = self.rules
-        masks, solutions, example, attempts, dealt = self.race_deals(r, live)
+        solutions, example, attempts, dealt = self.race_deals(r, live)
         coin, stage = self.round_deals(r, live)
         seconds, wrong = self.claims(r, live, solutions)
         winner = np.full(self.m, -1, np.int64)
