@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from geolab.cards import N_CARDS, RANKS, STATEHOOD
+from geolab.cards import N_CARDS, RANKS
 from geolab.common.counter_rng import GOLDEN, below_high, mix64, next64
 from geolab.games.ranks.rules import Rules as RanksRules
 
@@ -447,9 +447,3 @@ def sorted_cards(masks, out):
                 out[g, s, j] = c
                 m &= ~(1 << c)
                 j += 1
-
-
-#: Draw cards that give side A (row 0) or side B (row 1) the first lead under first_lead
-#: "given" (the statehood draw: the card nearer statehood 1 leads).
-FIRST, LAST = int(np.argmin(RANKS[:, STATEHOOD])), int(np.argmax(RANKS[:, STATEHOOD]))
-LEAD_DRAW = np.array([[FIRST, LAST], [LAST, FIRST]], np.int8)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geolab.bots.geodouble.estimate import LEAD_DRAW, cards, hand_mask, sample_hands, sorted_cards
+from geolab.bots.geodouble.estimate import cards, hand_mask, sample_hands, sorted_cards
 from geolab.games.ranks import batch
 
 #: Games played in one engine call at most (rows are never split across calls).
@@ -72,10 +72,9 @@ def _play_rows(rules, tricks, own, discards, leads, keys, samples):
     masks = np.stack([np.repeat(own, samples), others.ravel()], axis=1)
     hands = np.empty((n, 2, size), np.int8)
     sorted_cards(masks, hands)
-    draw = LEAD_DRAW[np.where(np.repeat(leads, samples), 0, 1)]
-    deals = batch.Deals(hands, masks, draw, None, game_keys.ravel())
+    deals = batch.Deals(hands, masks, np.zeros((n, 2), np.int8), None, game_keys.ravel())
     own_discards = np.repeat(np.nonzero(cards(discards))[1].reshape(m, rules.discards), samples, axis=0)
-    # The batch engine plays given deals only through its chunk (its `run` deals from a seed).
-    played = batch._Chunk(rules, deals).play((OwnDiscards(tricks, own_discards), tricks), np.random.default_rng(0))
+    first = np.where(np.repeat(leads, samples), 0, 1)
+    played = batch.play_given(rules, (OwnDiscards(tricks, own_discards), tricks), deals, first, np.random.default_rng(0))
     kept = masks[:, 1] & ~hand_mask(played.discards[:, 1])
     return (played.winner == 0).reshape(m, samples), kept.reshape(m, samples)
