@@ -26,7 +26,7 @@ Part B (the match, with the batch engine and the declaration policies):
     python experiments/geodouble.py solutions            # 2,000,000 deals a setting, ~1 min
     python experiments/geodouble.py states
     python experiments/geodouble.py discards             # 50,000 deals x 2 seeds x 2 continuations
-    python experiments/geodouble.py discards --deals 2000 --continuations montecarlo:k=6,budget_ms=none \
+    python experiments/geodouble.py discards --deals 2000 --continuation montecarlo:k=6,budget_ms=none \
         --folder discards-montecarlo                     # the search bot as the continuation, ~25 min
     python experiments/geodouble.py all --small          # a quick look (what the notebook makes without results)
 """
@@ -34,6 +34,7 @@ Part B (the match, with the batch engine and the declaration policies):
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from itertools import combinations
@@ -325,6 +326,7 @@ def figure_states(table: pd.DataFrame, out: Path) -> None:
 
 
 # ----- part A3: which two cards to discard (stage 2) ----------------------------------------
+DISCARD_TABLES = ("rules_of_thumb", "by_usefulness", "card_values")
 PAIRS = tuple(combinations(range(8), 2))  # discard pairs by position in the sorted 8-card hand
 BOT_RULES = {"greedy": "greedy bot's pair (two least useful)", "planner": "planner bot's pair",
              "counter": "counter bot's pair", "learned": "learned bot's pair"}
@@ -525,8 +527,9 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     thumb = tables["rules_of_thumb"]
-    fig, axes = plt.subplots(1, 2, figsize=(14, 5), sharey=False)
-    for ax, c in zip(axes, thumb.continuation.unique()):
+    conts = list(thumb.continuation.unique())
+    fig, axes = plt.subplots(1, len(conts), figsize=(7 * len(conts), 5), sharey=False, squeeze=False)
+    for ax, c in zip(axes[0], conts):
         part = thumb[(thumb.continuation == c) & (thumb.seed == seed) & (thumb.first_lead == "all")].sort_values("win_rate")
         yy = np.arange(len(part))
         colors = ["grey" if pd.isna(p) else "tab:blue" for p in part.picks_best_where_it_matters]
@@ -581,35 +584,389 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
     plt.close(fig)
 
 
+# ----- part B: whole matches (the batch engine) ------------------------------------------------
+def match_rules(preset: str = "official"):
+    from geolab.games.geodouble.rules import Rules
+
+    return Rules.preset(preset)
+
+
+def duplicate_matches(rules, a: str, b: str, n: int, seed: int, threads: int | None = None, raw: bool = False) -> dict:
+    """`a` against `b` (GeoDouble player specs) on n duplicate matches: each match's cards played
+    twice, seats swapped (streams 0 and 1 of the seed: the same race and stage deals, the same
+    coins). Per deal: a's match score (mean of its two seatings), its share of the races and
+    of the stages won, the rounds."""
+    from geolab.bots.geodouble.registry import BOTS
+    from geolab.games.geodouble import batch
+
+    bots = BOTS.make(a, rules), BOTS.make(b, rules)
+    one = batch.batch(rules, bots, n, seed, stream=0, threads=threads)
+    two = batch.batch(rules, bots[::-1], n, seed, stream=1, threads=threads)
+    if raw:
+        return {"batches": (one, two)}
+    col = lambda p, name, side: p.columns[f"{name}_{side}"].astype(float)  # noqa: E731
+    races_a = col(one, "races", "A") + col(two, "races", "B")
+    races_b = col(one, "races", "B") + col(two, "races", "A")
+    stages_a = col(one, "stages", "A") + col(two, "stages", "B")
+    stages_b = col(one, "stages", "B") + col(two, "stages", "A")
+    return {"score": (one.scores[:, 0] + two.scores[:, 1]) / 2, "races": (races_a, races_b),
+            "stages": (stages_a, stages_b), "rounds": (one.length + two.length) / 2,
+            "first_score": (one.scores[np.arange(n), one.first] + two.scores[np.arange(n), two.first]) / 2,
+            "declared": (col(one, "declared", "A") + col(two, "declared", "B"),
+                         col(one, "declared", "B") + col(two, "declared", "A"))}
+
+
+def duplicate_row(d: dict) -> dict:
+    """The match win rate of a (duplicate interval: Kish's effective sample over deals), its
+    share of the races and of the stages won (ratio over deals, normal 95% CI by the delta method)."""
+    from geolab.lab.stats import duplicate_interval
+
+    n = len(d["score"])
+    rate, low, high = duplicate_interval(d["score"], 2)
+    row = {"deals": n, "matches": 2 * n, "win_rate": rate, "ci_low": low, "ci_high": high,
+           "mean_rounds": float(d["rounds"].mean())}
+    for name in ("races", "stages"):
+        x, y = d[name][0], d[name][0] + d[name][1]
+        share = x.sum() / y.sum()
+        half = 1.96 * np.sqrt(np.var(x - share * y, ddof=1) / n) / y.mean()
+        row |= {f"{name}_share": share, f"{name}_ci_low": share - half, f"{name}_ci_high": share + half,
+                f"{name}_per_match": float(y.mean() / 2)}
+    return row
+
+
+SPEEDS = (0.5, 0.67, 0.8, 0.9, 1.1, 1.25, 1.5, 2.0, 3.0)
+TRICK_BOTS = ("random", "greedy", "learned")
+SEARCH = "[montecarlo:k=6,budget_ms=none]"
+
+
+def part_speed(n: int, n_search: int, seed: int, out: Path, argv, small: bool = False) -> dict:
+    """How much stage-1 speed and stage-2 skill each decide the match, on duplicate matches
+    (the official rules, declarations off: every player never declares):
+
+    * speed: ``player:speed=s,tricks=learned`` against ``player:tricks=learned`` for each s;
+    * skill: every pair of trick bots at the same speed (random, greedy, learned; the Monte
+      Carlo bot against each on fewer matches: it costs ~25 ms a match);
+    * the exchange rate: a weaker trick bot at speed s against the learned bot at speed 1.
+    """
+    start = time.perf_counter()
+    rules = match_rules()
+    rows = []
+
+    def run(study: str, a: str, b: str, deals: int, **labels) -> None:
+        t = time.perf_counter()
+        row = {"study": study, "a": a, "b": b, **labels, **duplicate_row(duplicate_matches(rules, a, b, deals, seed))}
+        rows.append(row)
+        print(f"speed {study}: {a} v {b}: {row['win_rate']:.3f} ({deals:,} deals, {time.perf_counter() - t:.1f} s)",
+              flush=True)
+
+    for s in SPEEDS:
+        run("speed", f"player:speed={s},tricks=learned", "player:tricks=learned", n, speed_ratio=s,
+            tricks_a="learned", tricks_b="learned")
+    for a, b in combinations(TRICK_BOTS, 2):
+        run("tricks", f"player:tricks={b}", f"player:tricks={a}", n, speed_ratio=1.0, tricks_a=b, tricks_b=a)
+    for b in TRICK_BOTS:
+        run("tricks", f"player:tricks={SEARCH}", f"player:tricks={b}", n_search, speed_ratio=1.0,
+            tricks_a="montecarlo", tricks_b=b)
+    for weak in ("greedy", "random"):
+        for s in SPEEDS if not small else SPEEDS[4:6]:
+            run("exchange", f"player:speed={s},tricks={weak}", "player:tricks=learned", n, speed_ratio=s,
+                tricks_a=weak, tricks_b="learned")
+    table = pd.DataFrame(rows)
+    write_table(table, out, "matches")
+    figure_speed(table, out)
+    info = meta(command=command(argv), part="speed", rules="GeoDouble, official preset (land borders, to 50)",
+                deals=n, deals_search=n_search, seed=seed, search_bot=f"montecarlo:k=6,budget_ms=none",
+                race_model="human (geolab.games.race.RaceModel defaults: base 3 s, 1.5 s a card, spread 0.35, "
+                           "error 0.03), the speed multiplier as given",
+                declarations="never (both players)",
+                duplicate="each deal played twice, seats swapped, the same cards (streams 0 and 1 of the seed)",
+                statistics="match win rate: duplicate_interval (Wilson on Kish's effective sample over deals); "
+                           "race and stage shares: ratio over deals, delta-method normal 95% CI",
+                wall_seconds=round(time.perf_counter() - start, 1))
+    write_json(info, out / "meta.json")
+    return info
+
+
+def figure_speed(table: pd.DataFrame, out: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+    ax = axes[0]
+    sp = table[table.study == "speed"].sort_values("speed_ratio")
+    sp = pd.concat([sp, pd.DataFrame([{"speed_ratio": 1.0, "win_rate": 0.5, "ci_low": 0.5, "ci_high": 0.5,
+                                       "races_share": 0.5, "races_ci_low": 0.5, "races_ci_high": 0.5}])]).sort_values("speed_ratio")
+    ax.errorbar(sp.speed_ratio, sp.win_rate, yerr=[sp.win_rate - sp.ci_low, sp.ci_high - sp.win_rate], marker="o",
+                capsize=3, label="matches won")
+    ax.errorbar(sp.speed_ratio, sp.races_share, yerr=[sp.races_share - sp.races_ci_low, sp.races_ci_high - sp.races_share],
+                marker="s", capsize=3, ls="--", label="races won")
+    ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.set_xticks([0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0], ["0.5", "0.67", "0.8", "1", "1.25", "1.5", "2", "3"])
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set(xlabel="speed ratio (the player's search speed / the other's)", ylabel="share won (95% CI)", ylim=(0, 1),
+           title=f"Speed, the same trick bot (learned)\n{int(table.deals.max()):,} duplicate matches a point")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax = axes[1]
+    tr = table[table.study == "tricks"]
+    labels = [f"{r.tricks_a} v {r.tricks_b}" for r in tr.itertuples()]
+    y = np.arange(len(tr))
+    ax.barh(y, tr.win_rate, xerr=[tr.win_rate - tr.ci_low, tr.ci_high - tr.win_rate], capsize=3, color="tab:green",
+            label="matches won")
+    ax.scatter(tr.stages_share, y, color="k", zorder=3, s=18, label="stages won")
+    for yi, r in zip(y, tr.itertuples()):
+        ax.text(0.02, yi, f"{r.deals:,} deals", va="center", fontsize=7, color="white")
+    ax.set_yticks(y, labels)
+    ax.axvline(0.5, color="grey", lw=0.8)
+    ax.set(xlim=(0, 1), xlabel="share won by the first-named trick bot (95% CI)",
+           title="Skill: trick bots at the same speed")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    ax = axes[2]
+    for weak, color in (("greedy", "tab:orange"), ("random", "tab:red")):
+        ex = table[(table.study == "exchange") & (table.tricks_a == weak)].sort_values("speed_ratio")
+        same = table[(table.study == "tricks") & (table.tricks_a == "learned") & (table.tricks_b == weak)]
+        if len(same):  # speed 1: from the skill pairs (learned v weak), turned round
+            r = same.iloc[0]
+            ex = pd.concat([ex, pd.DataFrame([{"speed_ratio": 1.0, "win_rate": 1 - r.win_rate, "ci_low": 1 - r.ci_high,
+                                               "ci_high": 1 - r.ci_low}])]).sort_values("speed_ratio")
+        ax.errorbar(ex.speed_ratio, ex.win_rate, yerr=[ex.win_rate - ex.ci_low, ex.ci_high - ex.win_rate], marker="o",
+                    capsize=3, color=color, label=f"{weak} tricks at speed s v learned at 1")
+    ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.set_xticks([0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0], ["0.5", "0.67", "0.8", "1", "1.25", "1.5", "2", "3"])
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set(xlabel="the weaker trick bot's speed ratio s", ylabel="its match win rate (95% CI)", ylim=(0, 1),
+           title="How much speed makes up for weaker tricks")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, out / "speed_and_skill.png")
+    plt.close(fig)
+
+
+POLICIES = ("never", "always", "threshold", "score", "montecarlo")
+#: Fourth-best card's best rank: the bins of the declaration chart (the win table's heaviest weight).
+FOURTH_BINS = (0, 3, 5, 7, 9, 11, 13, 16, 20, 50)
+#: Score difference bins (differences are multiples of 5): -45..-40, -35..-25, -20..-15, -10..-5, 0, 5..10, ...
+DIFF_BINS = (-50, -37.5, -22.5, -12.5, -2.5, 2.5, 12.5, 22.5, 37.5, 50)
+DIFF_LABELS = ("-45, -40", "-35..-25", "-20, -15", "-10, -5", "0 (level)", "+5, +10", "+15, +20", "+25..+35", "+40, +45")
+
+
+class Recorder:
+    """A declaration policy that writes down every context it is asked and what it said."""
+
+    def __init__(self, policy, log: list):
+        self.policy, self.log = policy, log
+        self.thread_safe = getattr(policy, "thread_safe", True)
+
+    def __call__(self, ctx, rng):
+        said = np.asarray(self.policy(ctx, rng), bool)
+        self.log.append({"hand": np.asarray(ctx.hand).copy(), "leads": np.asarray(ctx.leads, bool).copy(),
+                         "other": np.asarray(ctx.other).copy(), "mine": np.asarray(ctx.mine).copy(),
+                         "theirs": np.asarray(ctx.theirs).copy(), "declared": said.copy()})
+        return said
+
+
+def match_runner(rules, threads: int | None = None):
+    """A `geolab.lab.arena` runner over GeoDouble players by spec: a and b on the same
+    duplicate matches (`duplicate_matches`), rotation 0 = a at seat A."""
+    from geolab.common.seeding import int_seed
+    from geolab.lab.arena import Duplicate
+
+    def run(a: str, b: str, n: int, seed) -> Duplicate:
+        d = duplicate_matches(rules, a, b, n, int_seed(seed), threads=threads, raw=True)
+        one, two = d["batches"]
+        score = np.stack([one.scores[:, 0], two.scores[:, 1]], axis=1)
+        first = np.stack([one.scores[np.arange(n), one.first], two.scores[np.arange(n), two.first]], axis=1)
+        return Duplicate(score, first, np.stack([one.length, two.length], axis=1).astype(float))
+
+    return run
+
+
+def decisions(rules, spec: str, n: int, seed: int) -> pd.DataFrame:
+    """Every declaration a player of `spec` makes against itself over n duplicate matches,
+    with its context and the win table's chance."""
+    from geolab.bots.geodouble import estimate
+    from geolab.bots.geodouble.declare import Context, chance
+    from geolab.bots.geodouble.registry import BOTS
+    from geolab.games.geodouble import batch
+
+    log: list = []
+    bots = []
+    for _ in range(2):
+        bot = BOTS.make(spec, rules)
+        bot.declarer = Recorder(bot.declarer, log)
+        bots.append(bot)
+    batch.batch(rules, bots, n, seed, stream=0, threads=1)
+    batch.batch(rules, bots[::-1], n, seed, stream=1, threads=1)
+    cat = {k: np.concatenate([row[k] for row in log]) for k in log[0]}
+    table = estimate.shipped()
+    ctx = Context(rules, cat["hand"], np.zeros_like(cat["hand"]), cat["leads"], cat["other"].astype(np.int8),
+                  cat["mine"], cat["theirs"], np.zeros(len(cat["hand"]), np.uint64))
+    ranks = estimate.best_ranks(cat["hand"], 6)
+    role = np.where(cat["leads"], "dealer", np.where(cat["other"] == 1, "second, after a declaration",
+                                                     "second, after silence"))
+    return pd.DataFrame({"policy": spec, "role": role, "mine": cat["mine"], "theirs": cat["theirs"],
+                         "difference": cat["mine"] - cat["theirs"], "fourth_best": ranks[:, 3],
+                         "best_rank_sum": ranks.sum(axis=1), "chance": chance(table, ctx), "declared": cat["declared"]})
+
+
+def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str = "greedy") -> dict:
+    """Item 4: the declaration policies head to head (`geolab.lab.arena` on duplicate matches,
+    the same trick bot and speed), and the score-aware and Monte Carlo policies' decisions by
+    hand strength and score, as a chart for the table."""
+    from geolab.lab import arena, plots
+
+    start = time.perf_counter()
+    rules = match_rules()
+    specs = [f"player:tricks={tricks},declare={p}" for p in POLICIES]
+    names = dict(zip(specs, POLICIES))
+    result = arena.run(match_runner(rules), specs, n, seed, length="rounds", progress=False)
+    pairs = result.pairs_table().replace({"a": names, "b": names})
+    ratings = result.ratings_table(anchor=specs[0]).replace({"bot": names})
+    write_table(pairs, out, "pairs")
+    write_table(ratings, out, "ratings")
+    fig = plots.win_rate_heatmap(pairs, list(POLICIES), f"GeoDouble declaration policies ({tricks} tricks, speed 1)")
+    save_figure(fig, out / "pairs.png")
+    plots.close(fig)
+    fig = plots.rating_ladder(ratings, f"GeoDouble declaration policies ({tricks} tricks, speed 1)", "never")
+    save_figure(fig, out / "ratings.png")
+    plots.close(fig)
+    print(f"declare: {len(pairs)} pairs x {n:,} duplicate matches in {time.perf_counter() - start:.0f} s", flush=True)
+    chart = pd.concat([decisions(rules, f"player:tricks={tricks},declare={p}", n_chart, seed + 1)
+                       for p in ("score", "montecarlo", "threshold")], ignore_index=True)
+    chart["policy"] = chart.policy.str.extract(r"declare=(\w+)")[0]
+    cells = declare_cells(chart)
+    write_table(cells, out, "declare_chart")
+    rates = (chart.groupby(["policy", "role"]).declared.agg(["mean", "size"]).reset_index()
+             .rename(columns={"mean": "declare_rate", "size": "decisions"}))
+    write_table(rates, out, "declare_rates")
+    figure_declare(cells, chart, out)
+    info = meta(command=command(argv), part="declare", rules="GeoDouble, official preset", tricks=tricks, speed=1.0,
+                policies=list(POLICIES), specs=specs, deals_per_pair=n, seed=seed,
+                duplicate="geolab.lab.arena.run: each pair on the same duplicate matches (seats swapped, same cards), "
+                          "every pair on the same deals (blocks of 10,000 seeded by SeedSequence(seed).spawn)",
+                chart={"matches": n_chart, "seed": seed + 1, "line_ups": "each policy against itself",
+                       "x": "the rank of the hand's fourth-best card (each card's best rank over size, statehood and "
+                            "population; the six kept cards sorted best first)",
+                       "y": "the score difference before the stage (mine - theirs, this round's race counted)"},
+                statistics="pairs: duplicate_interval; ratings: Bradley-Terry, Elo points from never; chart cells: "
+                           "share declaring with its count",
+                wall_seconds=round(time.perf_counter() - start, 1))
+    write_json(info, out / "meta.json")
+    return info
+
+
+def declare_cells(chart: pd.DataFrame) -> pd.DataFrame:
+    c = chart.assign(fourth_bin=pd.cut(chart.fourth_best, FOURTH_BINS, right=True),
+                     diff_bin=pd.cut(chart.difference, DIFF_BINS, right=False))
+    g = c.groupby(["policy", "role", "fourth_bin", "diff_bin"], observed=True)
+    cells = g.agg(decisions=("declared", "size"), declares=("declared", "sum"), chance=("chance", "mean")).reset_index()
+    low, high = zip(*(wilson(k, m) for k, m in zip(cells.declares, cells.decisions)))
+    cells["declare_rate"] = cells.declares / cells.decisions
+    cells["ci_low"], cells["ci_high"] = low, high
+    cells["fourth_lo"] = [i.left + 1 for i in cells.fourth_bin]
+    cells["fourth_hi"] = [i.right for i in cells.fourth_bin]
+    cells["difference"] = [DIFF_LABELS[DIFF_BINS.index(i.left)] for i in cells.diff_bin]
+    return cells.drop(columns=["fourth_bin", "diff_bin"])
+
+
+ROLES = ("dealer", "second, after silence", "second, after a declaration")
+
+
+def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    pols = [p for p in ("score", "montecarlo") if p in set(cells.policy)]
+    fig, axes = plt.subplots(len(pols), 3, figsize=(17, 5.6 * len(pols)), squeeze=False)
+    fig.subplots_adjust(hspace=0.42, wspace=0.32)
+    xs = [f"{a}-{b}" if b < 50 else f"{a}+" for a, b in zip(np.array(FOURTH_BINS[:-1]) + 1, FOURTH_BINS[1:])]
+    ys = list(DIFF_LABELS)
+    for row, pol in zip(axes, pols):
+        for ax, role in zip(row, ROLES):
+            part = cells[(cells.policy == pol) & (cells.role == role)]
+            m = np.full((len(ys), len(xs)), np.nan)
+            count = np.zeros_like(m)
+            for r in part.itertuples():
+                i = ys.index(r.difference)
+                j = list(np.array(FOURTH_BINS[:-1]) + 1).index(r.fourth_lo)
+                m[i, j], count[i, j] = r.declare_rate, r.decisions
+            m[count < 30] = np.nan  # too few to show
+            im = ax.imshow(m, cmap="RdYlGn", vmin=0, vmax=1, origin="lower", aspect="auto")
+            for i in range(len(ys)):
+                for j in range(len(xs)):
+                    if np.isfinite(m[i, j]):
+                        ax.text(j, i, f"{m[i, j]:.0%}", ha="center", va="center", fontsize=7)
+            ax.set_xticks(range(len(xs)), xs, fontsize=8)
+            ax.set_yticks(range(len(ys)), ys, fontsize=8)
+            ax.set(xlabel="your 4th-best card's rank", ylabel="your score minus theirs",
+                   title=f"{pol}: {role}\n({int(part.decisions.sum()):,} decisions)")
+        fig.colorbar(im, ax=row, shrink=0.8, label="share that declare")
+    fig.suptitle("When to declare GeoPlunging (greedy tricks): the share of decisions that declare, by hand and score\n"
+                 "(sort your six cards by their best rank over size, statehood and population, and read the fourth; "
+                 "cells with under 30 decisions left blank)", y=1.01)
+    save_figure(fig, out / "declare_chart.png")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    c = chart[chart.policy == pols[0]]
+    for role, color in zip(ROLES, ("tab:blue", "tab:orange", "tab:green")):
+        part = c[c.role == role].groupby("fourth_best").chance.agg(["mean", "size"])
+        part = part[part["size"] >= 30]
+        ax.plot(part.index, part["mean"], color=color, label=role)
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set(xlabel="rank of your 4th-best card", ylabel="stage win chance (the win table)", ylim=(0, 1),
+           title="Your stage chance by your 4th-best card (greedy play)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    save_figure(fig, out / "chance_by_fourth.png")
+    plt.close(fig)
+
+
 # ----- the command line ------------------------------------------------------------------------
 PARTS_A = ("solutions", "states", "discards")
+PARTS_B = ("speed", "declare", "balance")
 
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=(*PARTS_A, "a", "all"), help="which part to run (a: part A; all: every part)")
+    parser.add_argument("part", choices=(*PARTS_A, *PARTS_B, "a", "b", "all"), help="which part to run (a: part A; b: part B; all: every part)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-seed", type=int, default=2, help="the discard study's second seed")
     parser.add_argument("--hands", type=int, default=2_000_000, help="deals (hands) a border setting (solutions, states)")
     parser.add_argument("--deals", type=int, default=50_000, help="stage-2 deals a seed and continuation (discards)")
-    parser.add_argument("--continuations", default="learned,greedy", help="discard study's continuations")
+    parser.add_argument("--matches", type=int, default=20_000, help="duplicate matches a pair (part B)")
+    parser.add_argument("--chart-matches", type=int, default=20_000, help="duplicate self-play matches a policy for the declaration chart")
+    parser.add_argument("--search-matches", type=int, default=5_000, help="duplicate matches a pair with the search bot (part B)")
+    parser.add_argument("--continuation", action="append", dest="continuations",
+                        help="a continuation of the discard study (repeat it; default: learned, then greedy)")
     parser.add_argument("--folder", default=None, help="the discards part's folder under --out (default discards)")
+    parser.add_argument("--plots-only", action="store_true", help="discards: redraw its plots from the tables in its folder")
     parser.add_argument("--small", action="store_true", help="tiny sizes (a quick look; the notebook without results)")
     parser.add_argument("--out", default=str(OUT))
     args = parser.parse_args(argv)
     if args.small:
-        args.hands, args.deals = 20_000, 600
+        args.hands, args.deals, args.matches, args.search_matches, args.chart_matches = 20_000, 600, 400, 20, 300
     out = Path(args.out)
-    todo = PARTS_A if args.part in ("a", "all") else (args.part,)
+    todo = {"a": PARTS_A, "b": PARTS_B, "all": PARTS_A + PARTS_B}.get(args.part, (args.part,))
     for part in todo:
         if part == "solutions":
             part_solutions(args.hands, args.seed, out / "solutions", argv)
         elif part == "states":
             part_states(args.hands, args.seed, out / "states", argv)
+        elif part == "discards" and args.plots_only:
+            folder = out / (args.folder or "discards")
+            m = json.loads((folder / "meta.json").read_text())
+            figure_discards({name: pd.read_csv(folder / f"{name}.csv") for name in DISCARD_TABLES},
+                            m["continuations"][0], m["seeds"][0], folder)
         elif part == "discards":
-            part_discards(args.deals, (args.seed, args.check_seed), tuple(args.continuations.split(",")),
+            part_discards(args.deals, (args.seed, args.check_seed), tuple(args.continuations or ("learned", "greedy")),
                           out / (args.folder or "discards"), argv)
+        elif part == "declare":
+            part_declare(args.matches, args.chart_matches, args.seed, out / "declare", argv)
+        elif part == "speed":
+            part_speed(args.matches, args.search_matches, args.seed, out / "speed", argv, args.small)
     return 0
 
 
