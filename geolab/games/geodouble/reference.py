@@ -370,7 +370,8 @@ def max_length(rules: Rules) -> int:
 
 
 def split_log(rules: Rules, deal: Deal, log: Sequence) -> list[dict]:
-    """The log's answers by round: ``{"race": claims or None, "stage": [answers...]}``."""
+    """The log's answers by round: ``{"race": claims or None, "stage": [answers...]}``, up to
+    the round now being played (``"dealt"``: whether its stage hands are dealt yet)."""
     pad = deal_round(rules, np.random.default_rng(0))  # rounds after the log: never reached
     state = State(ENGINE, rules, Deal((*deal.rounds, *(pad,) * (rules.max_rounds - len(deal.rounds)))))
     parts: list[dict] = []
@@ -385,6 +386,11 @@ def split_log(rules: Rules, deal: Deal, log: Sequence) -> list[dict]:
         else:
             parts[view.round]["stage"].append(entry)
         state.apply(entry[1])
+    if not state.is_over():  # the round now being played, though nothing of it may be logged yet
+        view = state.observe(0)
+        while len(parts) <= view.round:
+            parts.append({"race": None, "stage": []})
+        parts[view.round]["dealt"] = view.stage is not None  # its stage hands are dealt
     return parts
 
 
@@ -392,8 +398,9 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     """A deal and log `seat` cannot tell from these: in every round begun, the other's race
     hands dealt anew (holding the cards of its shown claim, and a solution or none as the
     real hands did, so the race goes the same way) and the stage resampled by Play the Ranks
-    (`geolab.games.ranks.reference.resample`) on its part of the log; rounds not begun are
-    dealt afresh. The coins of rounds begun are public, and kept."""
+    (`geolab.games.ranks.reference.resample`) on its part of the log, or dealt afresh where it
+    has not begun; rounds not begun are dealt afresh. The coins of rounds begun are public, and
+    kept."""
     parts = split_log(rules, deal, log)
     other = 1 - seat
     rounds, new_log = [], []
@@ -407,13 +414,13 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
         races = tuple(_race_anew(rules, hands, seat, keep if k == len(given.races) - 1 else set(), rng)
                       for k, hands in enumerate(given.races))
         stage_hands = given.stage
-        if part["stage"]:
+        if part["stage"] or part.get("dealt"):
             dealer = _dealer(rules, given, part)
             new = ranks.resample(rules.stage, ranks.Deal(given.stage, None, None, dealer), part["stage"], seat, rng)
             stage_hands = new.deal.hands
             part = {**part, "stage": list(new.log)}
-        elif r > 0 or part["race"] is not None:
-            stage_hands = _stage_anew(rules, given.stage, seat, rng)
+        else:  # not dealt yet: chance still to come
+            stage_hands = _hands(rng.permutation(N_CARDS), rules.stage.hand_size)
         rounds.append(RoundDeal(races, given.coin, stage_hands))
         new_log += ([part["race"]] if part["race"] is not None else []) + list(part["stage"])
     return Resampled(Deal(tuple(rounds)), tuple(new_log))
@@ -440,12 +447,6 @@ def _race_anew(rules: Rules, hands: Hands, seat: int, keep: set, rng) -> Hands:
         if bool(solutions(rules, theirs)) == wanted:
             return (hands[0], theirs) if seat == 0 else (theirs, hands[1])
     return hands  # pragma: no cover - a hand so constrained that no redraw matches: keep it
-
-
-def _stage_anew(rules: Rules, hands: Hands, seat: int, rng) -> Hands:
-    other = [c for c in range(N_CARDS) if c not in hands[seat]]
-    theirs = tuple(sorted(int(c) for c in rng.choice(other, rules.stage.hand_size, replace=False)))
-    return (hands[0], theirs) if seat == 0 else (theirs, hands[1])
 
 
 class Engine(StepGame):

@@ -209,22 +209,39 @@ class Deals:
 def deal(rules: Rules, seed: int, start_block: int, n_blocks: int, block: int = BLOCK) -> Deals:
     """Deal blocks start_block.. of a seed: each block as ``reference.deal_arrays(rules, block,
     block_rng(seed, b))`` would (identical results, computed faster), then the game keys."""
-    h, n = rules.hand_size, n_blocks * block
-    d = Deals(
+    d = _empty(rules, n_blocks * block)
+    for i in range(n_blocks):
+        _deal_from(rules, block_rng(seed, start_block + i), d, slice(i * block, (i + 1) * block))
+    return d
+
+
+def dealt(rules: Rules, rng: np.random.Generator, n: int) -> Deals:
+    """n games dealt from one generator as `deal` deals a block (a match's stage deals its
+    games so, from a generator of its own)."""
+    d = _empty(rules, n)
+    _deal_from(rules, rng, d, slice(0, n))
+    return d
+
+
+def _empty(rules: Rules, n: int) -> Deals:
+    h = rules.hand_size
+    return Deals(
         np.empty((n, 2, h), np.int8),
         np.empty((n, 2), np.int64),
         np.empty((n, 2), np.int8),
         np.empty((n, 2), np.int8) if rules.base_mode == "power" else None,
         np.empty(n, np.uint64),
     )
+
+
+def _deal_from(rules: Rules, rng: np.random.Generator, d: Deals, part: slice) -> None:
+    """Rows `part` of `d` dealt from `rng`: the cards, the Power cards, then the keys."""
+    h, size = rules.hand_size, part.stop - part.start
     power = d.power if d.power is not None else np.empty((0, 2), np.int8)  # no Power cards: no rows
-    for i in range(n_blocks):
-        rng, part = block_rng(seed, start_block + i), slice(i * block, (i + 1) * block)
-        u = rng.random((block, 2 * h + 2))
-        pu = rng.random((len(power[part]), 2))
-        _deal(u, pu, _POWER_BASES, h, d.hands[part], d.masks[part], d.draw[part], power[part])
-        d.keys[part] = rng.integers(0, 2**63, size=block, dtype=np.int64)
-    return d
+    u = rng.random((size, 2 * h + 2))
+    pu = rng.random((len(power[part]), 2))
+    _deal(u, pu, _POWER_BASES, h, d.hands[part], d.masks[part], d.draw[part], power[part])
+    d.keys[part] = rng.integers(0, 2**63, size=size, dtype=np.int64)
 
 
 def block_rng(seed: int, b: int) -> np.random.Generator:
@@ -837,6 +854,25 @@ def play(rules: Rules, policies: Sequence, games: int, seed: int, **options) -> 
     if games < 1:
         raise GeolabError(f"games must be at least 1, got {games}")
     return Played.concatenate(list(run(rules, policies, games, seed, **options)))
+
+
+#: Row s: the statehood draw that gives side s the first lead (Delaware, 1st, to s; Pennsylvania, 2nd).
+_EARLIEST = np.argsort(RANKS[:, STATEHOOD])[:2]
+_LEAD_DRAW = np.array([_EARLIEST, _EARLIEST[::-1]], np.int8)
+
+
+def play_given(rules: Rules, policies: Sequence, deals: Deals, first: np.ndarray, rng: np.random.Generator) -> Played:
+    """These deals played in one chunk, side ``first[i]`` leading game i first: a match's
+    stage, where the rules take the first lead from outside the deal (GeoDouble's dealer).
+    The engine reads a given first lead from the statehood draw, so the deals' draw is
+    replaced by one that gives it."""
+    if rules.first_lead != "given":
+        raise GeolabError(f"first leads are given only where the rules take them from outside the deal, "
+                          f"not under first_lead={rules.first_lead!r}")
+    if len(policies) != 2:
+        raise GeolabError("a game needs two policies, one per side")
+    given = Deals(deals.hands, deals.masks, _LEAD_DRAW[np.asarray(first, np.int64)], deals.power, deals.keys)
+    return _Chunk(rules, given).play(tuple(policies), rng)
 
 
 # ----- the bridge to one-game seats --------------------------------------------------------
