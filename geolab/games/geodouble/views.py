@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.game import Decision, MoveError
 from geolab.games import groups
-from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, _final_view,
+from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, plural, wrapped
@@ -316,7 +316,7 @@ class GeoDoubleViews:
 
     def ending(self, played: Played, seat: int) -> list[str]:
         rules = played.rules
-        rounds = tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else _final_view(r.stage, seat),
+        rounds = tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else final_view(r.stage, seat),
                                  r.points) for r in played.rounds)
         lines = []
         for k in range(len(rounds)):
