@@ -18,6 +18,8 @@ stream as it stands, so the moves already made are kept exactly and later ones m
 
 from __future__ import annotations
 
+import inspect
+import sys
 import textwrap
 import time
 from collections import deque
@@ -28,7 +30,7 @@ import numpy as np
 
 from geolab import registry
 from geolab.errors import GeolabError, RecordError
-from geolab.game import INT63_MAX, Decision, MoveError, check_format, shown, split_bots
+from geolab.game import INT63_MAX, SEAT_LETTERS, Decision, MoveError, check_format, shown, split_bots
 from geolab.stepwise import Claim, legal_index
 
 SESSION_FORMAT = "geolab-session/1"
@@ -69,11 +71,36 @@ class Unfinished(GeolabError):
 
 
 # ----- input and output ------------------------------------------------------------------
-class Terminal:
-    """The person's keyboard and screen: `read` a line (EOFError at the end of input)."""
+class TimeUp(Exception):
+    """A read with a timeout that ran out before the person's line arrived (a race lost to
+    the clock)."""
 
-    def read(self, prompt: str) -> str:
-        return input(prompt)
+
+class Terminal:
+    """The person's keyboard and screen: `read` a line (EOFError at the end of input; with a
+    `timeout` in seconds, `TimeUp` when no whole line has come by then)."""
+
+    def read(self, prompt: str, timeout: float | None = None) -> str:
+        if timeout is None:
+            return input(prompt)
+        if timeout <= 0:
+            raise TimeUp
+        if not _can_wait(sys.stdin):  # no select on this input: read, and the caller checks the clock
+            return input(prompt)
+        import select
+
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+        if not ready:
+            _drop_typed(sys.stdin)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            raise TimeUp
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
 
     def write(self, line: str = "") -> None:
         print(line, flush=True)
@@ -84,19 +111,54 @@ class Terminal:
             self.write(line)
 
 
+def _can_wait(stream) -> bool:
+    """Whether a read from `stream` can be given a deadline: a terminal where `select` works on
+    it (POSIX). A pipe or a file is read whole lines at a time into Python's buffer, so `select`
+    on it could miss lines already read; there the line is read and its lateness judged by the
+    clock afterwards."""
+    try:
+        import select  # noqa: F401
+        return sys.platform != "win32" and stream.isatty() and stream.fileno() >= 0
+    except (ImportError, AttributeError, OSError, ValueError):
+        return False
+
+
+def _drop_typed(stream) -> None:
+    """Forget what the person typed of a line the clock cut off, so it does not run into the
+    next prompt's line."""
+    try:
+        import termios
+
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
+
+
+def _takes_timeout(io) -> bool:
+    """Whether `io.read` takes a ``timeout`` (a test's keyboard may not)."""
+    try:
+        return "timeout" in inspect.signature(io.read).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 # ----- seats -------------------------------------------------------------------------------
-def _since(started: float) -> float:
-    """Seconds since `started`, to the millisecond (a person's race time)."""
-    return round(time.monotonic() - started, 3)
-
-
 class Person:
     """A person at the keyboard as a `geolab.game.Seat`: shows what happened since the last
-    decision and the table, reads a move or a command, and asks again after any mistake."""
+    decision and the table, reads a move or a command, and asks again after any mistake.
 
-    def __init__(self, views, io, hint: Callable[[Decision], object] | None = None, confirm: bool = False):
-        self.views, self.io, self.hint, self.confirm = views, io, hint, confirm
+    At a race (a timed decision) the play loop sets `rivals` before asking: the other seats'
+    claims, already drawn, as ``(seat, Claim, words)``. The earliest of them that claims
+    something is the person's deadline: if it passes before their line (or their Enter under
+    ``--confirm``) arrives, the person is shown that claim (the views' ``called``, where they
+    have it) and answers no claim, with the seconds that had passed. `clock` gives the seconds
+    (a test may give its own)."""
+
+    def __init__(self, views, io, hint: Callable[[Decision], object] | None = None, confirm: bool = False,
+                 clock: Callable[[], float] = time.monotonic):
+        self.views, self.io, self.hint, self.confirm, self.clock = views, io, hint, confirm, clock
         self.shown = 0  # lines of this game's events already printed
+        self.rivals: tuple = ()
 
     def new_game(self) -> None:
         self.shown = 0
@@ -107,38 +169,66 @@ class Person:
             self.io.write(line)
         self.shown = max(self.shown, len(lines))
 
-    def _read(self, prompt: str) -> str:
+    def _since(self, started: float) -> float:
+        """Seconds since `started`, to the millisecond (a person's race time)."""
+        return round(self.clock() - started, 3)
+
+    def _read(self, prompt: str, started: float | None = None, deadline: float | None = None) -> str:
+        """A line; with a `deadline` (seconds after `started`), `TimeUp` once it has passed,
+        whether the keyboard times out itself or the line came too late."""
         try:
-            return self.io.read(prompt)
+            if deadline is None:
+                return self.io.read(prompt)
+            left = deadline - (self.clock() - started)
+            if left <= 0:
+                raise TimeUp
+            text = self.io.read(prompt, timeout=left) if _takes_timeout(self.io) else self.io.read(prompt)
+            if self.clock() - started > deadline:
+                raise TimeUp
+            return text
         except (EOFError, KeyboardInterrupt):
             self.io.write()
             raise Adjourned("input ended") from None
 
     def act(self, decision: Decision):
         """The person's move; at a race, their claim (None: ``pass``) with the seconds they
-        took from the moment the table was shown."""
+        took from the moment the table was shown, or no claim when another's came first."""
         views = self.views
+        rivals, self.rivals = (self.rivals if decision.timed else ()), ()
+        claims = sorted((r for r in rivals if r[1].action is not None), key=lambda r: r[1].seconds)
+        first = claims[0] if claims else None
+        deadline = None if first is None else float(first[1].seconds)
         self.catch_up(views.events(decision))
         for line in views.screen(decision):
             self.io.write(line)
-        started = time.monotonic()
+        started = self.clock()
         pending = None
         while True:
-            text = self._read(views.prompt(decision) if pending is None else "Enter: confirm, undo: choose again > ")
+            try:
+                text = self._read(views.prompt(decision) if pending is None else
+                                  "Enter: confirm, undo: choose again > ", started, deadline)
+            except TimeUp:
+                return self._too_late(decision, first, started)
             word = text.strip().lower()
             if decision.timed and word == "pass":
-                return Claim(None, _since(started))
+                return Claim(None, self._since(started))
             if not word:
                 if pending is not None:
-                    return Claim(pending, _since(started)) if decision.timed else pending
+                    return Claim(pending, self._since(started)) if decision.timed else pending
                 continue
             if word in ("help", "?", "h"):
                 self._help(decision)
+            elif decision.timed and word in ("moves", "hint"):
+                note = getattr(views, "race_note", None)
+                self.say(f"no {word} in a race: it is yours to find" + (f"; {note(decision)}" if note else ""))
             elif word == "moves":
                 labels = sorted(views.label(decision, a) for a in decision.legal)
                 self.say(f"{len(labels)} legal moves: " + ", ".join(labels))
             elif word == "undo":
                 if pending is None:
+                    if decision.timed:
+                        self.say("no undo in a race: claim, or pass")
+                        continue
                     raise TakeBack
                 self.say("taken back: choose again")
                 pending = None
@@ -148,7 +238,11 @@ class Person:
                 for line in views.screen(decision):
                     self.io.write(line)
             elif word in ("quit", "exit", "q"):
-                answer = self._read("Quit? The game is saved and geolab play --resume FILE continues it. [y/N] ")
+                try:
+                    answer = self._read("Quit? The game is saved and geolab play --resume FILE continues it. [y/N] ",
+                                        started, deadline)
+                except TimeUp:
+                    return self._too_late(decision, first, started)
                 if answer.strip().lower() in ("y", "yes"):
                     raise Adjourned("quit")
                 self.say("playing on")
@@ -163,9 +257,20 @@ class Person:
                     self.say(f"{views.label(decision, action)} is not legal here (moves: the legal ones)")
                     continue
                 if not self.confirm:
-                    return Claim(action, _since(started)) if decision.timed else action
+                    return Claim(action, self._since(started)) if decision.timed else action
                 pending = action
-                self.io.write(f"  -> {views.label(decision, action)}")
+                echo = getattr(views, "echo", None)
+                self.io.write(f"  {echo(decision, action, text)}" if echo else f"  -> {views.label(decision, action)}")
+
+    def _too_late(self, decision: Decision, first, started: float) -> Claim:
+        """The deadline passed: the first rival's claim shown, and no claim from the person."""
+        seat, claim, words = first
+        called = getattr(self.views, "called", None)
+        lines = called(decision, seat, claim, words) if called else \
+            [f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
+        for line in lines:
+            self.say(line)
+        return Claim(None, max(self._since(started), round(float(claim.seconds), 3)))
 
     def say(self, text: str) -> None:
         for line in wrapped(text, "  "):
@@ -232,33 +337,60 @@ def scripted(move, decision: Decision, views, number: int):
 def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, views, you: int | None = None):
     """One game stepped on its `geolab.stepwise.State`: each decision from the script while it
     lasts (checked), then from its seat (None: the log ends here, `Unfinished`). Every move is
-    appended to `log`. A `TakeBack` from the person at seat `you` rebuilds the state from the
-    log up to the person's last move and asks them again. Returns the played game and whether
-    the person decided anything live."""
+    appended to `log`, in the order the game asks. At a race the person at seat `you` is asked
+    last, told the others' claims (`Person.rivals`: the earliest is their deadline). A
+    `TakeBack` from the person rebuilds the state from the log up to the person's last move
+    and asks them again; a race claim is never taken back (the cards have been seen). Returns
+    the played game and whether the person decided anything live."""
     asked = False
     while True:
         state = game.state(rules, deal)
         try:
             while not state.is_over():
-                answers = {}
-                for d in state.decisions():
-                    if script:
-                        action = scripted(script.popleft(), d, views, len(log))
+                answers: dict = {}
+                decisions = state.decisions()
+                done = 0  # decisions logged so far, in the order the game asks them
+
+                def flush():
+                    nonlocal done
+                    while done < len(decisions) and decisions[done].seat in answers:
+                        d, done = decisions[done], done + 1
+                        action = answers[d.seat]
+                        if legal_index(d, action.action if d.timed and isinstance(action, Claim) else action) >= 0 \
+                                or (d.timed and isinstance(action, Claim) and action.action is None):
+                            log.append(logged(d, action, views))
+
+                live = []
+                for d in decisions:
+                    if script and not live:
+                        answers[d.seat] = scripted(script.popleft(), d, views, len(log))
+                        flush()
                     elif seats[d.seat] is None:
                         raise Unfinished(d)
                     else:
+                        live.append(d)
+                last = next((d for d in live if d.timed and d.seat == you), None)
+                for d in live:  # the others first: at a race their claims are drawn before the person's
+                    if d is not last:
                         asked |= d.seat == you
-                        action = seats[d.seat].act(d)
-                    answers[d.seat] = action
-                    if legal_index(d, action.action if d.timed and isinstance(action, Claim) else action) >= 0 \
-                            or (d.timed and isinstance(action, Claim) and action.action is None):
-                        log.append(logged(d, action, views))
+                        answers[d.seat] = seats[d.seat].act(d)
+                        flush()
+                if last is not None:
+                    person = seats[you]
+                    if hasattr(person, "rivals"):
+                        person.rivals = tuple(_rival(o, answers[o.seat], views) for o in decisions
+                                              if o.seat != you and o.timed and isinstance(answers.get(o.seat), Claim))
+                    asked = True
+                    answers[you] = person.act(last)
+                    flush()
                 state.apply(answers)
             return state.played, asked
         except TakeBack:
             mine = [i for i, move in enumerate(log) if move[0] == you]
             if not mine:
                 seats[you].say("nothing to undo yet: this is your first move of the game")
+            elif len(log[mine[-1]]) == 5:  # a race's claim: its cards are seen, its clock is gone
+                seats[you].say("your last move was a race claim: a race is never run again")
             else:
                 del log[mine[-1]:]
                 seats[you].say("taken back: your last move and the replies to it")
@@ -266,6 +398,12 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
             script.clear()
             script.extend(log)
             del log[:]
+
+
+def _rival(decision: Decision, claim: Claim, views) -> tuple:
+    """Another seat's claim at a race as the person is told it: (seat, claim, its words)."""
+    words = "" if claim.action is None or legal_index(decision, claim.action) < 0 else views.label(decision, claim.action)
+    return (decision.seat, claim, words)
 
 
 # ----- a match -------------------------------------------------------------------------------

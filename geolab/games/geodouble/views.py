@@ -1,0 +1,409 @@
+"""GeoDouble at the keyboard (`geolab.game.Views`): the race, Play the Ranks' stage, the story
+of a match, for `geolab play geodouble`.
+
+Every screen starts with the match line: the round, the score A-B, the target and who dealt
+the stage (the race winner; the coin when the race is void).
+
+**The race** (``claim``, a timed decision). The screen shows the seat's 18 cards by postal
+code and state name, never their capitals or borders: recalling those *is* the race. A claim
+is typed as two groups, ``MD VA NC / ME NY TX`` (either group first), or as the six postal
+codes in any order, and the split into a border group and a capital group is found here.
+Six different cards of the hand that hold no such split are a wrong claim (`WRONG`), which
+gives the race to the other player; anything else (an unknown code, a card not held, a card
+twice, not six cards) is a one-line `MoveError`. ``pass`` (read by the play loop) is no
+claim. Nothing on the race screen or in its help is drawn from the hand's solutions: the
+examples are fixed solutions chosen to share the fewest cards with the hand, and the play loop
+refuses ``moves`` and ``hint`` at a race.
+
+**Stage 2** is Play the Ranks' own views (`geolab.games.ranks.views`), handed the stage's
+decision (``dataclasses.replace(decision, observation=view.stage)``), under the match line;
+the declaration screen adds what declaring is worth here (5 -> 10 -> 20) against the score.
+
+**The story** (`events`, `ending`): each finished round's race (who called GeoPlunge first,
+with which groups and why they hold, a wrong claim or a void race), the stage's own lines
+(discards, declarations, tricks), the stage's result, the round's points and the running
+score; the ending adds the verdict of the match.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from geolab.cards import CAPITALS, NAMES, POSTAL
+from geolab.game import Decision, MoveError
+from geolab.games import groups
+from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
+                                              race_seen)
+from geolab.games.ranks.views import VIEWS as RANKS
+from geolab.games.ranks.views import Story, fit, plural, wrapped
+from geolab.stepwise import Claim
+
+WIDTH = 79
+SIDES = "AB"
+#: Solutions shown as examples of how to type a claim (valid under every border setting);
+#: the one sharing the fewest cards with the hand is shown, so an example never hands over a
+#: claim.
+EXAMPLES = ("MD VA NC / ME NY TX", "WA OR ID / CO IA DE", "CA NV AZ / MS MO AK", "VT NH ME / CA MN OR")
+WRONG_WORDS = ("wrong", "wrong claim")
+GROUP_BREAK = re.compile(r"[/+|]")
+
+
+# ----- small pieces of text -----------------------------------------------------------------
+def _codes(cards: Sequence[int]) -> str:
+    return " ".join(POSTAL[c] for c in cards)
+
+
+def _who(seat: int, me: int, capital: bool = False) -> str:
+    if seat == me:
+        return "You" if capital else "you"
+    return SIDES[seat]
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.1f} s"
+
+
+def claim_label(action) -> str:
+    """A claim in the words a person types: ``"MD NC VA / ME NY TX"`` (the border group, then
+    the capital group, each in card order), or ``"wrong claim"``."""
+    if action == WRONG:
+        return "wrong claim"
+    return f"{_codes(action.border)} / {_codes(action.capital)}"
+
+
+def why_border(group: Sequence[int], rules) -> str:
+    """``"VA borders MD and NC"`` (or ``"each of ... borders the other two"``)."""
+    hubs = groups.centers(group, rules.four_corners, rules.water)
+    if len(hubs) == 3:
+        return f"each of {_codes(group)} borders the other two"
+    others = [POSTAL[c] for c in group if c != hubs[0]]
+    return f"{POSTAL[hubs[0]]} borders {others[0]} and {others[1]}"
+
+
+def why_capital(group: Sequence[int]) -> str:
+    """``"Annapolis, Albany and Austin begin with A"``."""
+    names = [CAPITALS[c] for c in group]
+    return f"{names[0]}, {names[1]} and {names[2]} begin with {names[0][0]}"
+
+
+def why(solution: Solution, rules) -> str:
+    return f"{why_border(solution.border, rules)}; {why_capital(solution.capital)}"
+
+
+def example(hand: Sequence[int]) -> str:
+    """The example claim to show: the fixed one sharing the fewest cards with the hand."""
+    held = {POSTAL[c] for c in hand}
+    return min(EXAMPLES, key=lambda e: sum(code in held for code in e.split() if code != "/"))
+
+
+def match_line(view: MatchView) -> str:
+    """The line on top of every screen: round, score A-B, target, who dealt the stage."""
+    rules, me = view.rules, view.seat
+    a, b = view.score
+    score = f"A{' (you)' if me == 0 else ''} {a} - B{' (you)' if me == 1 else ''} {b}"
+    head = f"GeoDouble round {view.round + 1}: {score}, first to {rules.target}"
+    if view.stage is None:
+        return f"{head}; the race winner deals."
+    dealer = view.stage.first_lead
+    how = "won the race" if view.race is not None and view.race.winner == dealer else "the coin: no race winner"
+    return f"{head}; {_who(dealer, me)} dealt ({how})."
+
+
+# ----- the story of a round -----------------------------------------------------------------
+def _total(rounds: Sequence[RoundSeen]) -> list[int]:
+    return [sum(r.points[s] for r in rounds) for s in (0, 1)]
+
+
+def _score(score: Sequence[int], me: int) -> str:
+    return f"A{' (you)' if me == 0 else ''} {score[0]}, B{' (you)' if me == 1 else ''} {score[1]}"
+
+
+def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) -> list[str]:
+    """A settled race as seat `me` saw it: the first call(s) and why they hold or not, its own
+    claim if it came later, the winner and the score after the race (`before` it: the score
+    when the round began)."""
+    them = SIDES[1 - me]
+    out = []
+    deals = len(race.hands)
+    if deals > 1:
+        out.append(f"Round {n}: the race was dealt {deals} times (neither hand held a border group and a "
+                   "capital group).")
+    head = f"Round {n}, the race:"
+    if not race.first:
+        if race.own is None:
+            out.append(f"{head} void, no hand held a solution in {plural(deals, 'deal')}: no points.")
+        else:
+            out.append(f"{head} nobody called GeoPlunge: void, no points.")
+        return out
+    for seat, claim in race.first:
+        name = _who(seat, me, True)
+        if claim.action == WRONG:
+            out.append(f"{head} {name} called GeoPlunge at {_seconds(claim.seconds)} with a wrong claim.")
+        else:
+            out.append(f"{head} {name} called GeoPlunge at {_seconds(claim.seconds)}: {claim_label(claim.action)}.")
+            out.append(f"  {upper_first(why(claim.action, rules))}.")
+        head = "  At the same second:"
+    if me not in [s for s, _ in race.first] and race.own is not None:
+        if race.own.action is None:
+            out.append("  You made no claim.")
+        elif all(c.action == WRONG for _, c in race.first):
+            out.append(f"  Your claim ({_seconds(race.own.seconds)}) came second: not needed.")
+        else:
+            out.append(f"  Your claim ({_seconds(race.own.seconds)}) came too late.")
+    score = list(before)
+    if race.winner >= 0:
+        score[race.winner] += rules.race_points
+        valid = [s for s, c in race.first if c.action != WRONG]
+        because = ""
+        if not valid and len(race.first) == 2:
+            because = " (the coin: both claims wrong, at the same second)"
+        elif race.winner not in valid:
+            because = " (your wrong claim gives it)" if race.winner != me else f" ({them}'s wrong claim gives it)"
+        elif len(valid) == 2:
+            because = " (the coin, both at the same second)"
+        out.append(f"  {_who(race.winner, me, True)} won the race{because}: {rules.race_points} points. "
+                   f"Score: {_score(score, me)}.")
+    return out
+
+
+def stage_lines(rules, me: int, stage, race: RaceSeen, points: Sequence[int], after: Sequence[int]) -> list[str]:
+    """A finished stage's result and the round's points (`after`: the score after the round)."""
+    won = stage.tricks_won
+    race_pts = [rules.race_points if race.winner == s else 0 for s in (0, 1)]
+    pts = [points[s] - race_pts[s] for s in (0, 1)]
+    winner = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else None
+    tally = f"{won[me]}-{won[1 - me]}"
+    if winner is None:
+        out = [f"Stage 2: {tally}, nobody scores."]
+    else:
+        last = " on the last trick" if won[0] == won[1] else ""
+        verb = "won" if winner == me else "lost"
+        gain = f"{plural(pts[winner], 'point')}" + ("" if winner == me else f" to {SIDES[winner]}")
+        out = [f"Stage 2: you {verb} {tally}{last}: {gain}."]
+    mine, theirs = points[me], points[1 - me]
+    out.append(f"Round over: you +{mine}, {SIDES[1 - me]} +{theirs}. Score: {_score(after, me)}.")
+    return out
+
+
+def round_lines(rules, me: int, n: int, rounds: Sequence[RoundSeen], k: int) -> list[str]:
+    """Every line of finished round k (0-based) of `rounds`."""
+    r = rounds[k]
+    before = _total(rounds[:k])
+    after = _total(rounds[: k + 1])
+    lines = race_lines(rules, me, n, r.race, before)
+    if r.stage is None:
+        return lines + [f"Round over: you +{r.points[me]}, {SIDES[1 - me]} +{r.points[1 - me]}. "
+                        f"Score: {_score(after, me)}."]
+    story = Story(r.stage.rules, me, True, r.stage.discards, r.stage.opponent_discards, r.stage.first_lead,
+                  r.stage.declarations, r.stage.history)
+    return lines + story.lines() + stage_lines(rules, me, r.stage, r.race, r.points, after)
+
+
+# ----- the views ----------------------------------------------------------------------------
+def inner(decision: Decision) -> Decision:
+    """A stage-2 decision as Play the Ranks asks it: its own View."""
+    return dataclasses.replace(decision, observation=decision.observation.stage)
+
+
+class GeoDoubleViews:
+    """`geolab.game.Views` for GeoDouble: ``claim`` (the race), then Play the Ranks'
+    ``discard``, ``declare``, ``lead`` and ``follow``."""
+
+    # ----- what the seat sees ---------------------------------------------------------------
+    def screen(self, decision: Decision) -> list[str]:
+        view: MatchView = decision.observation
+        if not decision.timed:
+            lines = [match_line(view)]
+            if decision.kind == "declare":
+                lines += self._stakes(view)
+            return fit(lines + RANKS.screen(inner(decision)))
+        rules, them = view.rules, SIDES[1 - view.seat]
+        hand = sorted(view.race_hand, key=lambda c: POSTAL[c])
+        lines = [match_line(view)]
+        lines += wrapped(f"Stage 1, the race for borders and capitals ({rules.race_points} points): find a "
+                         "border group (one state borders the other two) and a capital group (three capitals "
+                         "that begin with the same letter), six different cards of yours.")
+        if view.attempt > 1:
+            lines.append(f"Dealt {view.attempt} times: neither hand held a solution before.")
+        lines.append(f"Your {len(hand)} cards:")
+        rows = (len(hand) + 2) // 3
+        for i in range(rows):
+            cells = [f"{POSTAL[c]} {NAMES[c]:<15}" for c in hand[i::rows]]
+            lines.append(("  " + "  ".join(cells)).rstrip())
+        lines.append(f"Claim: '{example(view.race_hand)}' or the six codes in any order; pass: no claim.")
+        lines += wrapped(f"{them} is searching too, and the clock runs. A wrong claim gives {them} the race.")
+        return fit(lines)
+
+    def prompt(self, decision: Decision) -> str:
+        if decision.timed:
+            return "GeoPlunge! 6 CARDS (or pass) > "
+        return RANKS.prompt(inner(decision))
+
+    def help(self, decision: Decision) -> list[str]:
+        view: MatchView = decision.observation
+        if not decision.timed:
+            lines = RANKS.help(inner(decision))
+            if decision.kind == "declare":
+                pts = view.rules.stage.win_points
+                lines = lines + fit([f"Here the stage winner scores {pts[0]}, {pts[1]} if one of you declares, "
+                                     f"{pts[2]} if both do."], WIDTH - 2)
+            return lines
+        them = SIDES[1 - view.seat]
+        ex = example(view.race_hand)
+        first, second = (part.split() for part in ex.split("/"))
+        solution = Solution(*(tuple(sorted(POSTAL.index(c) for c in g)) for g in (first, second)))
+        return fit([
+            f"Type your two groups, either first: '{ex}' ({why(solution, view.rules)}),",
+            f"or the six postal codes in any order ('{' '.join(first + second[::-1])}'): the split into a "
+            "border group and a capital group is found for you.",
+            f"Six of your cards that hold no such split are a wrong claim: it gives {them} the race "
+            "(with --confirm you see so before Enter).",
+            f"pass: no claim. If {them} calls GeoPlunge before your Enter, your time is up: no claim from you.",
+            "moves and hint are off in a race; geolab groups CODE ... checks a hand afterwards.",
+        ], WIDTH - 2)
+
+    def label(self, decision: Decision, action) -> str:
+        if decision.timed:
+            return claim_label(action)
+        return RANKS.label(inner(decision), action)
+
+    def parse(self, decision: Decision, text: str):
+        if not decision.timed:
+            return RANKS.parse(inner(decision), text)
+        if " ".join(text.lower().split()) in WRONG_WORDS:
+            return WRONG
+        parts = [self._cards(decision, part) for part in GROUP_BREAK.split(text.replace(",", " "))]
+        cards = [c for part in parts for c in part]
+        if len(parts) > 2:
+            raise MoveError("two groups at most: 'MD VA NC / ME NY TX', or six codes in any order")
+        seen = set()
+        for c in cards:
+            if c in seen:
+                raise MoveError(f"{POSTAL[c]} is named twice: a claim is six different cards")
+            seen.add(c)
+        if len(cards) != 6:
+            raise MoveError(f"a claim is six cards, two groups of three, not {len(cards)} (or pass)")
+        if len(parts) == 2:
+            if len(parts[0]) != 3:
+                raise MoveError(f"each group is three cards, not {len(parts[0])} and {len(parts[1])}")
+            a, b = (tuple(sorted(p)) for p in parts)
+            for option in (Solution(a, b), Solution(b, a)):
+                if option in decision.legal:
+                    return option
+            return WRONG
+        for option in decision.legal:
+            if option != WRONG and seen == {*option.border, *option.capital}:
+                return option
+        return WRONG
+
+    def events(self, decision: Decision) -> list[str]:
+        view: MatchView = decision.observation
+        rules, me = view.rules, view.seat
+        lines = []
+        for k in range(len(view.past)):
+            lines += round_lines(rules, me, k + 1, view.past, k)
+        if view.race is not None:
+            lines += race_lines(rules, me, view.round + 1, view.race, _total(view.past))
+        if view.stage is not None and not decision.timed:
+            lines += Story.of_view(inner(decision)).lines()
+        return fit(lines)
+
+    def ending(self, played: Played, seat: int) -> list[str]:
+        rules = played.rules
+        rounds = tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else final_view(r.stage, seat),
+                                 r.points) for r in played.rounds)
+        lines = []
+        for k in range(len(rounds)):
+            lines += round_lines(rules, seat, k + 1, rounds, k)
+        return fit(lines + self._verdict(played, seat))
+
+    def reason(self, decision: Decision, action) -> str:
+        view: MatchView = decision.observation
+        if not decision.timed:
+            return RANKS.reason(inner(decision), action)
+        if action == WRONG:
+            return f"a wrong claim gives {SIDES[1 - view.seat]} the race"
+        return why(action, view.rules)
+
+    # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
+    def echo(self, decision: Decision, action, text: str) -> str:
+        """The line `--confirm` shows before Enter: the claim, and whether it holds."""
+        if not decision.timed:
+            return f"-> {self.label(decision, action)}"
+        view: MatchView = decision.observation
+        if action == WRONG:
+            typed = [c for part in GROUP_BREAK.split(text.replace(",", " ")) for c in self._cards(decision, part)]
+            cards = f"{_codes(typed)}: no border group + capital group" if typed else "a claim you know is wrong"
+            return f"-> wrong claim ({cards}): it gives {SIDES[1 - view.seat]} the race"
+        return f"-> {claim_label(action)}: {why(action, view.rules)}"
+
+    def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
+        """What the loop shows when another player's claim comes before the person's Enter."""
+        if claim.action == WRONG:
+            return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}, with a wrong claim: "
+                    "the race is yours without a claim."]
+        return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}: {words}.",
+                "Your time is up: no claim from you."]
+
+    def race_note(self, decision: Decision) -> str:
+        """What the loop adds when it refuses moves or a hint at a race."""
+        return "geolab groups checks a hand after"
+
+    # ----- parts ----------------------------------------------------------------------------
+    @staticmethod
+    def _cards(decision: Decision, text: str) -> list[int]:
+        """The cards a part of a claim names, each a postal code of the hand."""
+        hand = decision.observation.race_hand
+        out = []
+        for word in text.split():
+            code = word.upper()
+            if code not in POSTAL:
+                tail = ": type the cards' postal codes" if word.isdigit() else ""
+                raise MoveError(f"'{word}' is not a postal code{tail}")
+            c = POSTAL.index(code)
+            if c not in hand:
+                raise MoveError(f"{code} is not in your hand")
+            out.append(c)
+        return out
+
+    @staticmethod
+    def _stakes(view: MatchView) -> list[str]:
+        """What declaring is worth here, against the score."""
+        rules, me = view.rules, view.seat
+        them = SIDES[1 - me]
+        pts = rules.stage.win_points
+        mine, theirs = view.score[me], view.score[1 - me]
+
+        def ladder(score: int) -> str:
+            reached = [score + p for p in pts]
+            text = "/".join(str(x) for x in reached)
+            return text + (f" (reaching {rules.target})" if any(x >= rules.target for x in reached) else "")
+
+        return wrapped(f"Declaring changes only the points: the stage winner scores {pts[0]}, {pts[1]} if one "
+                       f"of you declares, {pts[2]} if both. Winning it makes you {ladder(mine)}; "
+                       f"{them} winning makes {them} {ladder(theirs)}.")
+
+    @staticmethod
+    def _verdict(played: Played, seat: int) -> list[str]:
+        rules = played.rules
+        score = played.score
+        mine, theirs = score[seat], score[1 - seat]
+        rounds = len(played.rounds)
+        if max(score) >= rules.target:
+            top = 0 if score[0] >= rules.target else 1
+            head = f"{_who(top, seat, True)} reached {rules.target} in round {rounds}."
+        else:
+            head = f"Nobody reached {rules.target} in the {rounds} rounds the rules allow."
+        if played.winner is None:
+            return [head, f"The match is level, {mine}-{theirs}: a shared result."]
+        verb = "won" if played.winner == seat else "lost"
+        return [head, f"You {verb} the match {mine}-{theirs}."]
+
+
+VIEWS = GeoDoubleViews()
