@@ -228,7 +228,7 @@ def figure_solutions(tables: dict[str, pd.DataFrame], out: Path) -> None:
     ax.legend()
     ax = axes[1]
     land = dl[(dl.setting == "land") & dl.ci_low.notna()]
-    labels, x = [], np.arange(len(SETTINGS))
+    x = np.arange(len(SETTINGS))
     width = 0.27
     for i, (label, color) in enumerate((("both", "tab:green"), ("one", "tab:orange"), ("neither", "tab:red"))):
         part = dl[dl.hands_with_solution == label].set_index("setting").reindex(list(SETTINGS))
@@ -237,8 +237,9 @@ def figure_solutions(tables: dict[str, pd.DataFrame], out: Path) -> None:
         for xi, r in zip(x + (i - 1) * width, part.rate):
             ax.text(xi, r + 0.01, f"{r:.2%}" if r < 0.05 else f"{r:.1%}", ha="center", fontsize=7)
     ax.set_xticks(x, list(SETTINGS))
-    ax.set(ylim=(0, 1), ylabel="share of deals", title=f"A deal's two hands: both, one or neither holds a solution\n"
-                                                        f"{int(land.deals.iloc[0]):,} deals a setting; neither = redeal")
+    ax.set(ylim=(0, 1), ylabel="share of deals",
+           title=f"A deal's two hands: both, one or neither holds a solution\n"
+                 f"{int(land.deals.iloc[0]):,} deals a setting; neither = redeal")
     ax.legend(fontsize=8)
     fig.tight_layout()
     save_figure(fig, out / "solutions.png")
@@ -265,7 +266,8 @@ def part_states(n: int, seed: int, out: Path, argv) -> dict:
             var = (s[6, c] - 2 * share * s[7, c] + share ** 2 * y2) / n - (s[5, c] / n - share * ybar) ** 2
             half = 1.96 * np.sqrt(max(var, 0.0) / n) / ybar
             used = rate_row(s[1, c], held)
-            rows.append({"setting": name, "card": POSTAL[c], "capital": CAPITALS[c], "hands": n, "hands_holding": int(held),
+            rows.append({"setting": name, "card": POSTAL[c], "capital": CAPITALS[c], "hands": n,
+                         "hands_holding": int(held),
                          "p_used": used["rate"], "p_used_ci_low": used["ci_low"], "p_used_ci_high": used["ci_high"],
                          "p_used_as_border": s[2, c] / held, "p_used_as_capital": s[3, c] / held,
                          "p_key": s[4, c] / held, "share_of_solutions": share,
@@ -279,8 +281,10 @@ def part_states(n: int, seed: int, out: Path, argv) -> dict:
     info = meta(command=command(argv), part="states", hands_per_setting=n, seed=seed + 1000,
                 hand="hand A of a deal of two 18-card hands (the solutions part's deals with seed + 1000)",
                 measures={"p_used": "P(the hand has a solution using the state | the hand holds it), Wilson 95% CI",
-                          "p_used_as_border / p_used_as_capital": "... using it in the border group / the capital group",
-                          "p_key": "P(every solution of the hand uses it | the hand holds it); 0 when the hand has none",
+                          "p_used_as_border / p_used_as_capital":
+                              "... using it in the border group / the capital group",
+                          "p_key": "P(every solution of the hand uses it | the hand holds it); 0 when the hand has "
+                                   "none",
                           "share_of_solutions": "solutions that contain the state / all solutions (over all hands; "
                                                 "each solution has 6 cards, so the shares add to 6 and the uniform "
                                                 "share is 12%); delta-method 95% CI",
@@ -409,7 +413,8 @@ def play_pairs(deals_n: int, seed: int, continuation: str, batch: int = 8192):
         assert (np.sort(played.discards[:, 0, :], axis=1) == hand[:, list(PAIRS[-1])]).all()  # forced as meant
         for bot in BOT_RULES:
             chosen = rb.play(rules, (DiscardBy(BOTS.make(bot, rules), cont), cont), n, game_seed, chunk=n, threads=1)
-            pos = np.sort((hand[:, :, None] == chosen.discards[:, 0, None, :]).any(axis=2).nonzero()[1].reshape(n, 2), axis=1)
+            gone = (hand[:, :, None] == chosen.discards[:, 0, None, :]).any(axis=2)
+            pos = np.sort(gone.nonzero()[1].reshape(n, 2), axis=1)
             choice[bot].append(np.array([index[(a, c)] for a, c in pos]))
         outcome.append(out), hands.append(hand), first.append(played.first_lead == 0)
     return (np.concatenate(outcome), np.concatenate(hands), np.concatenate(first),
@@ -512,7 +517,8 @@ def agreement(tables, seeds, continuations) -> dict:
     out = {}
     thumb, values = tables["rules_of_thumb"], tables["card_values"]
     for cont in continuations:
-        t = thumb[(thumb.continuation == cont) & (thumb.first_lead == "all") & thumb.picks_best_where_it_matters.notna()]
+        t = thumb[(thumb.continuation == cont) & (thumb.first_lead == "all")
+                  & thumb.picks_best_where_it_matters.notna()]
         ranking = [list(t[t.seed == s].sort_values("win_rate", ascending=False).rule) for s in seeds]
         v = [values[(values.continuation == cont) & (values.seed == s)].set_index("card").value for s in seeds]
         out[cont] = {"best_rule": [r[0] for r in ranking], "worst_rule": [r[-1] for r in ranking],
@@ -530,7 +536,8 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
     conts = list(thumb.continuation.unique())
     fig, axes = plt.subplots(1, len(conts), figsize=(7 * len(conts), 5), sharey=False, squeeze=False)
     for ax, c in zip(axes[0], conts):
-        part = thumb[(thumb.continuation == c) & (thumb.seed == seed) & (thumb.first_lead == "all")].sort_values("win_rate")
+        part = thumb[(thumb.continuation == c) & (thumb.seed == seed) & (thumb.first_lead == "all")]
+        part = part.sort_values("win_rate")
         yy = np.arange(len(part))
         colors = ["grey" if pd.isna(p) else "tab:blue" for p in part.picks_best_where_it_matters]
         ax.barh(yy, part.win_rate, color=colors,
@@ -541,8 +548,8 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
         ax.set(xlim=(0.2, 0.85), xlabel=f"side A's win rate, 95% CI; {int(part.deals.iloc[0]):,} deals",
                title=f"GeoDouble stage 2: which two cards to discard\ncontinuation: {c} on both sides (seed {seed})")
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle("(best x% = how often the rule's pair is a best pair in hindsight, in the deals where the pair matters)",
-                 y=0.0, fontsize=9)
+    fig.suptitle("(best x% = how often the rule's pair is a best pair in hindsight, in the deals where the pair "
+                 "matters)", y=0.0, fontsize=9)
     fig.tight_layout()
     save_figure(fig, out / "rules_of_thumb.png")
     plt.close(fig)
@@ -560,9 +567,11 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
             ax.text(r.useful_a - 1, r.useful_b - 1, f"{r.win_rate:.0%}", ha="center", va="center", fontsize=7)
         ax.set_xticks(range(8), ["1\nbest", *map(str, range(2, 8)), "8\nworst"])
         ax.set_yticks(range(8), ["1 best", *map(str, range(2, 8)), "8 worst"])
-        ax.set(xlabel="the better card you discard (rank by best rank, 1 = lowest)", ylabel="the worse card you discard",
-               title=f"Side A's win rate by the pair it discards (continuation {c})\n{int(g.deals.sum()) // len(PAIRS):,} "
-                     f"deals x 28 pairs; 95% CI half-width <= {float((g.ci_high - g.ci_low).max() / 2):.1%}")
+        ax.set(xlabel="the better card you discard (rank by best rank, 1 = lowest)",
+               ylabel="the worse card you discard",
+               title=f"Side A's win rate by the pair it discards (continuation {c})\n"
+                     f"{int(g.deals.sum()) // len(PAIRS):,} deals x 28 pairs; "
+                     f"95% CI half-width <= {float((g.ci_high - g.ci_low).max() / 2):.1%}")
         fig.colorbar(im, ax=ax, shrink=0.8, label="side A's win rate")
     fig.tight_layout()
     save_figure(fig, out / "win_by_pair.png")
@@ -660,22 +669,26 @@ def part_speed(n: int, n_search: int, seed: int, out: Path, argv, small: bool = 
               flush=True)
 
     for s in SPEEDS:
-        run("speed", f"player:speed={s},tricks=learned", "player:tricks=learned", n, speed_ratio=s,
+        run("speed", f"player:speed={s},tricks=learned,declare=never", "player:tricks=learned,declare=never", n,
+            speed_ratio=s,
             tricks_a="learned", tricks_b="learned")
     for a, b in combinations(TRICK_BOTS, 2):
-        run("tricks", f"player:tricks={b}", f"player:tricks={a}", n, speed_ratio=1.0, tricks_a=b, tricks_b=a)
+        run("tricks", f"player:tricks={b},declare=never", f"player:tricks={a},declare=never", n, speed_ratio=1.0,
+            tricks_a=b, tricks_b=a)
     for b in TRICK_BOTS:
-        run("tricks", f"player:tricks={SEARCH}", f"player:tricks={b}", n_search, speed_ratio=1.0,
+        run("tricks", f"player:tricks={SEARCH},declare=never", f"player:tricks={b},declare=never", n_search,
+            speed_ratio=1.0,
             tricks_a="montecarlo", tricks_b=b)
     for weak in ("greedy", "random"):
         for s in SPEEDS if not small else SPEEDS[4:6]:
-            run("exchange", f"player:speed={s},tricks={weak}", "player:tricks=learned", n, speed_ratio=s,
+            run("exchange", f"player:speed={s},tricks={weak},declare=never", "player:tricks=learned,declare=never", n,
+                speed_ratio=s,
                 tricks_a=weak, tricks_b="learned")
     table = pd.DataFrame(rows)
     write_table(table, out, "matches")
     figure_speed(table, out)
     info = meta(command=command(argv), part="speed", rules="GeoDouble, official preset (land borders, to 50)",
-                deals=n, deals_search=n_search, seed=seed, search_bot=f"montecarlo:k=6,budget_ms=none",
+                deals=n, deals_search=n_search, seed=seed, search_bot=SEARCH.strip("[]"),
                 race_model="human (geolab.games.race.RaceModel defaults: base 3 s, 1.5 s a card, spread 0.35, "
                            "error 0.03), the speed multiplier as given",
                 declarations="never (both players)",
@@ -693,12 +706,13 @@ def figure_speed(table: pd.DataFrame, out: Path) -> None:
     fig, axes = plt.subplots(1, 3, figsize=(17, 5))
     ax = axes[0]
     sp = table[table.study == "speed"].sort_values("speed_ratio")
-    sp = pd.concat([sp, pd.DataFrame([{"speed_ratio": 1.0, "win_rate": 0.5, "ci_low": 0.5, "ci_high": 0.5,
-                                       "races_share": 0.5, "races_ci_low": 0.5, "races_ci_high": 0.5}])]).sort_values("speed_ratio")
+    even = {"speed_ratio": 1.0, "win_rate": 0.5, "ci_low": 0.5, "ci_high": 0.5, "races_share": 0.5, "races_ci_low": 0.5,
+            "races_ci_high": 0.5}
+    sp = pd.concat([sp, pd.DataFrame([even])]).sort_values("speed_ratio")
     ax.errorbar(sp.speed_ratio, sp.win_rate, yerr=[sp.win_rate - sp.ci_low, sp.ci_high - sp.win_rate], marker="o",
                 capsize=3, label="matches won")
-    ax.errorbar(sp.speed_ratio, sp.races_share, yerr=[sp.races_share - sp.races_ci_low, sp.races_ci_high - sp.races_share],
-                marker="s", capsize=3, ls="--", label="races won")
+    ax.errorbar(sp.speed_ratio, sp.races_share, marker="s", capsize=3, ls="--", label="races won",
+                yerr=[sp.races_share - sp.races_ci_low, sp.races_ci_high - sp.races_share])
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xticks([0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0], ["0.5", "0.67", "0.8", "1", "1.25", "1.5", "2", "3"])
@@ -749,7 +763,8 @@ POLICIES = ("never", "always", "threshold", "score", "montecarlo")
 FOURTH_BINS = (0, 3, 5, 7, 9, 11, 13, 16, 20, 50)
 #: Score difference bins (differences are multiples of 5): -45..-40, -35..-25, -20..-15, -10..-5, 0, 5..10, ...
 DIFF_BINS = (-50, -37.5, -22.5, -12.5, -2.5, 2.5, 12.5, 22.5, 37.5, 50)
-DIFF_LABELS = ("-45, -40", "-35..-25", "-20, -15", "-10, -5", "0 (level)", "+5, +10", "+15, +20", "+25..+35", "+40, +45")
+DIFF_LABELS = ("-45, -40", "-35..-25", "-20, -15", "-10, -5", "0 (level)", "+5, +10", "+15, +20", "+25..+35",
+               "+40, +45")
 
 
 class Recorder:
@@ -923,6 +938,48 @@ def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path) -> None:
     plt.close(fig)
 
 
+#: The balance cards: the official rules against each variant (`geolab balance geodouble`).
+VARIANTS = {
+    "corners-water": ("four_corners=true", "water=true"),
+    "race-points-5": ("race_points=5",),
+    "no-geoplunging-bonus": ("stage.win_points=[5,5,5]",),
+    "target-25": ("target=25",),
+}
+
+
+def part_balance(n: int, seed: int, out: Path, argv) -> dict:
+    """Item 6: `geolab balance geodouble` report cards, the official rules against each of
+    `VARIANTS`, each into its own folder (balance.csv, balance.png, meta.json), and all the
+    cards' lines in one table."""
+    import shutil
+    import subprocess
+
+    start = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    cards, commands = [], {}
+    for name, sets in VARIANTS.items():
+        folder = out / name
+        if folder.exists():
+            shutil.rmtree(folder)
+        args = ["balance", "geodouble", *(x for s in sets for x in ("--set", s)), "--games", str(n),
+                "--seed", str(seed), "--out", str(folder)]
+        commands[name] = "geolab " + " ".join(args)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "geolab", *args], check=True, stdout=subprocess.DEVNULL)
+        card = pd.read_csv(folder / "balance.csv")
+        cards.append(card.assign(card=name, changes=" ".join(sets)))
+        print(f"balance {name}: {time.perf_counter() - t:.0f} s", flush=True)
+    table = pd.concat(cards, ignore_index=True)
+    write_table(table, out, "cards")
+    info = meta(command=command(argv), part="balance", deals_per_line_up=n, seed=seed, commands=commands,
+                cards={name: f"{name}/balance.csv, balance.png, meta.json" for name in VARIANTS},
+                note="every card measures the official rules and its variant on the same seeds; the official "
+                     "values repeat in every card",
+                wall_seconds=round(time.perf_counter() - start, 1))
+    write_json(info, out / "meta.json")
+    return info
+
+
 # ----- the command line ------------------------------------------------------------------------
 PARTS_A = ("solutions", "states", "discards")
 PARTS_B = ("speed", "declare", "balance")
@@ -931,18 +988,25 @@ PARTS_B = ("speed", "declare", "balance")
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=(*PARTS_A, *PARTS_B, "a", "b", "all"), help="which part to run (a: part A; b: part B; all: every part)")
+    parser.add_argument("part", choices=(*PARTS_A, *PARTS_B, "a", "b", "all"),
+                        help="which part to run (a: part A; b: part B; all: every part)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-seed", type=int, default=2, help="the discard study's second seed")
-    parser.add_argument("--hands", type=int, default=2_000_000, help="deals (hands) a border setting (solutions, states)")
+    parser.add_argument("--hands", type=int, default=2_000_000,
+                        help="deals (hands) a border setting (solutions, states)")
     parser.add_argument("--deals", type=int, default=50_000, help="stage-2 deals a seed and continuation (discards)")
     parser.add_argument("--matches", type=int, default=20_000, help="duplicate matches a pair (part B)")
-    parser.add_argument("--chart-matches", type=int, default=20_000, help="duplicate self-play matches a policy for the declaration chart")
-    parser.add_argument("--search-matches", type=int, default=5_000, help="duplicate matches a pair with the search bot (part B)")
+    parser.add_argument("--balance-games", type=int, default=100_000,
+                        help="duplicate deals a line-up of a balance card")
+    parser.add_argument("--chart-matches", type=int, default=20_000,
+                        help="duplicate self-play matches a policy for the declaration chart")
+    parser.add_argument("--search-matches", type=int, default=5_000,
+                        help="duplicate matches a pair with the search bot (part B)")
     parser.add_argument("--continuation", action="append", dest="continuations",
                         help="a continuation of the discard study (repeat it; default: learned, then greedy)")
     parser.add_argument("--folder", default=None, help="the discards part's folder under --out (default discards)")
-    parser.add_argument("--plots-only", action="store_true", help="discards: redraw its plots from the tables in its folder")
+    parser.add_argument("--plots-only", action="store_true",
+                        help="discards: redraw its plots from the tables in its folder")
     parser.add_argument("--small", action="store_true", help="tiny sizes (a quick look; the notebook without results)")
     parser.add_argument("--out", default=str(OUT))
     args = parser.parse_args(argv)
@@ -965,6 +1029,8 @@ def main(argv=None) -> int:
                           out / (args.folder or "discards"), argv)
         elif part == "declare":
             part_declare(args.matches, args.chart_matches, args.seed, out / "declare", argv)
+        elif part == "balance":
+            part_balance(args.matches if args.small else args.balance_games, args.seed, out / "balance", argv)
         elif part == "speed":
             part_speed(args.matches, args.search_matches, args.seed, out / "speed", argv, args.small)
     return 0
