@@ -545,7 +545,8 @@ def figure_discards(tables, cont: str, seed: int, out: Path) -> None:
         ax.set_yticks(yy, [r if pd.isna(p) else f"{r}  (best {p:.0%})"
                            for r, p in zip(part.rule, part.picks_best_where_it_matters)], fontsize=8)
         ax.axvline(0.5, color="grey", ls="--", lw=0.8)
-        ax.set(xlim=(0.2, 0.85), xlabel=f"side A's win rate, 95% CI; {int(part.deals.iloc[0]):,} deals",
+        ax.set(xlim=(0.1, max(0.85, float(part.win_ci_high.max()) + 0.03)),
+               xlabel=f"side A's win rate, 95% CI; {int(part.deals.iloc[0]):,} deals",
                title=f"GeoDouble stage 2: which two cards to discard\ncontinuation: {c} on both sides (seed {seed})")
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle("(best x% = how often the rule's pair is a best pair in hindsight, in the deals where the pair "
