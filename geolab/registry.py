@@ -35,6 +35,7 @@ BUILTIN = {
                        {"bench": "geolab.lab.benches:jumbled"}),
     "class": Builtin("Class GeoPower Double Choice", "geolab.games.classroom.game", "geolab.bots.classroom.registry",
                      {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
+    "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry", {}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {
