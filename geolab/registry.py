@@ -35,7 +35,8 @@ BUILTIN = {
                        {"bench": "geolab.lab.benches:jumbled"}),
     "class": Builtin("Class GeoPower Double Choice", "geolab.games.classroom.game", "geolab.bots.classroom.registry",
                      {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
-    "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry", {}),
+    "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry",
+                         {"bench": "geolab.lab.benches:geodouble"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {

@@ -10,8 +10,9 @@ import pytest
 
 from geolab.bots.geodouble.registry import BOTS
 from geolab.errors import BotError
+from geolab.game import replayed as replayed_record
 from geolab.games.geodouble import batch as engine
-from geolab.games.geodouble import reference
+from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.ranks.reference import Lead
 
@@ -44,7 +45,7 @@ class Scripted:
         return Lead(trick.lead, trick.category, trick.base) if decision.kind == "lead" else trick.follow
 
 
-def replayed(rules: Rules, match: reference.Played) -> reference.Played:
+def through_reference(rules: Rules, match: reference.Played) -> reference.Played:
     """The batch match's deal and decisions played through the reference engine."""
     pad = reference.deal_round(rules, np.random.default_rng(0))  # rounds never reached
     rounds = [reference.RoundDeal(r.race.races, r.race.coin, pad.stage if r.stage is None else r.stage.hands)
@@ -59,7 +60,7 @@ def test_batch_agrees_with_the_reference_engine(rules):
     table = engine.batch(rules, lineup, n, seed=3)
     matches = engine.played(rules, lineup, n, seed=3)
     for i, match in enumerate(matches):
-        ref = replayed(rules, match)
+        ref = through_reference(rules, match)
         assert len(ref.rounds) == len(match.rounds) == table.length[i]
         for mine, theirs in zip(match.rounds, ref.rounds):
             assert mine.race == theirs.race  # deals, coin, claims and winner
@@ -137,3 +138,22 @@ def test_a_bot_failing_in_the_race_is_one_line():
     with pytest.raises(BotError) as error:
         engine.batch(rules, [a, Broken(b)], 10, seed=0)
     assert str(error.value) == "geodouble: bot 'broken' failed on the race: RuntimeError: no stopwatch at all"
+
+
+@pytest.mark.parametrize("rules", [Rules(), SPARSE], ids=["official", "sparse"])
+def test_batch_records_replay_with_their_results(rules):
+    lineup = bots(rules)
+    table = engine.batch(rules, lineup, 20, seed=6)
+    for i, record in enumerate(engine.batch_records(rules, lineup, 20, seed=6)):
+        match = replayed_record(record, records.GAME, records.replay_match, records.report, records.BODY_KEYS)
+        assert len(match.rounds) == table.length[i]
+        assert match.score == (table.columns["points_A"][i], table.columns["points_B"][i])
+
+
+def test_the_bench_reports_its_rates():
+    from geolab.lab.benches import geodouble
+
+    out = geodouble(Rules(), 256, 1, 0, 1)
+    assert out["games"] == 256 and len(out["runs_matches_per_s"]) == 1
+    assert out["ratio_to_ranks_deals"] == pytest.approx(out["matches_per_s"] / out["ranks_deals_per_s"])
+    assert "matches/s" in out["summary"]

@@ -11,7 +11,7 @@ from geolab.games.race import RaceModel
 
 
 def player(rules, speed: float = 1.0, error: float | None = None, race: str = "human", tricks: str = "greedy",
-           declare: str = "never", threshold: float = 0.5, samples: int = 32) -> Player:
+           declare: str = "score", threshold: float = 0.5, samples: int = 32) -> Player:
     """speed: search-speed multiplier (2: twice as fast); error: chance a claim is wrong
     (default: the race model's); race: human or perfect (no spread, no errors, no motor time);
     tricks: a Play the Ranks bot spec (in brackets when it has parameters); declare: the
@@ -37,8 +37,9 @@ BOTS.add("player", player, "races at its speed, plays the tricks as a Play the R
          example="player:tricks=random,declare=always")
 
 #: `geolab simulate geodouble` and `geolab arena geodouble` line-ups by default.
-SIMULATE = "player,player:declare=always"
-ARENA = "player:declare=never,player:declare=always,player:speed=1.5"
+SIMULATE = "player,player:declare=never"
+ARENA = ("player:declare=never,player:declare=always,player:declare=threshold,player,"
+         "player:declare=montecarlo,samples=16")
 
 
 def seat(bot, rules, rng) -> PlayerSeat:

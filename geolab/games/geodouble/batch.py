@@ -56,7 +56,7 @@ from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
 from geolab.games import groups
-from geolab.games.geodouble import reference
+from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import settle
 from geolab.games.ranks import batch as ranks
@@ -67,7 +67,8 @@ BLOCK = 4096
 #: Default matches per chunk.
 CHUNK = 65536
 SEATS = reference.SEATS
-#: The finder's kernel runs on every core: one thread of ours launches it at a time.
+#: The finder's kernel runs on every core already, and numba's default (workqueue) threading
+#: layer cannot run two parallel kernels at once: one chunk's thread launches it at a time.
 _FINDER = threading.Lock()
 
 
@@ -86,8 +87,6 @@ def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, 
 
 def batch_records(rules: Rules, bots, n: int, seed) -> list[dict]:
     """The first n matches of `batch` (stream 0) as records."""
-    from geolab.games.geodouble import records
-
     return [records.to_record(p) for p in played(rules, bots, n, seed)]
 
 
@@ -208,7 +207,8 @@ class _Chunk:
 
     def race_deals(self, r: int, live: np.ndarray):
         """Each live match's race deals until a hand holds a solution or the redeals run out:
-        the last deal's masks, each hand's solutions and first solution, deals per match."""
+        each hand's solutions and first solution in the last deal, the deals per match, and
+        (logging) the hands of each deal."""
         rules, m = self.rules, self.m
         masks, dealt = np.zeros((m, 2), np.int64), []
         solutions, example = np.zeros((m, 2), np.int64), np.zeros((m, 2, 2), np.int64)
@@ -228,7 +228,7 @@ class _Chunk:
             pending = pending[(solutions[pending] == 0).all(axis=1)]
             if not len(pending):
                 break
-        return masks, solutions, example, attempts, dealt
+        return solutions, example, attempts, dealt
 
     def claims(self, r: int, live: np.ndarray, solutions: np.ndarray):
         """Each seat's claims in the live matches: (m, 2) seconds (inf: none) and wrong."""
@@ -258,7 +258,7 @@ class _Chunk:
 
     def round(self, r: int, live: np.ndarray) -> None:
         rules = self.rules
-        masks, solutions, example, attempts, dealt = self.race_deals(r, live)
+        solutions, example, attempts, dealt = self.race_deals(r, live)
         coin, stage = self.round_deals(r, live)
         seconds, wrong = self.claims(r, live, solutions)
         winner = np.full(self.m, -1, np.int64)
@@ -275,7 +275,8 @@ class _Chunk:
         goes_on = self.score[live].max(axis=1) < rules.target
         staged = live[goes_on]
         policies = [bot.stage_policy(rules, self.score[staged]) for bot in self.bots]
-        played = ranks.play_given(rules.stage, policies, _pick(stage, goes_on), dealer[staged], self.rng(0, r, 3, self.stream))
+        rng = self.rng(0, r, 3, self.stream)
+        played = ranks.play_given(rules.stage, policies, _pick(stage, goes_on), dealer[staged], rng)
         self.score[staged] += played.points
         decided = played.winner >= 0
         self.stages[staged[decided], played.winner[decided]] += 1

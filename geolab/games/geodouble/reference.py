@@ -241,7 +241,7 @@ def steps(rules: Rules, deal: Deal | None = None):
     now: dict = {"race": None, "hand": None, "attempt": 0, "stage_view": None}
 
     def seen(seat: int) -> tuple[RoundSeen, ...]:
-        return tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else _final_view(r.stage, seat),
+        return tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else final_view(r.stage, seat),
                                r.points) for r in rounds)
 
     def observe(seat: int, stage_view: ranks.View | None = None) -> MatchView:
@@ -301,7 +301,7 @@ def steps(rules: Rules, deal: Deal | None = None):
     return Played(rules, rounds)
 
 
-def _final_view(game: ranks.Game, seat: int) -> ranks.View:
+def final_view(game: ranks.Game, seat: int) -> ranks.View:
     """The seat's Play the Ranks view at the end of a stage: what it saw of the whole deal."""
     mine = set(game.hands[seat]) - set(game.discards[seat]) - {t.lead if t.leader == seat else t.follow
                                                                  for t in game.tricks}

@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.game import Decision, MoveError
 from geolab.games import groups
-from geolab.games.geodouble.reference import WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, race_seen
+from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
+                                              race_seen)
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, plural, wrapped
 from geolab.stepwise import Claim
@@ -328,11 +329,9 @@ class GeoDoubleViews:
 
     def ending(self, played: Played, seat: int) -> list[str]:
         rules = played.rules
-        lines, score = [], [0, 0]
-        for k, r in enumerate(played.rounds):
-            stage = None if r.stage is None else (Story.of_game(r.stage, seat), r.stage.tricks_won)
-            lines += round_lines(rules, seat, k + 1, race_seen(r.race, seat), stage, r.points, score)
-            score = [score[s] + r.points[s] for s in (0, 1)]
+        rounds = tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else final_view(r.stage, seat),
+                                 r.points) for r in played.rounds)
+        lines = seen_rounds(rules, seat, rounds)
         return fit(lines + self._verdict(played, seat))
 
     def reason(self, decision: Decision, action) -> str:
