@@ -601,6 +601,15 @@ def match_rules(preset: str = "official"):
     return Rules.preset(preset)
 
 
+def race_defaults() -> dict:
+    """The race model's parameters at speed 1 (`geolab.games.race.RaceModel`), for meta.json."""
+    import dataclasses
+
+    from geolab.games.race import RaceModel
+
+    return dataclasses.asdict(RaceModel.named("human"))
+
+
 def duplicate_matches(rules, a: str, b: str, n: int, seed: int, threads: int | None = None, raw: bool = False) -> dict:
     """`a` against `b` (GeoDouble player specs) on n duplicate matches: each match's cards played
     twice, seats swapped (streams 0 and 1 of the seed: the same race and stage deals, the same
@@ -690,8 +699,7 @@ def part_speed(n: int, n_search: int, seed: int, out: Path, argv, small: bool = 
     figure_speed(table, out)
     info = meta(command=command(argv), part="speed", rules="GeoDouble, official preset (land borders, to 50)",
                 deals=n, deals_search=n_search, seed=seed, search_bot=SEARCH.strip("[]"),
-                race_model="human (geolab.games.race.RaceModel defaults: base 3 s, 1.5 s a card, spread 0.35, "
-                           "error 0.03), the speed multiplier as given",
+                race_model={"name": "human", "defaults": race_defaults(), "speed": "as the spec gives it"},
                 declarations="never (both players)",
                 duplicate="each deal played twice, seats swapped, the same cards (streams 0 and 1 of the seed)",
                 statistics="match win rate: duplicate_interval (Wilson on Kish's effective sample over deals); "
@@ -859,6 +867,7 @@ def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str =
     write_table(rates, out, "declare_rates")
     figure_declare(cells, chart, out)
     info = meta(command=command(argv), part="declare", rules="GeoDouble, official preset", tricks=tricks, speed=1.0,
+                race_model={"name": "human", "defaults": race_defaults()},
                 policies=list(POLICIES), specs=specs, deals_per_pair=n, seed=seed,
                 duplicate="geolab.lab.arena.run: each pair on the same duplicate matches (seats swapped, same cards), "
                           "every pair on the same deals (blocks of 10,000 seeded by SeedSequence(seed).spawn)",
@@ -973,6 +982,7 @@ def part_balance(n: int, seed: int, out: Path, argv) -> dict:
     table = pd.concat(cards, ignore_index=True)
     write_table(table, out, "cards")
     info = meta(command=command(argv), part="balance", deals_per_line_up=n, seed=seed, commands=commands,
+                race_model={"name": "human", "defaults": race_defaults()},
                 cards={name: f"{name}/balance.csv, balance.png, meta.json" for name in VARIANTS},
                 note="every card measures the official rules and its variant on the same seeds; the official "
                      "values repeat in every card",
