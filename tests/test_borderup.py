@@ -353,3 +353,27 @@ def test_the_ending_tells_how_the_game_was_decided():
     assert VIEWS.ending(won, 0)[:2] == ["You called GeoPlunge at 5.0 s: AL GA MS / DE MD WV.",
                                         "  AL borders GA and MS; MD borders DE and WV."]
     assert VIEWS.ending(won, 1)[-2:] == ["Your claim (6.0 s) came too late.", "You lost: A's groups hold first."]
+
+
+# ----- at a real terminal -------------------------------------------------------------------
+def test_a_race_at_the_terminal_is_won_by_a_typed_claim_and_lost_to_the_clock(tmp_path):
+    """`geolab play border-up` on a pseudo-terminal: seed 7 deals A AR CA DE FL GA HI MI MN MO NE
+    NV NY OH OK OR RI UT; against a very slow racer the person's six codes win, and against the
+    default racer, typing nothing, the bot's claim is the deadline."""
+    from terminal import PROMPT_END, finish, run, spawn
+
+    record = tmp_path / "won.json"
+    child = spawn("play", "border-up", "--vs", "racer:speed=0.05", "--seed", "7", "--record", str(record), home=tmp_path)
+    child.expect(PROMPT_END)
+    assert "OK Oklahoma" in child.before and "AR MO OK" not in child.before
+    child.sendline("ok ar mo or nv ca")
+    child.expect_exact("You won: your groups hold.")
+    assert finish(child) == 0
+    replayed = run("replay", str(record), home=tmp_path)
+    assert replayed.returncode == 0 and "winner: A" in replayed.stdout and "outcome: held" in replayed.stdout
+    child = spawn("play", "border-up", "--vs", "racer", "--seed", "8", "--record", str(tmp_path / "lost.json"),
+                  home=tmp_path)
+    child.expect(PROMPT_END)
+    child.expect_exact("Your time is up: no claim from you.")
+    child.expect_exact("You lost: B's groups hold first.")
+    assert finish(child) == 0
