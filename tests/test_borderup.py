@@ -363,7 +363,8 @@ def test_a_race_at_the_terminal_is_won_by_a_typed_claim_and_lost_to_the_clock(tm
     from terminal import PROMPT_END, finish, run, spawn
 
     record = tmp_path / "won.json"
-    child = spawn("play", "border-up", "--vs", "racer:speed=0.05", "--seed", "7", "--record", str(record), home=tmp_path)
+    child = spawn("play", "border-up", "--vs", "racer:speed=0.05", "--seed", "7", "--record", str(record),
+                  home=tmp_path)
     child.expect(PROMPT_END)
     assert "OK Oklahoma" in child.before and "AR MO OK" not in child.before
     child.sendline("ok ar mo or nv ca")
