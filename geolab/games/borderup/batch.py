@@ -3,12 +3,12 @@
 The reference engine (`geolab.games.borderup.reference.steps`) is the specification; this
 engine plays the same games as arrays whose first axis is the game, and must agree with it
 game for game (``tests/test_borderup_batch.py`` and the conformance suite replay its games
-there). A block of games is dealt (`geolab.games.race.deal_hands`: two hands from a key per
+there). A chunk of blocks is dealt (`geolab.games.race.deal_hands`: two hands from a key per
 game), searched by the group finder (`geolab.games.groups.find_batch`), dealt again where
-neither hand holds a solution, raced by the seats' race models and settled by
-`geolab.games.race.settle` under the ``tie`` rule. `race_block` is that block, public so a
-game that holds Border-Up as a stage (the Combo 1 tournament) plays its Border-Up games with
-its own keys and streams.
+neither hand holds a solution, raced by the seats' race models block by block and settled by
+`geolab.games.race.settle` under the ``tie`` rule (`race_blocks`). `race_block` is one block
+of it, public so a game that holds Border-Up as a stage (the Combo 1 tournament) plays its
+Border-Up games with its own keys and streams.
 
 **The bots.** ``bots[s].race(rng, cards, solutions)`` gives seat s's claims for a block of
 hands: the seconds of each (inf: no claim) and whether it is wrong; a claim that is not wrong
