@@ -319,7 +319,7 @@ class GeoDoubleViews:
             return f"-> {self.label(decision, action)}"
         view: MatchView = decision.observation
         if action == WRONG:
-            typed = typed_cards(view.race_hand, text)
+            typed = [] if is_wrong_words(text) else typed_cards(view.race_hand, text)
             cards = f"{codes(typed)}: no border group + capital group" if typed else "a claim you know is wrong"
             return f"-> wrong claim ({cards}): it gives {SIDES[1 - view.seat]} the race"
         return f"-> {claim_label(action)}: {why(action, view.rules)}"
@@ -327,8 +327,7 @@ class GeoDoubleViews:
     def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
         """What the loop shows when another player's claim comes before the person's Enter."""
         if claim.action == WRONG:
-            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, with a wrong claim: "
-                    "the race is yours without a claim."]
+            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, a wrong claim: the race is yours."]
         return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}: {words}.",
                 "Your time is up: no claim from you."]
 
