@@ -37,6 +37,8 @@ BUILTIN = {
                      {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
     "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry",
                          {"bench": "geolab.lab.benches:geodouble"}),
+    "dashing-states": Builtin("Dashing States", "geolab.games.dashing.game", "geolab.bots.dashing.registry",
+                              {"bench": "geolab.lab.benches:dashing"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {
