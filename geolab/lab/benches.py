@@ -160,3 +160,54 @@ def run(entry, rules, games: int | None, runs: int, seed: int, threads: int | No
     if bench is None:
         raise GeolabError(f"no benchmark for {entry.name!r} (benchmarks: {', '.join(registry.offering('bench'))})")
     return bench(rules, games, runs, seed, threads)
+
+
+def dashing(rules, games, runs, seed, threads) -> dict:
+    """Dashing States games a second on the batch engine, ``team`` v ``team:speed=1.5`` (the
+    simulate line-up), medians of `runs` runs, beside the reference engine's games a second
+    (the same bots seated, `geolab.bots.dashing.registry.TeamSeat`), measured in every run."""
+    from geolab.bots.dashing.registry import BOTS as TEAM_BOTS
+    from geolab.bots.dashing.registry import TeamSeat
+    from geolab.games.dashing import batch as dashing_engine
+    from geolab.games.dashing import reference as dashing_reference
+
+    games, reference_games = games or 1 << 20, 400
+    specs = ("team", "team:speed=1.5")
+    bots = [TEAM_BOTS.make(spec, rules) for spec in specs]
+    warmup = warm_up([("dashing-states", lambda: dashing_engine.batch(rules, bots, 64, seed))])
+    rates: dict[str, list[float]] = {k: [] for k in ("games", "cpu", "reference")}
+    load = os.getloadavg()[0]
+    for r in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        dashing_engine.batch(rules, bots, games, seed + r, threads=threads)
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        rates["games"].append(games / wall)
+        rates["cpu"].append(games / cpu)
+        rng = np.random.default_rng(seed + r)
+        start = time.perf_counter()
+        for _ in range(reference_games):
+            seats = [TeamSeat(bot, rules, rng) for bot in bots]
+            dashing_reference.ENGINE.play(rules, dashing_reference.deal_one(rules, rng), seats)
+        rates["reference"].append(reference_games / (time.perf_counter() - start))
+    median = {k: statistics.median(v) for k, v in rates.items()}
+    return {
+        "summary": f"Dashing States, {' v '.join(specs)}, {games:,} games a run, median of {runs} runs: "
+                   f"{median['games']:,.0f} games/s, {median['games'] / median['reference']:,.0f} x the reference "
+                   "engine",
+        "rules": rules.to_spec(),
+        "bots": " v ".join(specs),
+        "games": games,
+        "runs": runs,
+        "games_per_s": median["games"],
+        "games_per_cpu_s": median["cpu"],
+        "reference_games_per_s": median["reference"],
+        "ratio": median["games"] / median["reference"],
+        "runs_games_per_s": rates["games"],
+        "runs_reference_games_per_s": rates["reference"],
+        "reference_games": reference_games,
+        "threads": threads or os.cpu_count(),
+        "load_average_at_start": load,
+        "load_average_at_end": os.getloadavg()[0],
+        "jit_warmup_s": warmup.seconds,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }

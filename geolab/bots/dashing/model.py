@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from geolab.cards import LAND_AREA, N_CARDS, POPULATION_2010, borders
 from geolab.game import param_range
@@ -65,12 +66,6 @@ def _confusions() -> tuple[np.ndarray, np.ndarray]:
 
 
 CONFUSED_WITH, CONFUSIONS = _confusions()
-
-
-def _confused(rng: np.random.Generator, states: np.ndarray) -> np.ndarray:
-    """For each state, one it is taken for (`CONFUSED_WITH`), drawn uniformly."""
-    pick = (rng.random(states.shape) * CONFUSIONS[states]).astype(np.int64)
-    return CONFUSED_WITH[states, pick]
 
 
 def _chance(p: float, weight: float, scale: np.ndarray) -> np.ndarray:
@@ -126,52 +121,109 @@ class Beliefs:
 class Team:
     """A team's knowledge and speed: a batch policy (`act`: its claims for a block of hands,
     `geolab.games.dashing.batch`), whose `beliefs` also serve its announcements at the
-    reference engine."""
+    reference engine. The decisions are numba kernels over the hands (`_believe`, `_choose`);
+    the draws are numpy's, made for every hand whatever it decides, so a hand's claim does not
+    depend on the others'."""
 
     def __init__(self, rules: Rules, knowledge: Knowledge, race: RaceModel):
         self.rules, self.knowledge, self.race_model = rules, knowledge, race
         self.p_map, self.p_capital = knowledge.recognition(), knowledge.capitals()
+        self.card_checks = np.exp(knowledge.slow * SMALL)
         self.thread_safe = True
 
     def beliefs(self, rng: np.random.Generator, hands: np.ndarray) -> Beliefs:
-        """Draws, in this order: recognition, confusion, the state confused with, knowing the
-        capital, misnaming it, the state whose capital is named instead (uniforms of shape
-        (m, cards) each)."""
-        hands = np.asarray(hands, np.int64)
+        """What the team believes of each card: one draw of ``rng.random((6, m, cards))``
+        (recognition, confusion, the state confused with, knowing the capital, misnaming it,
+        the state whose capital is named instead)."""
+        hands = np.ascontiguousarray(hands, np.int64)
+        u = rng.random((6, *hands.shape))
+        states, capitals = np.empty_like(hands), np.empty_like(hands)
         k = self.knowledge
-        known = rng.random(hands.shape) < self.p_map[hands]
-        confused = ~known & (rng.random(hands.shape) < k.confuse)
-        states = np.where(known, hands, np.where(confused, _confused(rng, hands), -1))
-        believed = np.maximum(states, 0)
-        knows = rng.random(hands.shape) < self.p_capital[believed]
-        misnamed = ~knows & (rng.random(hands.shape) < k.misname)
-        capitals = np.where(knows, believed, np.where(misnamed, _confused(rng, believed), -1))
-        return Beliefs(states, np.where(states >= 0, capitals, -1))
+        _believe(hands, u, self.p_map, self.p_capital, k.confuse, k.misname, CONFUSED_WITH, CONFUSIONS, states,
+                 capitals)
+        return Beliefs(states, capitals)
 
     def act(self, obs: Hands, rng: np.random.Generator) -> Claims:
-        """The team's `Claims` for m hands (``obs.hands``, (m, cards)): beliefs (`beliefs`),
-        then the slips, the face-up shouts and the seconds (uniforms of shape (m,) for the
-        slip, where it falls and face-up, then a gamma draw per hand: `RaceModel.seconds`)."""
+        """The team's `Claims` for m hands (``obs.hands``, (m, cards)): its `beliefs`, then
+        ``rng.random((3, m))`` (a slip, where it falls, a face-up shout), then a gamma draw a
+        hand for the seconds (`RaceModel.seconds`)."""
         rules = self.rules
-        hands = np.asarray(obs.hands, np.int64)
+        hands = np.ascontiguousarray(obs.hands, np.int64)
         m, p = len(hands), rules.placed
         b = self.beliefs(rng, hands)
-        sure = b.states >= 0
-        if rules.announce == "capitals":
-            sure &= b.capitals >= 0
-        claimed = sure.sum(axis=1) >= p
-        confidence = np.where(sure, self.p_map[np.maximum(b.states, 0)], -1.0)
-        keep = np.argsort(-confidence, axis=1, kind="stable")[:, :p]  # the surest, earlier cards first on ties
-        believed = np.take_along_axis(b.states, keep, axis=1)
-        order = np.take_along_axis(keep, np.argsort(believed, axis=1, kind="stable"), axis=1)
-        slip = rng.random(m) < self.race_model.error
-        where = (rng.random(m) * max(p - 1, 1)).astype(np.int64)
-        face_up = rng.random(m) < self.knowledge.face_up
-        if p > 1:
-            rows = np.flatnonzero(slip)
-            order[rows, where[rows]], order[rows, where[rows] + 1] = order[rows, where[rows] + 1], order[rows, where[rows]]
-        checks = np.exp(self.knowledge.slow * SMALL[hands]).sum(axis=1) + self.knowledge.sort
-        seconds = self.race_model.seconds(rng, checks)
-        states = np.take_along_axis(b.states, order, axis=1)
-        capitals = np.take_along_axis(b.capitals, order, axis=1)
-        return Claims(seconds, claimed, order, ~face_up, states, capitals)
+        r = rng.random((3, m))
+        claimed, face_down = np.empty(m, np.bool_), np.empty(m, np.bool_)
+        order, states, capitals = (np.empty((m, p), np.int64) for _ in range(3))
+        checks = np.empty(m)
+        _choose(hands, b.states, b.capitals, self.p_map, self.card_checks, rules.announce == "capitals", p,
+                self.race_model.error, self.knowledge.face_up, self.knowledge.sort, r, claimed, face_down, order,
+                states, capitals, checks)
+        return Claims(self.race_model.seconds(rng, checks), claimed, order, face_down, states, capitals)
+
+
+@njit(cache=True, nogil=True)
+def _believe(hands, u, p_map, p_capital, confuse, misname, table, counts, states, capitals):
+    """Each card's believed state and named capital (-1: none) from the uniforms u (6, m, k)."""
+    m, k = hands.shape
+    for i in range(m):
+        for c in range(k):
+            h = hands[i, c]
+            if u[0, i, c] < p_map[h]:
+                state = h
+            elif u[1, i, c] < confuse:
+                state = table[h, np.int64(u[2, i, c] * counts[h])]
+            else:
+                state = -1
+            b = max(state, 0)
+            if u[3, i, c] < p_capital[b]:
+                capital = b
+            elif u[4, i, c] < misname:
+                capital = table[b, np.int64(u[5, i, c] * counts[b])]
+            else:
+                capital = -1
+            states[i, c] = state
+            capitals[i, c] = capital if state >= 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def _choose(hands, believed, named, p_map, card_checks, need_capital, p, error, face_up, sort, r, claimed,
+            face_down, order, states, capitals, checks):
+    """Each hand's claim from its beliefs (module docstring): the `p` surest cards (ties to
+    the earlier), sorted by believed name (ties kept in that order), a slip where r[0] <
+    error (at place floor(r[1] * (p - 1))), face-up where r[2] < face_up; its card-checks."""
+    m, k = hands.shape
+    confidence = np.empty(k)
+    taken = np.empty(k, np.bool_)
+    for i in range(m):
+        sure = 0
+        for c in range(k):
+            ok = believed[i, c] >= 0 and (named[i, c] >= 0 or not need_capital)
+            confidence[c] = p_map[believed[i, c]] if ok else -1.0
+            sure += ok
+            taken[c] = False
+        claimed[i] = sure >= p
+        for j in range(p):  # the surest not yet taken, the earliest on ties
+            best = -1
+            for c in range(k):
+                if not taken[c] and (best < 0 or confidence[c] > confidence[best]):
+                    best = c
+            taken[best] = True
+            order[i, j] = best
+        for j in range(1, p):  # insertion sort by believed name: stable
+            x = order[i, j]
+            at = j
+            while at > 0 and believed[i, order[i, at - 1]] > believed[i, x]:
+                order[i, at] = order[i, at - 1]
+                at -= 1
+            order[i, at] = x
+        if p > 1 and r[0, i] < error:
+            w = np.int64(r[1, i] * (p - 1))
+            order[i, w], order[i, w + 1] = order[i, w + 1], order[i, w]
+        face_down[i] = not r[2, i] < face_up
+        total = sort
+        for c in range(k):
+            total += card_checks[hands[i, c]]
+        checks[i] = total
+        for j in range(p):
+            states[i, j] = believed[i, order[i, j]]
+            capitals[i, j] = named[i, order[i, j]]

@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from geolab.cards import MAP_DECK
 from geolab.common.seeding import int_seed
@@ -39,8 +40,7 @@ from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name
 from geolab.games.dashing import records, reference
 from geolab.games.dashing.reference import FAULTS, Row, Said
-from geolab.games.dashing.rules import Rules
-from geolab.games.ranks.reference import shuffled_prefix
+from geolab.games.dashing.rules import ANNOUNCE, Rules
 from geolab.stepwise import Claim
 
 #: Games per seed block; a chunk is a whole number of blocks.
@@ -126,52 +126,121 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
 
 def deal_block(rules: Rules, rng: np.random.Generator, m: int = BLOCK) -> np.ndarray:
     """int64 (m, 2, cards): m deals from one generator, each as `reference.deal_one` deals it
-    (A's cards, then B's, in the order dealt)."""
+    (A's cards, then B's, in the order dealt): `_shuffled` is
+    `geolab.games.ranks.reference.shuffled_prefix` compiled, on the same uniforms."""
     k = rules.cards
-    return DECK[shuffled_prefix(rng.random((m, 2 * k)), len(DECK)).astype(np.int64)].reshape(m, 2, k)
+    out = np.empty((m, 2 * k), np.int64)
+    _shuffled(rng.random((m, 2 * k)), len(DECK), out)
+    return DECK[out].reshape(m, 2, k)
+
+
+@njit(cache=True, nogil=True)
+def _shuffled(u, size, out):
+    """The first u.shape[1] cards of a partial Fisher-Yates shuffle of 0..size-1 per row:
+    swap position j with j + floor(u[:, j] * (size - j))."""
+    deck = np.empty(size, np.int64)
+    for i in range(u.shape[0]):
+        for c in range(size):
+            deck[c] = c
+        for j in range(u.shape[1]):
+            pick = j + np.int64(u[i, j] * (size - j))
+            deck[j], deck[pick] = deck[pick], deck[j]
+            out[i, j] = deck[j]
 
 
 def checked_claims(rules: Rules, bot, claims: Claims, m: int) -> Claims:
     """A bot's claims as arrays of the right shapes, each row a legal row and announcement."""
-    p, k = rules.placed, rules.cards
-    out = Claims(np.asarray(claims.seconds, float), np.asarray(claims.claimed, bool),
-                 np.asarray(claims.order, np.int64), np.asarray(claims.face_down, bool),
-                 np.asarray(claims.states, np.int64), np.asarray(claims.capitals, np.int64))
+    p = rules.placed
+    out = Claims(np.ascontiguousarray(claims.seconds, float), np.ascontiguousarray(claims.claimed, bool),
+                 np.ascontiguousarray(claims.order, np.int64), np.ascontiguousarray(claims.face_down, bool),
+                 np.ascontiguousarray(claims.states, np.int64), np.ascontiguousarray(claims.capitals, np.int64))
     shapes = [(out.seconds, (m,)), (out.claimed, (m,)), (out.order, (m, p)), (out.face_down, (m,)),
               (out.states, (m, p)), (out.capitals, (m, p))]
     if any(a.shape != shape for a, shape in shapes):
         raise IllegalActionError(f"dashing-states: bot {bot_name(bot)!r}: expected claims of {m} hands, got shapes "
                                  + ", ".join(str(a.shape) for a, _ in shapes))
-    ordered = np.sort(out.order, axis=1)
-    bad = ~(np.isfinite(out.seconds) & (out.seconds >= 0))
-    bad |= out.claimed & (((out.order < 0) | (out.order >= k)).any(axis=1) | (np.diff(ordered, axis=1) == 0).any(axis=1))
-    bad |= out.claimed & (((out.states < -1) | (out.states >= len(DECK))).any(axis=1)
-                          | ((out.capitals < -1) | (out.capitals >= len(DECK))).any(axis=1))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    i = _first_illegal(out.seconds, out.claimed, out.order, out.states, out.capitals, rules.cards, len(DECK))
+    if i >= 0:
         raise IllegalActionError(f"dashing-states: bot {bot_name(bot)!r}: hand {i}'s claim is not legal (seconds "
                                  f"{out.seconds[i]!r}, row {out.order[i].tolist()}, states {out.states[i].tolist()}, "
                                  f"capitals {out.capitals[i].tolist()})")
     return out
 
 
+@njit(cache=True, nogil=True)
+def _first_illegal(seconds, claimed, order, states, capitals, k, n):
+    """The first hand whose seconds are not finite and at least 0, or whose claim lays a card
+    outside the hand or twice, or names a state outside -1..n-1; -1 if none."""
+    m, p = order.shape
+    for i in range(m):
+        if not (np.isfinite(seconds[i]) and seconds[i] >= 0):
+            return i
+        if not claimed[i]:
+            continue
+        for j in range(p):
+            if order[i, j] < 0 or order[i, j] >= k or not -1 <= states[i, j] < n or not -1 <= capitals[i, j] < n:
+                return i
+            for q in range(j):
+                if order[i, q] == order[i, j]:
+                    return i
+    return -1
+
+
 def faults(rules: Rules, hands: np.ndarray, claims: Claims) -> tuple[np.ndarray, np.ndarray]:
     """For one seat's claims on its hands (m, cards): the row's fault and the announcement's
     (0: none, else 1 + the index in `FAULTS`), as `reference.row_fault` and
     `reference.said_fault` judge them."""
-    cards = np.take_along_axis(hands, claims.order, axis=1)
-    step = np.diff(cards, axis=1)
-    ordered = (step > 0).all(axis=1)
-    if rules.either_direction:
-        ordered |= (step < 0).all(axis=1)
-    row = np.where(rules.face_down & ~claims.face_down, 1 + FAULTS.index("face-up"),
-                   np.where(~ordered, 1 + FAULTS.index("order"), 0))
-    said = np.zeros(len(hands), np.int64)
-    if rules.announce == "capitals":
-        said = np.where((claims.capitals != cards).any(axis=1), 1 + FAULTS.index("capital"), said)
-    if rules.announce != "none":
-        said = np.where((claims.states != cards).any(axis=1), 1 + FAULTS.index("state"), said)
+    m = len(hands)
+    row, said = np.empty(m, np.int64), np.empty(m, np.int64)
+    _faults(np.ascontiguousarray(hands, np.int64), claims.order, claims.face_down, claims.states, claims.capitals,
+            rules.face_down, rules.either_direction, ANNOUNCE.index(rules.announce), row, said)
     return row, said
+
+
+@njit(cache=True, nogil=True)
+def _faults(hands, order, face_down, states, capitals, need_face_down, either, announce, row, said):
+    """Row faults (1 face-up, 2 order) and announcement faults (3 state, 4 capital; every
+    state before any capital); announce: 0 none, 1 names, 2 capitals."""
+    m, p = order.shape
+    for i in range(m):
+        up, down = True, True
+        for j in range(p - 1):
+            a, b = hands[i, order[i, j]], hands[i, order[i, j + 1]]
+            up &= a < b
+            down &= a > b
+        row[i] = 1 if need_face_down and not face_down[i] else 0 if up or (either and down) else 2
+        wrong_state, wrong_capital = False, False
+        for j in range(p):
+            c = hands[i, order[i, j]]
+            wrong_state |= states[i, j] != c
+            wrong_capital |= capitals[i, j] != c
+        said[i] = 0 if announce == 0 else 3 if wrong_state else 4 if announce == 2 and wrong_capital else 0
+
+
+@njit(cache=True, nogil=True)
+def _settle(shout, gave_up, row, said, window, announce, both_speak, winner, fault, first, length, speaking):
+    """`reference.first_shouts`, `reference.announcers` and `reference.outcome` for each game:
+    shout (m, 2) seconds (inf: none), the seats' row and announcement faults; out the winner
+    (-1: a tie), each first shout's fault (-1: not first), the first seat, the seconds."""
+    for i in range(shout.shape[0]):
+        lo = min(shout[i, 0], shout[i, 1])
+        f0 = np.isfinite(shout[i, 0]) and shout[i, 0] - lo <= window
+        f1 = np.isfinite(shout[i, 1]) and shout[i, 1] - lo <= window
+        both = f0 and f1
+        for s in range(2):
+            on = f0 if s == 0 else f1
+            speaking[i, s] = on and announce and (both_speak or not both)
+            judged = row[i, s] if row[i, s] > 0 else said[i, s] if speaking[i, s] else 0
+            fault[i, s] = judged if on else -1
+        if not (f0 or f1):
+            winner[i] = -1
+        elif both:
+            winner[i] = -1 if (fault[i, 0] == 0) == (fault[i, 1] == 0) else 0 if fault[i, 0] == 0 else 1
+        else:
+            s = 0 if f0 else 1
+            winner[i] = s if fault[i, s] == 0 else 1 - s
+        first[i] = 1 if f1 and not f0 else 0
+        length[i] = lo if f0 or f1 else gave_up[i]
 
 
 class _Chunk:
@@ -200,25 +269,21 @@ class _Chunk:
     def block(self, b: int, rows: slice, size: int) -> None:
         rules = self.rules
         hands = deal_block(rules, self.rng(b, 0))
-        claims = []
+        claims, row, said = [], np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.int64)
         for s, bot in enumerate(self.bots):
             with asking("dashing-states", bot, "race"):
                 made = bot.act(Hands(hands[:, s]), self.rng(b, 1, self.stream, s))
             claims.append(checked_claims(rules, bot, made, BLOCK))
+            row[:, s], said[:, s] = faults(rules, hands[:, s], claims[s])
         shout = np.stack([np.where(c.claimed, c.seconds, np.inf) for c in claims], axis=1)
-        first = reference.first_shouts(rules, shout)
-        both = first.all(axis=1)
-        speaking = first & (rules.announce != "none") & ~(both & (not rules.simultaneous_announce))[:, None]
-        fault = np.full((BLOCK, 2), -1, np.int64)
-        for s in (0, 1):
-            row, said = faults(rules, hands[:, s], claims[s])
-            judged = np.where(row > 0, row, np.where(speaking[:, s], said, 0))
-            fault[:, s] = np.where(first[:, s], judged, -1)
-        winner = reference.outcome(rules, shout, fault == 0)
-        gave_up = np.stack([c.seconds for c in claims], axis=1).max(axis=1)
+        gave_up = np.maximum(claims[0].seconds, claims[1].seconds)
+        winner, first, length = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.int64), np.empty(BLOCK)
+        fault, speaking = np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.bool_)
+        _settle(shout, gave_up, row, said, rules.simultaneous, rules.announce != "none", rules.simultaneous_announce,
+                winner, fault, first, length, speaking)
         self.winner[rows] = winner[:size]
-        self.length[rows] = np.where(first.any(axis=1), shout.min(axis=1), gave_up)[:size]
-        self.first[rows] = np.where(first[:, 1] & ~first[:, 0], 1, 0)[:size]
+        self.length[rows] = length[:size]
+        self.first[rows] = first[:size]
         self.seconds[rows] = np.where(np.isfinite(shout), shout, np.nan)[:size]
         self.fault[rows] = fault[:size]
         if self.log:
