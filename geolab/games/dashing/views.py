@@ -128,8 +128,11 @@ def story(view: View) -> list[str]:
         shout = view.shouts[0]
         out.append(f"{_who(shout.seat, me, True)} shouted GeoPlunge first, at {_seconds(shout.seconds)}.")
     for shout in view.shouts:
-        laid = f"cards {_cards(shout.row)}" if shout.seat == me else f"{len(shout.row.order)} cards"
-        out.append(f"  {_who(shout.seat, me, True)} laid {laid}, {_left_out(rules, shout.row)}.")
+        if shout.seat == me:
+            out.append(f"  You laid cards {_cards(shout.row)}, {_left_out(rules, shout.row)}.")
+        else:  # the other team's card numbers mean nothing here: its cards are its own
+            rest = "face-down" if shout.row.face_down else "left face-up"
+            out.append(f"  {SIDES[shout.seat]} laid {len(shout.row.order)} cards, the rest {rest}.")
     if me not in [s.seat for s in view.shouts]:
         own = view.own
         if own.action is None:
@@ -206,14 +209,14 @@ class DashingViews:
         rules, them = view.rules, SIDES[1 - view.seat]
         n = rules.cards
         if decision.timed:
-            lines = wrapped(f"Dashing States: your {n} Map cards, each a state in red, are marked 1-{n} on the map.")
+            lines = [f"Dashing States: your {n} Map cards, each a state in red, are [1]-[{n}] on this map:"]
             lines += tile_map(view.hand)
-            lines += wrapped(f"Lay {rules.placed} of them in alphabetical order of state name, turn the rest "
-                             "face-down, and shout: type the card numbers left to right (e.g. "
-                             f"'{self._example(rules)}').")
-            then = {"none": "", "names": " Then you name each card's state.",
-                    "capitals": " Then you name each card's state and capital."}[rules.announce]
-            lines += wrapped(f"{them} is racing too; the clock runs.{then} A wrong claim gives {them} the game.")
+            lines += wrapped(f"Lay {rules.placed} in alphabetical order of state name, the rest face-down, and "
+                             f"shout: type the card numbers left to right (e.g. '{self._example(rules)}'). "
+                             f"{them} is racing too.", indent=0)
+            then = {"none": "", "names": "Then you name each card's state. ",
+                    "capitals": "Then you name each card's state and capital. "}[rules.announce]
+            lines += wrapped(f"{then}A wrong claim gives {them} the game.", indent=0)
             return fit(lines)
         row = view.own.action
         lines = wrapped(f"GeoPlunge! Your row: cards {_cards(row)}, {_left_out(rules, row)}.")
