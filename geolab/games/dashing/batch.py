@@ -8,8 +8,9 @@ claims (`Claims`, one call of each bot a block), the judging of every claim and
 
 **The bots.** A bot is a batch policy: ``bots[s].act(obs, rng)`` gives seat s's `Claims` for
 a block of hands (`Hands`: ``obs.hands`` (m, cards), each in the order dealt): every team's
-shout (or the seconds it searched before giving up), its row and what it would announce. Only what the rules ask is used: the
-announcement of a team that did not shout first is never made, nor recorded.
+shout (or the seconds it searched before giving up), its row and what it would announce. Only
+what the rules ask is used: the announcement of a team that did not shout first is never made,
+nor recorded.
 
 **Seeds.** Games are dealt in blocks of `BLOCK`; block b draws from generators of
 ``SeedSequence(seed, spawn_key=(b, ...))``: ``(b, 0)`` deals (``random((BLOCK, 2 * cards))``

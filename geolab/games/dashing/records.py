@@ -35,7 +35,8 @@ def _claim(hand, claim: Claim) -> list:
 
 
 def _said(said: Said) -> list:
-    return [None if said.state is None else POSTAL[said.state], None if said.capital is None else CAPITALS[said.capital]]
+    return [None if said.state is None else POSTAL[said.state],
+            None if said.capital is None else CAPITALS[said.capital]]
 
 
 def to_record(played: Played, seed: int | None = None, players=None) -> dict:
