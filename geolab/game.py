@@ -716,6 +716,46 @@ class Game(Protocol):
         """Each seat's points toward the series from one played game."""
 
 
+class Packaged:
+    """The contract's verbs a game keeps in its package's own modules, delegated once: a game
+    class sets ``observations`` (the module with num_actions, action_id, action_of,
+    observation_string, observation_tensor and tensor_size) and ``records`` (the module with
+    BODY_KEYS, to_record, replay_game and report; `replay` checks the envelope first, as every
+    game's does, with the class's ``record_game``)."""
+
+    observations: Any = None
+    records: Any = None
+    record_game: str = ""
+
+    def num_actions(self, rules) -> int:
+        return self.observations.num_actions(rules)
+
+    def action_id(self, rules, decision: Decision, action) -> int:
+        return self.observations.action_id(rules, decision, action)
+
+    def action_of(self, rules, decision: Decision, index: int):
+        return self.observations.action_of(rules, decision, index)
+
+    def observation_string(self, rules, seat: int, observation) -> str:
+        return self.observations.observation_string(rules, seat, observation)
+
+    def observation_tensor(self, rules, seat: int, observation) -> np.ndarray:
+        return self.observations.observation_tensor(rules, seat, observation)
+
+    def tensor_size(self, rules) -> int:
+        return self.observations.tensor_size(rules)
+
+    def to_record(self, played) -> dict:
+        return self.records.to_record(played)
+
+    def replay(self, record):
+        records = self.records
+        return replayed(record, self.record_game, records.replay_game, records.report, records.BODY_KEYS)
+
+    def report(self, played) -> dict:
+        return self.records.report(played)
+
+
 # ----- records ------------------------------------------------------------------------------
 #: The keys every record may hold besides its game's body (`check_envelope`).
 ENVELOPE_KEYS = ("format", "game", "rules", "seed", "players", "result")
@@ -734,6 +774,17 @@ def record_cards(names, where: str) -> list[int]:
         if not isinstance(n, str) or n not in CARD_OF:
             raise RecordError(f"{where}: unknown postal code {shown(n)}")
     return [CARD_OF[n] for n in names]
+
+
+def record_object(value, where: str, keys: Sequence[str], holder: str = "it") -> dict:
+    """A record's JSON object at `where` that holds only `keys`: anything else is a
+    `RecordError` naming the place (``trick 3: unknown key 'x' (a trick holds lead, ...)``)."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected an object")
+    for key in value:
+        if key not in keys:
+            raise RecordError(f"{where}: unknown key {shown(key)} ({holder} holds {', '.join(keys)})")
+    return value
 
 
 def record_rules(Rules: type, record: dict):

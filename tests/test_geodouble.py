@@ -208,13 +208,13 @@ def test_a_record_replays_and_tampering_is_one_line():
     rules = Rules()
     played = ENGINE.play(rules, a_deal(rules), [Script(first_solution(1.0), [True]), Script(first_solution(2.0))])
     record = json.loads(json.dumps(records.to_record(played)))
-    assert records.report(records.replay_match(record)) == records.report(played)
+    assert records.report(records.replay_game(record)) == records.report(played)
 
     def refused(change, match):
         bad = json.loads(json.dumps(record))
         change(bad)
         with pytest.raises(RecordError, match=match):
-            records.replay_match(bad)
+            records.replay_game(bad)
 
     refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(0, [["MD", "VA", "NC"], ["ME", "NY", "TX"]]),
             "not legal")

@@ -145,7 +145,7 @@ def test_batch_records_replay_with_their_results(rules):
     lineup = bots(rules)
     table = engine.batch(rules, lineup, 20, seed=6)
     for i, record in enumerate(engine.batch_records(rules, lineup, 20, seed=6)):
-        match = replayed_record(record, records.GAME, records.replay_match, records.report, records.BODY_KEYS)
+        match = replayed_record(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
         assert len(match.rounds) == table.length[i]
         assert match.score == (table.columns["points_A"][i], table.columns["points_B"][i])
 

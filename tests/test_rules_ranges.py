@@ -89,6 +89,16 @@ OUT_OF_RANGE = {
         "target": [0, 101],
         "race": (),
     },
+    "geodouble": {  # a match: its stage holds Play the Ranks' rules, checked as those are
+        "stage": [{"hand_size": 0}, "no-such-preset", {"first_lead": "discard-statehood"}],
+        "race_cards": [5, 26],
+        "four_corners": (),
+        "water": (),
+        "race_points": [0, 1001],
+        "target": [0, 10_001],
+        "redeals": [-1, 101],
+        "max_rounds": [0, 201],
+    },
     "dashing-states": {
         "cards": [1, 8, 26],
         "placed": [0, 5],
@@ -106,8 +116,9 @@ OUT_OF_RANGE = {
 }
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
-             ("toy", "best_low"), ("toy", "race"), ("dashing-states", "face_down"),
-             ("dashing-states", "either_direction"), ("dashing-states", "simultaneous_announce")}
+             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
+             ("dashing-states", "face_down"), ("dashing-states", "either_direction"),
+             ("dashing-states", "simultaneous_announce")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

@@ -25,7 +25,7 @@ import numpy as np
 
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import Batch, asking, bot_name, replayed, shares
+from geolab.game import Batch, Packaged, asking, bot_name, shares
 from geolab.games.classroom import batch as engine
 from geolab.games.classroom import records
 from geolab.games.classroom.reference import Engine, GameLog
@@ -66,7 +66,7 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(tables), np.array(seats, np.int64)
 
 
-class ClassGame(Engine):
+class ClassGame(Engine, Packaged):
     name = "class"
     title = "Class GeoPower Double Choice"
     record_game = records.GAME
@@ -117,14 +117,7 @@ class ClassGame(Engine):
         return [b.record(i) for i in range(n)]
 
     # ----- reference engine (the step-wise verbs: `reference.Engine`) ------------------------
-    def to_record(self, played: GameLog) -> dict:
-        return records.to_record(played)
-
-    def replay(self, record) -> GameLog:
-        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
-
-    def report(self, played: GameLog) -> dict:
-        return records.report(played)
+    records = records  # to_record, replay, report: the module's (`Packaged`)
 
     # ----- at the keyboard ---------------------------------------------------------------
     #: a person is one student of the class, the bots the classmates (`geolab play class`)

@@ -16,7 +16,7 @@ import math
 
 from geolab.cards import CAPITALS, POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_cards, record_rules, shown
+from geolab.game import CARD_OF, Decision, envelope, record_cards, record_object, record_rules, shown
 from geolab.games.dashing.reference import ENGINE, SIDES, Deal, Played, Row, Said, checked_hands, placed_cards
 from geolab.games.dashing.rules import Rules
 from geolab.stepwise import Claim, play
@@ -76,7 +76,8 @@ def _parse_claim(value, hand: tuple[int, ...], rules: Rules, where: str) -> Clai
         raise RecordError(f"{where}: seconds must be a finite number at least 0, got {shown(seconds)}")
     if claim is None:
         return Claim(None, float(seconds))
-    if not isinstance(claim, dict) or set(claim) != {"row", "face_down"}:
+    claim = record_object(claim, where, ("row", "face_down"), "a claim")
+    if set(claim) != {"row", "face_down"}:
         raise RecordError(f"{where}: a claim is {{\"row\": [codes], \"face_down\": true or false}} or null, "
                           f"got {shown(claim)}")
     if not isinstance(claim["face_down"], bool):

@@ -18,7 +18,7 @@ import numpy as np
 
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, envelope, record_cards, record_rules, replayed, shown
+from geolab.game import Decision, envelope, record_cards, record_object, record_rules, replayed, shown
 from geolab.games.geodouble.reference import ENGINE, WRONG, Deal, Played, RoundDeal, Solution, deal_round
 from geolab.games.geodouble.rules import Rules
 from geolab.games.ranks import records as ranks_records
@@ -72,15 +72,6 @@ def report(played: Played) -> dict:
 
 
 # ----- reading -----------------------------------------------------------------------------------
-def _object(value, where: str, keys) -> dict:
-    if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected an object")
-    for key in value:
-        if key not in keys:
-            raise RecordError(f"{where}: unknown key {shown(key)} (it holds {', '.join(keys)})")
-    return value
-
-
 def _sides(value, where: str) -> dict:
     if not isinstance(value, dict) or set(value) != set(SIDES):
         raise RecordError(f"{where}: expected an object with keys A and B")
@@ -108,7 +99,7 @@ class _Round:
 
     def __init__(self, entry, k: int, rules: Rules):
         where = f"rounds[{k}]"
-        entry = _object(entry, where, ROUND_KEYS)
+        entry = record_object(entry, where, ROUND_KEYS, "a round")
         races = entry.get("races")
         if not isinstance(races, list) or not races:
             raise RecordError(f"{where}.races: expected the race deals")
@@ -176,7 +167,7 @@ class _Recorded:
         return trick.follow
 
 
-def replay_match(record: dict) -> Played:
+def replay_game(record: dict) -> Played:
     """Parse and replay a record with the reference engine; any problem is a `RecordError`."""
     rules = record_rules(Rules, record)
     listed = record.get("rounds")

@@ -34,7 +34,7 @@ import numpy as np
 
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
-from geolab.game import Batch, replayed, shares
+from geolab.game import Batch, Packaged, shares
 from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Game
@@ -66,7 +66,7 @@ class OwnStream:
         return self.bot.call(obs, self.rng)
 
 
-class JumbledGame(reference.Engine):
+class JumbledGame(reference.Engine, Packaged):
     name = "jumbled"
     title = "Jumbled GeoPower Choice"
     record_game = RECORD_GAME
@@ -148,27 +148,15 @@ class JumbledGame(reference.Engine):
         rules = rules.validate()
         return rules.max_rounds * (1 + rules.players * rules.sets_per_round + reference.chance_per_round(rules))
 
-    num_actions = staticmethod(observations.num_actions)
-    action_id = staticmethod(observations.action_id)
-    action_of = staticmethod(observations.action_of)
-    observation_string = staticmethod(observations.observation_string)
-    observation_tensor = staticmethod(observations.observation_tensor)
-    tensor_size = staticmethod(observations.tensor_size)
+    # action indices, observations and records: their modules' (`Packaged`)
+    observations = observations
+    records = records
 
     def scores(self, played: Game) -> np.ndarray:
         """Win shares; a draw, or a game not finished (a partial record), shares among all."""
         team = np.array(played.rules.team_of)
         won = team == (played.winner if played.winner is not None else -2)
         return shares(won[None])[0]
-
-    def to_record(self, played: Game) -> dict:
-        return records.to_record(played)
-
-    def replay(self, record) -> Game:
-        return replayed(record, RECORD_GAME, records.replay_game, records.report, records.BODY_KEYS)
-
-    def report(self, played: Game) -> dict:
-        return records.report(played)
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS

@@ -12,15 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.common.seeding import int_seed
-from geolab.game import Batch, Decision, replayed
+from geolab.game import Batch, Packaged
 from geolab.games.ranks import batch as engine
 from geolab.games.ranks import observations, records
-from geolab.games.ranks.reference import ByDecision, Engine, Game, View
+from geolab.games.ranks.reference import ByDecision, Engine, Game
 from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.views import VIEWS
 
 
-class RanksGame(Engine):
+class RanksGame(Engine, Packaged):
     title = "Play the Ranks"
     record_game = records.GAME
     Rules = Rules
@@ -53,34 +53,9 @@ class RanksGame(Engine):
         ask (`reference.ByDecision`), one row at a time (`batch.SeatPolicy`)."""
         return engine.SeatPolicy(ByDecision(seat), name)
 
-    # ----- the step-wise state: action indices and observations ----------------------------
-    def num_actions(self, rules: Rules) -> int:
-        return observations.num_actions(rules)
-
-    def action_id(self, rules: Rules, decision: Decision, action) -> int:
-        return observations.action_id(rules, decision, action)
-
-    def action_of(self, rules: Rules, decision: Decision, index: int):
-        return observations.action_of(rules, decision, index)
-
-    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
-        return observations.observation_string(rules, seat, observation)
-
-    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
-        return observations.observation_tensor(rules, seat, observation)
-
-    def tensor_size(self, rules: Rules) -> int:
-        return observations.tensor_size(rules)
-
-    # ----- records -------------------------------------------------------------------------
-    def to_record(self, played: Game) -> dict:
-        return records.to_record(played)
-
-    def replay(self, record) -> Game:
-        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
-
-    def report(self, played: Game) -> dict:
-        return records.report(played)
+    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    observations = observations
+    records = records
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision
+from geolab.game import Decision, record_object
 from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
 from geolab.stepwise import play
 from geolab.games.ranks.rules import SIDES, Rules
@@ -118,13 +118,7 @@ class _RecordedSeat:
         tricks = self.record["tricks"]
         if view.trick >= len(tricks):
             raise RecordError(f"trick {number}: missing; the game is not over after {view.trick} trick(s)")
-        entry = tricks[view.trick]
-        if not isinstance(entry, dict):
-            raise RecordError(f"trick {number}: expected an object")
-        for key in entry:
-            if key not in TRICK_KEYS:
-                raise RecordError(f"trick {number}: unknown key {shown(key)} (a trick holds {', '.join(TRICK_KEYS)})")
-        return entry
+        return record_object(tricks[view.trick], f"trick {number}", TRICK_KEYS, "a trick")
 
     def lead(self, view: View) -> Lead:
         number = view.trick + 1
