@@ -39,6 +39,8 @@ BUILTIN = {
                          {"bench": "geolab.lab.benches:geodouble"}),
     "border-up": Builtin("Border-Up", "geolab.games.borderup.game", "geolab.bots.borderup.registry",
                          {"bench": "geolab.lab.benches:borderup"}),
+    "dashing-states": Builtin("Dashing States", "geolab.games.dashing.game", "geolab.bots.dashing.registry",
+                              {"bench": "geolab.lab.benches:dashing"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {

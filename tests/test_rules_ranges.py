@@ -105,6 +105,15 @@ OUT_OF_RANGE = {
         "water": (),
         "redeals": [-1, 101],
     },
+    "dashing-states": {
+        "cards": [1, 8, 26],
+        "placed": [0, 5],
+        "face_down": (),
+        "announce": ["states"],
+        "either_direction": (),
+        "simultaneous": [-0.5, 61.0],
+        "simultaneous_announce": (),
+    },
     "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
         "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
         "wins": [0, 6],
@@ -114,7 +123,9 @@ OUT_OF_RANGE = {
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
              ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
-             ("border-up", "four_corners"), ("border-up", "water")}
+             ("border-up", "four_corners"), ("border-up", "water"),
+             ("dashing-states", "face_down"), ("dashing-states", "either_direction"),
+             ("dashing-states", "simultaneous_announce")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

@@ -96,6 +96,16 @@ class RaceModel:
         checks = np.where(k > 0, checks, (np.asarray(cards, float) + 1) * self.patience)
         return self.base + self.per_card * checks / self.speed
 
+    def seconds(self, rng: np.random.Generator, checks) -> np.ndarray:
+        """Seconds to a claim after `checks` card-checks (any shape): ``base + per_card * checks
+        / speed`` times a gamma of mean 1 and coefficient of variation `spread`, one draw per
+        entry (none for spread 0). For a race whose work is not a search among groups: Dashing
+        States identifies and sorts its cards (`geolab.bots.dashing.model`)."""
+        checks = np.asarray(checks, float)
+        g = np.ones(checks.shape) if self.spread == 0 else \
+            rng.standard_gamma(1 / self.spread ** 2, checks.shape) * self.spread ** 2
+        return self.base + self.per_card * checks / self.speed * g
+
     def sample(self, rng: np.random.Generator, cards, solutions) -> tuple[np.ndarray, np.ndarray]:
         """For each hand: the seconds of its claim (inf: no claim) and whether the claim is
         wrong. Draws, in this order, one uniform for the error and one gamma for the time per
