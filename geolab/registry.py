@@ -37,6 +37,10 @@ BUILTIN = {
                      {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
     "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry",
                          {"bench": "geolab.lab.benches:geodouble"}),
+    "border-up": Builtin("Border-Up", "geolab.games.borderup.game", "geolab.bots.borderup.registry",
+                         {"bench": "geolab.lab.benches:borderup"}),
+    "dashing-states": Builtin("Dashing States", "geolab.games.dashing.game", "geolab.bots.dashing.registry",
+                              {"bench": "geolab.lab.benches:dashing"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {

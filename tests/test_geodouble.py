@@ -216,8 +216,12 @@ def test_a_record_replays_and_tampering_is_one_line():
         with pytest.raises(RecordError, match=match):
             records.replay_game(bad)
 
-    refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(0, [["MD", "VA", "NC"], ["ME", "NY", "TX"]]),
+    refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(0, [["MD", "NC", "VA"], ["ME", "NY", "TX"]]),
             "not legal")
+    refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(0, [["MD", "VA", "NC"], ["ME", "NY", "TX"]]),
+            r"claims.A: NC comes before VA in card order")  # records write one order, so one record a match
+    refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(1, 1), r"claims.A: seconds must be a real number")
+    refused(lambda r: r["rounds"][0]["races"][0]["A"].reverse(), r"rounds\[0\].races\[0\].A: .* in card order")
     refused(lambda r: r["rounds"][0]["claims"]["A"].__setitem__(1, -1), r"rounds\[0\].claims.A: seconds")
     refused(lambda r: r["rounds"].pop(), "the match is not over")
     refused(lambda r: r["rounds"].append(r["rounds"][0]), "played after the match ended")

@@ -89,8 +89,8 @@ OUT_OF_RANGE = {
         "target": [0, 101],
         "race": (),
     },
-    "geodouble": {  # a match: its stage holds Play the Ranks' rules, checked as those are
-        "stage": [{"hand_size": 0}, "no-such-preset", {"first_lead": "discard-statehood"}],
+    "geodouble": {  # a match: its stage holds Play the Ranks' rules, checked as Play the Ranks' (and first_lead given)
+        "stage": [{"hand_size": 0}, {"first_lead": "discard-statehood"}, "no-such-preset"],
         "race_cards": [5, 26],
         "four_corners": (),
         "water": (),
@@ -98,6 +98,21 @@ OUT_OF_RANGE = {
         "target": [0, 10_001],
         "redeals": [-1, 101],
         "max_rounds": [0, 201],
+    },
+    "border-up": {
+        "cards": [5, 26],
+        "four_corners": (),
+        "water": (),
+        "redeals": [-1, 101],
+    },
+    "dashing-states": {
+        "cards": [1, 8, 26],
+        "placed": [0, 5],
+        "face_down": (),
+        "announce": ["states"],
+        "either_direction": (),
+        "simultaneous": [-0.5, 61.0],
+        "simultaneous_announce": (),
     },
     "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
         "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
@@ -107,7 +122,10 @@ OUT_OF_RANGE = {
 }
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
-             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water")}
+             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
+             ("border-up", "four_corners"), ("border-up", "water"),
+             ("dashing-states", "face_down"), ("dashing-states", "either_direction"),
+             ("dashing-states", "simultaneous_announce")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

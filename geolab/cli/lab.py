@@ -302,7 +302,8 @@ def run_bench(args) -> None:
     failure = None
     if args.out:
         try:
-            write_json(meta(game=entry.name, rules=rules.to_spec(), **result), Path(args.out))
+            # a bench that reports its rules (GeoDouble, Border-Up) gives the same spec: one key
+            write_json(meta(**{"game": entry.name, "rules": rules.to_spec(), **result}), Path(args.out))
         except OSError as error:
             failure = GeolabError(f"--out {args.out}: cannot write ({reason(error)}); the numbers above are not saved")
     if args.json:

@@ -27,6 +27,7 @@ measurements, and the variants tried: docs/perf.md, Group finder.)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -46,6 +47,10 @@ Group = tuple[int, int, int]
 #: The fewest cards that can hold a winning combination: two groups of three.
 MIN_HAND = 6
 PIECE = 1024  # hands a worker takes from the shared counter at a time
+#: The kernel runs on every core already, and numba's default (workqueue) threading layer
+#: cannot run two parallel kernels at once: one caller's thread launches it at a time (the
+#: batch engines of GeoDouble and Border-Up run their chunks on threads).
+_KERNEL = threading.Lock()
 
 
 class HandError(GeolabError):
@@ -303,11 +308,14 @@ def _kernel(workers, next_piece, hands, t, out):
 
 
 def find_batch(hands: np.ndarray, four_corners: bool = False, water: bool = False) -> Batch:
-    """The groups and solutions of every hand in ``hands``, (n,) int64 card masks."""
+    """The groups and solutions of every hand in ``hands``, (n,) int64 card masks (from any
+    thread: one launches the kernel at a time)."""
     hands = np.ascontiguousarray(hands, np.int64)
     if hands.ndim != 1 or (hands.size and (hands.min() < 0 or hands.max() >> N_CARDS)):
         raise HandError(f"hands are a 1-d array of int64 masks of the {N_CARDS} cards")
     n = hands.shape[0]
     out = Batch(*(np.zeros((n, 2) if name.endswith("example") else n, np.int64) for name in Batch._fields))
-    _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hands, tables(four_corners, water), out)
+    t = tables(four_corners, water)
+    with _KERNEL:
+        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hands, t, out)
     return out

@@ -20,16 +20,38 @@ but not always.
 
 A race is settled by `settle`: the earliest claim decides. A valid first claim wins; a wrong
 one gives the race to the other player (NOTES.md, from Border-Up); claims at the same second
-go to the one that is valid if only one is, else to the tie-break (the deal's coin).
+go to the one that is valid if only one is, else as the game's tie rule says (`TIE_RULES`:
+GeoDouble's coin, or Border-Up's tie, where nobody wins).
+
+The pieces every game of groups claims shares (GeoDouble's stage 1, Border-Up) live here too,
+so no race is written twice: one race of `Claim` s settled (`settle_claims`) and who claimed first
+(`first_claims`); a claim as the engines write it (`claim`, `RaceModel.seat_claim`); a claim in a
+record (`claim_record`, `read_claim`, `read_hand`); and the batch engines' race deal
+(`deal_hands`: two hands from a key per game).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numba import njit
 
-from geolab.game import param_range
+from geolab.cards import N_CARDS, POSTAL
+from geolab.common.counter_rng import below_high, draw64
+from geolab.errors import RecordError
+from geolab.game import param_range, record_cards, shown
+from geolab.stepwise import Claim
+
+#: What claims at the same second give when not exactly one of them holds: ``coin``, the
+#: deal's coin picks the winner (GeoDouble); ``tie``, nobody wins (Border-Up's text: "the game
+#: is a tie unless only one team immediately shows its 2 winning groups").
+TIE_RULES = ("coin", "tie")
+#: `settle`'s winner where nobody wins: nobody claimed, or a tie under the ``tie`` rule.
+NOBODY = -1
 
 
 @dataclass(frozen=True)
@@ -74,6 +96,16 @@ class RaceModel:
         checks = np.where(k > 0, checks, (np.asarray(cards, float) + 1) * self.patience)
         return self.base + self.per_card * checks / self.speed
 
+    def seconds(self, rng: np.random.Generator, checks) -> np.ndarray:
+        """Seconds to a claim after `checks` card-checks (any shape): ``base + per_card * checks
+        / speed`` times a gamma of mean 1 and coefficient of variation `spread`, one draw per
+        entry (none for spread 0). For a race whose work is not a search among groups: Dashing
+        States identifies and sorts its cards (`geolab.bots.dashing.model`)."""
+        checks = np.asarray(checks, float)
+        g = np.ones(checks.shape) if self.spread == 0 else \
+            rng.standard_gamma(1 / self.spread ** 2, checks.shape) * self.spread ** 2
+        return self.base + self.per_card * checks / self.speed * g
+
     def sample(self, rng: np.random.Generator, cards, solutions) -> tuple[np.ndarray, np.ndarray]:
         """For each hand: the seconds of its claim (inf: no claim) and whether the claim is
         wrong. Draws, in this order, one uniform for the error and one gamma for the time per
@@ -86,17 +118,143 @@ class RaceModel:
         seconds = np.where((k > 0) | wrong, seconds, np.inf)
         return seconds, wrong
 
+    def give_up(self, cards: int) -> float:
+        """The seconds a player searches a hand without a solution before it stops (and makes
+        no claim): what the engines record as the time of a claim not made."""
+        return float(self.mean_seconds(cards, 0))
 
-def settle(seconds, valid, coin) -> np.ndarray:
-    """The winner of each race (0, 1; -1 when nobody claimed): ``seconds`` (n, 2) of each
-    seat's claim (inf: none), ``valid`` (n, 2) whether it holds, ``coin`` (n,) the tie-break.
-    The earliest claim decides; a wrong first claim gives the race to the other seat; claims
-    at the same second go to the valid one if only one is, else to the coin."""
-    seconds, valid, coin = np.asarray(seconds, float), np.asarray(valid, bool), np.asarray(coin, np.int64)
-    first = np.where(seconds[:, 0] < seconds[:, 1], 0, 1)
+    def seat_claim(self, rng: np.random.Generator, cards: int, legal: Sequence, wrong) -> Claim:
+        """The player's claim at a race asked of one seat (the reference engine), whose legal
+        actions are the hand's solutions in the finder's order, then `wrong`: drawn as
+        `sample` draws a batch's, the first solution when it is right (the batch engines lay
+        the finder's example, which is that solution)."""
+        k = len(legal) - 1
+        seconds, wrong_claim = self.sample(rng, np.array([cards]), np.array([k]))
+        return claim(float(seconds[0]), bool(wrong_claim[0]), legal[0] if k else None, wrong, self.give_up(cards))
+
+
+def claim(seconds: float, wrong_claim: bool, solution, wrong, give_up: float) -> Claim:
+    """One player's claim as the engines write it from the race model's draw: none where the
+    seconds are infinite (written with the `give_up` seconds it searched), `wrong` where the
+    claim is wrong or the hand holds no solution, else `solution` (the hand's first)."""
+    if not math.isfinite(seconds):
+        return Claim(None, float(give_up))
+    return Claim(wrong if wrong_claim or solution is None else solution, float(seconds))
+
+
+def settle(seconds, valid, coin=None, *, tie: str = "coin") -> np.ndarray:
+    """The winner of each race (0, 1; `NOBODY`, -1, where nobody wins): ``seconds`` (n, 2) of
+    each seat's claim (inf: none), ``valid`` (n, 2) whether it holds, ``coin`` (n,) the
+    tie-break (needed by the ``coin`` rule only). The earliest claim decides; a wrong first
+    claim gives the race to the other seat; claims at the same second go to the valid one if
+    only one is, else by `tie` (`TIE_RULES`): to the coin, or to nobody. Nobody claiming: nobody."""
+    if tie not in TIE_RULES:
+        raise ValueError(f"tie must be one of {', '.join(TIE_RULES)}, got {tie!r}")
+    seconds, valid = np.asarray(seconds, float), np.asarray(valid, bool)
+    if tie == "coin":
+        if coin is None:
+            raise ValueError("the coin tie rule needs the coin")
+        tied_winner = np.asarray(coin, np.int64)
+    else:
+        tied_winner = np.full(len(seconds), NOBODY, np.int64)
+    earliest = np.where(seconds[:, 0] < seconds[:, 1], 0, 1)
     tied = seconds[:, 0] == seconds[:, 1]
-    rows = np.arange(len(first))
-    winner = np.where(valid[rows, first], first, 1 - first)
+    rows = np.arange(len(earliest))
+    won = np.where(valid[rows, earliest], earliest, 1 - earliest)
     one_valid = valid[:, 0] != valid[:, 1]
-    winner = np.where(tied, np.where(one_valid, np.where(valid[:, 0], 0, 1), coin), winner)
-    return np.where(np.isinf(seconds).all(axis=1), -1, winner)
+    won = np.where(tied, np.where(one_valid, np.where(valid[:, 0], 0, 1), tied_winner), won)
+    return np.where(np.isinf(seconds).all(axis=1), NOBODY, won)
+
+
+# ----- one race of claims ----------------------------------------------------------------------
+def _seconds(c: Claim) -> float:
+    return c.seconds if c.action is not None else math.inf
+
+
+def settle_claims(claims: Sequence[Claim], wrong, coin: int | None = None, tie: str = "coin") -> int:
+    """One race of two seats' `Claim` s settled (`settle`): a claim holds unless it is none or
+    `wrong` (every other legal claim is a solution)."""
+    seconds = [[_seconds(c) for c in claims]]
+    valid = [[c.action is not None and c.action != wrong for c in claims]]
+    return int(settle(seconds, valid, None if coin is None else [coin], tie=tie)[0])
+
+
+def first_claims(claims: Sequence[Claim]) -> tuple[int, ...]:
+    """The seats whose claim came first: both when at the same second, none when nobody
+    claimed. Only these claims are made at the table; a later one is never seen."""
+    t = [_seconds(c) for c in claims]
+    if all(math.isinf(x) for x in t):
+        return ()
+    return tuple(s for s, x in enumerate(t) if x == min(t))
+
+
+# ----- claims in records -----------------------------------------------------------------------
+def claim_record(c: Claim, wrong, groups: Callable[[Any], Sequence[Sequence[int]]]) -> list:
+    """A claim as records write it: ``[claim, seconds]``, the claim being its groups as lists
+    of postal codes (``groups(action)``, in the game's order), ``"wrong"`` or null (none)."""
+    if c.action is None:
+        claimed = None
+    elif c.action == wrong:
+        claimed = "wrong"
+    else:
+        claimed = [[POSTAL[x] for x in g] for g in groups(c.action)]
+    return [claimed, c.seconds]
+
+
+def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]], Any], groups: int = 2) -> Claim:
+    """A record's ``[claim, seconds]`` (`claim_record`) read back: `groups` lists of three postal
+    codes, each in card order as records write them, given to ``make`` (which refuses an order
+    the game does not write with a `RecordError`), ``"wrong"`` or null; the seconds a real
+    number at least 0 (``12.0``, as records write them: a whole number is not the same JSON).
+    Anything else is one `RecordError` naming `where`."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise RecordError(f"{where}: expected [claim, seconds]")
+    claimed, seconds = value
+    if not isinstance(seconds, float) or not math.isfinite(seconds) or seconds < 0:
+        raise RecordError(f"{where}: seconds must be a real number at least 0 (such as 12.0), got {shown(seconds)}")
+    if claimed is None:
+        return Claim(None, seconds)
+    if claimed == "wrong":
+        return Claim(wrong, seconds)
+    if not (isinstance(claimed, list) and len(claimed) == groups
+            and all(isinstance(g, list) and len(g) == 3 for g in claimed)):
+        raise RecordError(f"{where}: a claim is {groups} lists of three postal codes, \"wrong\" or null, "
+                          f"got {shown(claimed)}")
+    return Claim(make([read_hand(g, where) for g in claimed]), seconds)
+
+
+def read_hand(names, where: str, size: int | None = None) -> tuple[int, ...]:
+    """Postal codes as records write a hand or a group: known, each once, in card order (the
+    order of the states' names, as `geolab cards` lists them), `size` of them where given."""
+    cards = tuple(record_cards(names, where))
+    if size is not None and len(cards) != size:
+        raise RecordError(f"{where}: {len(cards)} cards, expected {size}")
+    for a, b in zip(cards, cards[1:]):
+        if a == b:
+            raise RecordError(f"{where}: {POSTAL[a]} is listed twice")
+        if a > b:
+            raise RecordError(f"{where}: {POSTAL[b]} comes before {POSTAL[a]} in card order (records list cards "
+                              "in card order)")
+    return cards
+
+
+# ----- the batch engines' race deal ------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def deal_hands(keys, picks, rows, k, masks):
+    """Game picks[i] of a block dealt from its key: the partial shuffle of the 50 cards that
+    `geolab.games.ranks.reference.shuffled_prefix` makes, swap j drawn from draw j of the key's
+    counter stream (`geolab.common.counter_rng`); its first k cards are A's hand, the next k
+    B's, into masks[rows[i]] as int64 card masks. A key per game, not the shuffle's floats, so a
+    redeal that few games of a block need draws one word a game."""
+    deck = np.empty(N_CARDS, np.int64)
+    for i in range(rows.shape[0]):
+        for c in range(N_CARDS):
+            deck[c] = c
+        for j in range(2 * k):
+            pick = j + below_high(draw64(keys[picks[i]], j), N_CARDS - j)
+            deck[j], deck[pick] = deck[pick], deck[j]
+        for s in range(2):
+            m = np.int64(0)
+            for j in range(k):
+                m |= np.int64(1) << deck[s * k + j]
+            masks[rows[i], s] = m

@@ -160,3 +160,68 @@ def run(entry, rules, games: int | None, runs: int, seed: int, threads: int | No
     if bench is None:
         raise GeolabError(f"no benchmark for {entry.name!r} (benchmarks: {', '.join(registry.offering('bench'))})")
     return bench(rules, games, runs, seed, threads)
+
+
+def borderup(rules, games, runs, seed, threads) -> dict:
+    """Border-Up games a second on the batch engine, ``racer`` v ``racer:speed=1.5``, beside the
+    reference engine with the same bots at its seats (`RacerSeat`)."""
+    from geolab.bots.borderup.racer import RacerSeat
+    from geolab.games.borderup import reference as race_reference
+
+    return race_game(registry.get("border-up"), rules, ("racer", "racer:speed=1.5"), RacerSeat, race_reference,
+                     games or 1 << 21, runs, seed, threads)
+
+
+def dashing(rules, games, runs, seed, threads) -> dict:
+    """Dashing States games a second on the batch engine, ``team`` v ``team:speed=1.5`` (the
+    simulate line-up), beside the reference engine with the same bots seated (`TeamSeat`)."""
+    from geolab.bots.dashing.registry import TeamSeat
+    from geolab.games.dashing import reference as dashing_reference
+
+    return race_game(registry.get("dashing-states"), rules, ("team", "team:speed=1.5"), TeamSeat, dashing_reference,
+                     games or 1 << 20, runs, seed, threads)
+
+
+def race_game(entry, rules, specs, seat, reference_module, games: int, runs: int, seed: int, threads,
+              reference_games: int = 400) -> dict:
+    """A two-team game's batch engine, games a second (medians of `runs` runs), beside its
+    reference engine (``reference_module.ENGINE`` on ``deal_one``, the bots at `seat`) measured
+    in every run: the bench of Combo 1's race games."""
+    bots = [entry.bots.make(spec, rules) for spec in specs]
+    warmup = warm_up([(entry.name, lambda: entry.game.batch(rules, bots, 64, seed))])
+    rates: dict[str, list[float]] = {k: [] for k in ("games", "cpu", "reference")}
+    load = os.getloadavg()[0]
+    for r in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        entry.game.batch(rules, bots, games, seed + r, threads=threads)
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        rates["games"].append(games / wall)
+        rates["cpu"].append(games / cpu)
+        rng = np.random.default_rng(seed + r)
+        start = time.perf_counter()
+        for _ in range(reference_games):
+            seats = [seat(bot, rules, rng) for bot in bots]
+            reference_module.ENGINE.play(rules, reference_module.deal_one(rules, rng), seats)
+        rates["reference"].append(reference_games / (time.perf_counter() - start))
+    median = {k: statistics.median(v) for k, v in rates.items()}
+    return {
+        "summary": f"{entry.game.title}, {' v '.join(specs)}, {games:,} games a run, median of {runs} runs: "
+                   f"{median['games']:,.0f} games/s, {median['games'] / median['reference']:,.0f}x the reference engine",
+        "rules": rules.to_spec(),
+        "bots": " v ".join(specs),
+        "games": games,
+        "runs": runs,
+        "games_per_s": median["games"],
+        "games_per_cpu_s": median["cpu"],
+        "reference_games_per_s": median["reference"],
+        "ratio": median["games"] / median["reference"],
+        "runs_games_per_s": rates["games"],
+        "runs_games_per_cpu_s": rates["cpu"],
+        "runs_reference_games_per_s": rates["reference"],
+        "reference_games": reference_games,
+        "threads": threads or os.cpu_count(),
+        "load_average_at_start": load,
+        "load_average_at_end": os.getloadavg()[0],
+        "jit_warmup_s": warmup.seconds,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }

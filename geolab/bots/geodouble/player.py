@@ -20,7 +20,6 @@ from geolab.bots.ranks.seats import BotSeat
 from geolab.game import Decision, asking
 from geolab.games.geodouble.reference import WRONG
 from geolab.games.race import RaceModel
-from geolab.stepwise import Claim
 
 
 class Player:
@@ -72,13 +71,8 @@ class PlayerSeat:
 
     def act(self, decision: Decision):
         view = decision.observation
-        if decision.timed:
-            k = len(decision.legal) - 1  # every solution, then the wrong claim
-            seconds, wrong = self.bot.race(self.rng, np.array([len(view.race_hand)]), np.array([k]))
-            t = float(seconds[0])
-            if not np.isfinite(t):
-                return Claim(None, float(self.bot.race_model.mean_seconds(len(view.race_hand), 0)))
-            return Claim(WRONG if wrong[0] or k == 0 else decision.legal[0], t)
+        if decision.timed:  # every solution, then the wrong claim
+            return self.bot.race_model.seat_claim(self.rng, len(view.race_hand), decision.legal, WRONG)
         policy = self.bot.stage_policy(self.rules, np.array([view.score], np.int64))
         inner = dataclasses.replace(decision, observation=view.stage)
         return BotSeat(policy, self.rules.stage, self.rng).act(inner)

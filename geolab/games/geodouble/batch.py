@@ -43,22 +43,18 @@ seat's: ``points``, ``races`` (races won), ``stages`` (stages won) and ``declare
 from __future__ import annotations
 
 import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from geolab.cards import N_CARDS
-from geolab.common.counter_rng import below_high, draw64
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
 from geolab.games import groups
 from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
-from geolab.games.race import settle
+from geolab.games.race import claim, deal_hands, settle
 from geolab.games.ranks import batch as ranks
 from geolab.stepwise import Claim
 
@@ -67,9 +63,6 @@ BLOCK = 4096
 #: Default matches per chunk.
 CHUNK = 65536
 SEATS = reference.SEATS
-#: The finder's kernel runs on every core already, and numba's default (workqueue) threading
-#: layer cannot run two parallel kernels at once: one chunk's thread launches it at a time.
-_FINDER = threading.Lock()
 
 
 def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, chunk: int | None = None,
@@ -121,25 +114,6 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
         return list(pool.map(one, starts))
 
 
-@njit(cache=True, nogil=True)
-def _race_deal(keys, picks, rows, k, masks):
-    """Match picks[i] of a block dealt from its key: the partial shuffle of the 50 cards that
-    `geolab.games.ranks.reference.shuffled_prefix` makes, swap j drawn from draw j of the key's
-    counter stream; its first k cards are A's hand, the next k B's, into masks[rows[i]]."""
-    deck = np.empty(N_CARDS, np.int64)
-    for i in range(rows.shape[0]):
-        for c in range(N_CARDS):
-            deck[c] = c
-        for j in range(2 * k):
-            pick = j + below_high(draw64(keys[picks[i]], j), N_CARDS - j)
-            deck[j], deck[pick] = deck[pick], deck[j]
-        for s in range(2):
-            m = np.int64(0)
-            for j in range(k):
-                m |= np.int64(1) << deck[s * k + j]
-            masks[rows[i], s] = m
-
-
 def _by_block(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Sorted chunk rows split by block: (the block in the chunk, its rows)."""
     if not len(rows):
@@ -173,12 +147,10 @@ class _Round:
     stage: ranks.Played
 
     def claim(self, i: int, s: int, give_up: float) -> Claim:
-        if not np.isfinite(self.seconds[i, s]):
-            return Claim(None, give_up)
-        if self.wrong[i, s] or not self.solutions[i, s]:
-            return Claim(reference.WRONG, float(self.seconds[i, s]))
-        border, capital = (groups.cards_of(int(g)) for g in self.example[i, s])
-        return Claim(reference.Solution(border, capital), float(self.seconds[i, s]))
+        solution = None
+        if self.solutions[i, s]:
+            solution = reference.Solution(*(groups.cards_of(int(g)) for g in self.example[i, s]))
+        return claim(float(self.seconds[i, s]), bool(self.wrong[i, s]), solution, reference.WRONG, give_up)
 
 
 class _Chunk:
@@ -217,9 +189,8 @@ class _Chunk:
         for a in range(rules.redeals + 1):
             for b, rows in _by_block(pending):
                 keys = self.rng(b, r, 0, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)
-                _race_deal(keys, rows - b * BLOCK, rows, rules.race_cards, masks)
-            with _FINDER:
-                found = groups.find_batch(masks[pending].ravel(), rules.four_corners, rules.water)
+                deal_hands(keys, rows - b * BLOCK, rows, rules.race_cards, masks)
+            found = groups.find_batch(masks[pending].ravel(), rules.four_corners, rules.water)
             solutions[pending] = found.geodouble.reshape(-1, 2)
             example[pending] = found.geodouble_example.reshape(-1, 2, 2)
             attempts[pending] += 1
@@ -293,7 +264,7 @@ class _Chunk:
         """Match i as the reference engine's `Played` (needs `log`). A claim not made is
         written with the seconds its player searched before giving up, as the player's seat
         at the reference engine writes it."""
-        give_up = [float(bot.race_model.mean_seconds(self.rules.race_cards, 0)) for bot in self.bots]
+        give_up = [bot.race_model.give_up(self.rules.race_cards) for bot in self.bots]
         rounds = []
         for rnd in self.log:
             if not rnd.live[i]:

@@ -12,18 +12,17 @@ one `RecordError` line that names the place (``rounds[1].stage.trick 3: ...``).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, envelope, record_cards, record_object, record_rules, replayed, shown
+from geolab.game import Decision, envelope, record_object, record_rules, replayed, shown
 from geolab.games.geodouble.reference import ENGINE, WRONG, Deal, Played, RoundDeal, Solution, deal_round
 from geolab.games.geodouble.rules import Rules
+from geolab.games.race import claim_record, read_claim, read_hand
 from geolab.games.ranks import records as ranks_records
 from geolab.games.ranks.reference import Game, Lead
-from geolab.stepwise import Claim, play
+from geolab.stepwise import play
 
 GAME = "geodouble"
 BODY_KEYS = ("rounds",)
@@ -32,23 +31,13 @@ SIDES = ("A", "B")
 
 
 # ----- writing ---------------------------------------------------------------------------------
-def _claim(c: Claim) -> list:
-    if c.action is None:
-        claim = None
-    elif c.action == WRONG:
-        claim = "wrong"
-    else:
-        claim = [[POSTAL[x] for x in c.action.border], [POSTAL[x] for x in c.action.capital]]
-    return [claim, c.seconds]
-
-
 def to_record(played: Played, seed: int | None = None, players=None) -> dict:
     rounds = []
     for r in played.rounds:
         entry: dict = {"races": [{SIDES[s]: [POSTAL[c] for c in hands[s]] for s in (0, 1)} for hands in r.race.races],
                        "coin": SIDES[r.race.coin]}
         if r.race.claims is not None:
-            entry["claims"] = {SIDES[s]: _claim(r.race.claims[s]) for s in (0, 1)}
+            entry["claims"] = {SIDES[s]: claim_record(r.race.claims[s], WRONG, tuple) for s in (0, 1)}
         if r.stage is not None:
             entry["stage"] = ranks_records.to_record(r.stage)
         rounds.append(entry)
@@ -78,22 +67,6 @@ def _sides(value, where: str) -> dict:
     return value
 
 
-def _parse_claim(value, where: str) -> Claim:
-    if not isinstance(value, list) or len(value) != 2:
-        raise RecordError(f"{where}: expected [claim, seconds]")
-    claim, seconds = value
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
-        raise RecordError(f"{where}: seconds must be a finite number at least 0, got {shown(seconds)}")
-    if claim is None:
-        return Claim(None, float(seconds))
-    if claim == "wrong":
-        return Claim(WRONG, float(seconds))
-    if not (isinstance(claim, list) and len(claim) == 2 and all(isinstance(g, list) and len(g) == 3 for g in claim)):
-        raise RecordError(f"{where}: a claim is two lists of three postal codes, \"wrong\" or null, got {shown(claim)}")
-    border, capital = (tuple(sorted(record_cards(g, where))) for g in claim)
-    return Claim(Solution(border, capital), float(seconds))
-
-
 class _Round:
     """One round as the record tells it."""
 
@@ -103,7 +76,7 @@ class _Round:
         races = entry.get("races")
         if not isinstance(races, list) or not races:
             raise RecordError(f"{where}.races: expected the race deals")
-        self.races = tuple(tuple(tuple(sorted(record_cards(_sides(h, f"{where}.races[{i}]")[s], f"{where}.races[{i}].{s}")))
+        self.races = tuple(tuple(read_hand(_sides(h, f"{where}.races[{i}]")[s], f"{where}.races[{i}].{s}")
                                  for s in SIDES) for i, h in enumerate(races))
         if entry.get("coin") not in SIDES:
             raise RecordError(f"{where}.coin: expected 'A' or 'B', got {shown(entry.get('coin'))}")
@@ -111,7 +84,8 @@ class _Round:
         self.claims = None
         if "claims" in entry:
             claims = _sides(entry["claims"], f"{where}.claims")
-            self.claims = {s: _parse_claim(claims[SIDES[s]], f"{where}.claims.{SIDES[s]}") for s in (0, 1)}
+            self.claims = {s: read_claim(claims[SIDES[s]], f"{where}.claims.{SIDES[s]}", WRONG, _solution)
+                           for s in (0, 1)}
         self.stage: Game | None = None
         if "stage" in entry:
             try:
@@ -126,6 +100,11 @@ class _Round:
     def deal(self, rules: Rules) -> RoundDeal:
         stage = self.stage.hands if self.stage is not None else _unplayed(rules).stage
         return RoundDeal(self.races, self.coin, stage)
+
+
+def _solution(groups: list[tuple[int, ...]]) -> Solution:
+    """A claim's two groups as the record lists them: the border group, then the capital group."""
+    return Solution(groups[0], groups[1])
 
 
 def _unplayed(rules: Rules) -> RoundDeal:

@@ -11,7 +11,7 @@ solution (a border group and a capital group, disjoint: `geolab.games.groups`), 
 dealt again, up to `redeals` times (then it is void). Both players are then asked at once, a
 timed decision: each answers with a `geolab.stepwise.Claim` of one of its hand's solutions
 (laid face-up) or a wrong claim (`WRONG`), and its seconds, or no claim. The race is settled
-by `geolab.games.race.settle`: the earliest claim decides, a wrong one gives the race to the
+by `geolab.games.race.settle_claims`: the earliest claim decides, a wrong one gives the race to the
 other player, simultaneous claims go to the valid one, else to the round's coin. Nobody
 claiming leaves the race void (no points; the coin deals).
 
@@ -34,7 +34,7 @@ from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games import groups
 from geolab.games.geodouble.rules import Rules
-from geolab.games.race import settle
+from geolab.games.race import first_claims, settle_claims
 from geolab.games.ranks import reference as ranks
 from geolab.stepwise import Ask, Chance, Claim, Resampled, State, StepGame, draw_cards, stage
 
@@ -125,12 +125,7 @@ class RacePlayed:
 
     def first(self) -> tuple[int, ...]:
         """The seats whose claim came first (both when at the same second; none unclaimed)."""
-        if self.claims is None:
-            return ()
-        t = [c.seconds if c.action is not None else float("inf") for c in self.claims]
-        if t[0] == t[1] == float("inf"):
-            return ()
-        return SEATS if t[0] == t[1] else (0 if t[0] < t[1] else 1,)
+        return () if self.claims is None else first_claims(self.claims)
 
 
 @dataclass
@@ -278,9 +273,7 @@ def steps(rules: Rules, deal: Deal | None = None):
             asked = yield Ask(tuple(race_decision(rules, s, observe(s), races[-1][s], f"{where}, race") for s in SEATS),
                               observe)
             claims = (asked[0], asked[1])
-            seconds = [[c.seconds if c.action is not None else np.inf for c in claims]]
-            valid = [[c.action is not None and c.action != WRONG for c in claims]]
-            winner = int(settle(seconds, valid, [coin])[0])
+            winner = settle_claims(claims, WRONG, coin)
         race = RacePlayed(tuple(races), coin, claims, winner)
         now.update(hand=None, race=race)
         played = RoundPlayed(race, None, rules.race_points)
@@ -430,9 +423,7 @@ def _dealer(rules: Rules, given: RoundDeal, part: dict) -> int:
     if part["race"] is None:
         return given.coin
     claims = part["race"][1]
-    seconds = [[claims[s].seconds if claims[s].action is not None else np.inf for s in SEATS]]
-    valid = [[claims[s].action not in (None, WRONG) for s in SEATS]]
-    w = int(settle(seconds, valid, [given.coin])[0])
+    w = settle_claims([claims[s] for s in SEATS], WRONG, given.coin)
     return w if w >= 0 else given.coin
 
 

@@ -28,14 +28,15 @@ score; the ending adds the verdict of the match.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
-from geolab.cards import CAPITALS, NAMES, POSTAL
-from geolab.game import Decision, MoveError
-from geolab.games import groups
+from geolab.cards import CAPITALS, POSTAL
+from geolab.game import Decision
 from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
+from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
+                                     typed_cards)
+from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, plural, wrapped
 from geolab.stepwise import Claim
@@ -47,15 +48,9 @@ SIDES = "AB"
 #: claim.
 EXAMPLES = ("MD VA NC / ME NY TX", "WA OR ID / CO IA DE", "CA NV AZ / MS MO AK", "VT NH ME / CA MN OR",
             "ND SD MT / NE MI AR", "OK KS CO / PA CT MT", "GA FL AL / AZ SD RI", "KY OH IN / WV SC NH")
-WRONG_WORDS = ("wrong", "wrong claim")
-GROUP_BREAK = re.compile(r"[/+|]")
 
 
 # ----- small pieces of text -----------------------------------------------------------------
-def _codes(cards: Sequence[int]) -> str:
-    return " ".join(POSTAL[c] for c in cards)
-
-
 def _who(seat: int, me: int, capital: bool = False) -> str:
     if seat == me:
         return "You" if capital else "you"
@@ -66,25 +61,17 @@ def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _seconds(s: float) -> str:
-    return f"{s:.1f} s"
-
-
 def claim_label(action) -> str:
     """A claim in the words a person types: ``"MD NC VA / ME NY TX"`` (the border group, then
     the capital group, each in card order), or ``"wrong claim"``."""
     if action == WRONG:
         return "wrong claim"
-    return f"{_codes(action.border)} / {_codes(action.capital)}"
+    return f"{codes(action.border)} / {codes(action.capital)}"
 
 
 def why_border(group: Sequence[int], rules) -> str:
     """``"VA borders MD and NC"`` (or ``"each of ... borders the other two"``)."""
-    hubs = groups.centers(group, rules.four_corners, rules.water)
-    if len(hubs) == 3:
-        return f"each of {_codes(group)} borders the other two"
-    others = [POSTAL[c] for c in group if c != hubs[0]]
-    return f"{POSTAL[hubs[0]]} borders {others[0]} and {others[1]}"
+    return border_reason(group, rules.four_corners, rules.water)
 
 
 def why_capital(group: Sequence[int]) -> str:
@@ -99,8 +86,7 @@ def why(solution: Solution, rules) -> str:
 
 def example(hand: Sequence[int]) -> str:
     """The example claim to show: the fixed one sharing the fewest cards with the hand."""
-    held = {POSTAL[c] for c in hand}
-    return min(EXAMPLES, key=lambda e: sum(code in held for code in e.split() if code != "/"))
+    return fewest_shared(EXAMPLES, hand)
 
 
 def match_line(view: MatchView) -> str:
@@ -145,18 +131,18 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
     for seat, claim in race.first:
         name = _who(seat, me, True)
         if claim.action == WRONG:
-            out.append(f"{head} {name} called GeoPlunge at {_seconds(claim.seconds)} with a wrong claim.")
+            out.append(f"{head} {name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim.")
         else:
-            out.append(f"{head} {name} called GeoPlunge at {_seconds(claim.seconds)}: {claim_label(claim.action)}.")
+            out.append(f"{head} {name} called GeoPlunge at {seconds_text(claim.seconds)}: {claim_label(claim.action)}.")
             out.append(f"  {upper_first(why(claim.action, rules))}.")
         head = "  At the same second:"
     if me not in [s for s, _ in race.first] and race.own is not None:
         if race.own.action is None:
             out.append("  You made no claim.")
         elif all(c.action == WRONG for _, c in race.first):
-            out.append(f"  Your claim ({_seconds(race.own.seconds)}) came second: not needed.")
+            out.append(f"  Your claim ({seconds_text(race.own.seconds)}) came second: not needed.")
         else:
-            out.append(f"  Your claim ({_seconds(race.own.seconds)}) came too late.")
+            out.append(f"  Your claim ({seconds_text(race.own.seconds)}) came too late.")
     score = list(before)
     if race.winner >= 0:
         score[race.winner] += rules.race_points
@@ -236,18 +222,14 @@ class GeoDoubleViews:
                 lines += self._stakes(view)
             return fit(lines + RANKS.screen(inner(decision)))
         rules, them = view.rules, SIDES[1 - view.seat]
-        hand = sorted(view.race_hand, key=lambda c: POSTAL[c])
         lines = [match_line(view)]
         lines += wrapped(f"Stage 1, the race for borders and capitals ({rules.race_points} points): find a "
                          "border group (one state borders the other two) and a capital group (three capitals "
                          "that begin with the same letter), six different cards of yours.")
         if view.attempt > 1:
             lines.append(f"Dealt {view.attempt} times: neither hand held a solution before.")
-        lines.append(f"Your {len(hand)} cards:")
-        rows = (len(hand) + 2) // 3
-        for i in range(rows):
-            cells = [f"{POSTAL[c]} {NAMES[c]:<15}" for c in hand[i::rows]]
-            lines.append(("  " + "  ".join(cells)).rstrip())
+        lines.append(f"Your {len(view.race_hand)} cards:")
+        lines += hand_grid(view.race_hand)
         lines.append(f"Claim: '{example(view.race_hand)}' or the six codes in any order; pass: no claim.")
         lines += wrapped(f"{them} is searching too, and the clock runs. A wrong claim gives {them} the race.")
         return fit(lines)
@@ -291,29 +273,17 @@ class GeoDoubleViews:
     def parse(self, decision: Decision, text: str):
         if not decision.timed:
             return RANKS.parse(inner(decision), text)
-        if " ".join(text.lower().split()) in WRONG_WORDS:
+        if is_wrong_words(text):
             return WRONG
-        parts = [self._cards(decision, part) for part in GROUP_BREAK.split(text.replace(",", " "))]
-        cards = [c for part in parts for c in part]
-        if len(parts) > 2:
-            raise MoveError("two groups at most: 'MD VA NC / ME NY TX', or six codes in any order")
-        seen = set()
-        for c in cards:
-            if c in seen:
-                raise MoveError(f"{POSTAL[c]} is named twice: a claim is six different cards")
-            seen.add(c)
-        if len(cards) != 6:
-            raise MoveError(f"a claim is six cards, two groups of three, not {len(cards)} (or pass)")
+        parts = claimed(decision.observation.race_hand, text, EXAMPLES[0])
         if len(parts) == 2:
-            if len(parts[0]) != 3:
-                raise MoveError(f"each group is three cards, not {len(parts[0])} and {len(parts[1])}")
-            a, b = (tuple(sorted(p)) for p in parts)
+            a, b = parts
             for option in (Solution(a, b), Solution(b, a)):
                 if option in decision.legal:
                     return option
             return WRONG
         for option in decision.legal:
-            if option != WRONG and seen == {*option.border, *option.capital}:
+            if option != WRONG and set(parts[0]) == {*option.border, *option.capital}:
                 return option
         return WRONG
 
@@ -349,18 +319,16 @@ class GeoDoubleViews:
             return f"-> {self.label(decision, action)}"
         view: MatchView = decision.observation
         if action == WRONG:
-            said = " ".join(text.lower().split()) in WRONG_WORDS
-            typed = [] if said else [c for part in GROUP_BREAK.split(text.replace(",", " "))
-                                     for c in self._cards(decision, part)]
-            cards = f"{_codes(typed)}: no border group + capital group" if typed else "a claim you know is wrong"
+            typed = [] if is_wrong_words(text) else typed_cards(view.race_hand, text)
+            cards = f"{codes(typed)}: no border group + capital group" if typed else "a claim you know is wrong"
             return f"-> wrong claim ({cards}): it gives {SIDES[1 - view.seat]} the race"
         return f"-> {claim_label(action)}: {why(action, view.rules)}"
 
     def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
         """What the loop shows when another player's claim comes before the person's Enter."""
         if claim.action == WRONG:
-            return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}, a wrong claim: the race is yours."]
-        return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}: {words}.",
+            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, a wrong claim: the race is yours."]
+        return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}: {words}.",
                 "Your time is up: no claim from you."]
 
     def race_note(self, decision: Decision) -> str:
@@ -368,22 +336,6 @@ class GeoDoubleViews:
         return "geolab groups checks a hand after"
 
     # ----- parts ----------------------------------------------------------------------------
-    @staticmethod
-    def _cards(decision: Decision, text: str) -> list[int]:
-        """The cards a part of a claim names, each a postal code of the hand."""
-        hand = decision.observation.race_hand
-        out = []
-        for word in text.split():
-            code = word.upper()
-            if code not in POSTAL:
-                tail = ": type the cards' postal codes" if word.isdigit() else ""
-                raise MoveError(f"'{word}' is not a postal code{tail}")
-            c = POSTAL.index(code)
-            if c not in hand:
-                raise MoveError(f"{code} is not in your hand")
-            out.append(c)
-        return out
-
     @staticmethod
     def _stakes(view: MatchView) -> list[str]:
         """What declaring is worth here, against the score."""

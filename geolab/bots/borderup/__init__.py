@@ -1,0 +1,1 @@
+"""Border-Up's bots: a race model (speed, errors, human or perfect) in one spec."""

@@ -1,0 +1,1 @@
+"""Dashing States bots: a recognition and speed model per team."""

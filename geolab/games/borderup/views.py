@@ -1,0 +1,211 @@
+"""Border-Up at the keyboard (`geolab.game.Views`): the race and its story, for
+`geolab play border-up`.
+
+**The race** (``claim``, a timed decision). The screen shows the team's 18 cards by postal code
+and state name, never their borders: recalling those *is* the race. A claim is typed as two
+groups, ``MD VA NC / ME NH VT`` (either group first), or as the six postal codes in any order,
+and a split into two border groups is found here (`geolab.games.race_views.claimed` reads the
+text). Six different cards of the hand that are not two border groups are a wrong claim
+(`WRONG`), which gives the other team the game; anything else (an unknown code, a card not
+held, a card twice, not six cards) is a one-line `MoveError`. ``pass`` (read by the play loop)
+is no claim. Nothing on the race screen or in its help is drawn from the hand's solutions: the
+example is a fixed claim sharing the fewest cards with the hand, and the play loop refuses
+``moves`` and ``hint`` at a race.
+
+**The story** (`events`, `ending`): the deals dealt again, who called GeoPlunge first, with
+which groups and why they hold (or that the claim was wrong), the team's own later claim, and
+the verdict: won, lost or a tie, and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from geolab.cards import card
+from geolab.game import Decision
+from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
+from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
+                                     typed_cards, why_border)
+from geolab.games.ranks.views import fit, plural, wrapped
+from geolab.stepwise import Claim
+
+WIDTH = 79
+#: Claims shown as examples of how to type one (two border groups under every border
+#: setting); the one sharing the fewest cards with the hand is shown, so it never hands over
+#: a claim.
+EXAMPLES = ("MD VA NC / ME NH VT", "WA OR ID / NV AZ UT", "CA NV AZ / KY TN MS", "IA MN SD / GA FL AL")
+
+
+def _who(seat: int, me: int, capital: bool = False) -> str:
+    if seat == me:
+        return "You" if capital else "you"
+    return SIDES[seat]
+
+
+def claim_label(action) -> str:
+    """A claim in the words a person types: ``"MD NC VA / ME NH VT"`` (the smaller group
+    first, each in card order), or ``"wrong claim"``."""
+    if action == WRONG:
+        return "wrong claim"
+    return f"{codes(action.first)} / {codes(action.second)}"
+
+
+def why(solution: Solution, rules) -> str:
+    """``"VA borders MD and NC; NH borders ME and VT"``."""
+    return "; ".join(why_border(g, rules.four_corners, rules.water) for g in solution)
+
+
+def example(hand: Sequence[int]) -> str:
+    return fewest_shared(EXAMPLES, hand)
+
+
+def deal_lines(view: View) -> list[str]:
+    """The deals dealt again, as everyone saw them."""
+    if view.attempt < 2:
+        return []
+    return [f"The cards were dealt {view.attempt} times: neither hand held two border groups before."]
+
+
+def race_lines(rules, me: int, result: Seen) -> list[str]:
+    """A finished game as team `me` saw it: the first call(s) and whether they hold, its own
+    claim if it came later."""
+    them = SIDES[1 - me]
+    if result.outcome == "dry":
+        return [f"No deal held two border groups in either hand ({plural(rules.redeals + 1, 'deal')}): no race."]
+    if not result.first:
+        return ["Nobody called GeoPlunge."]
+    out = []
+    head = ""
+    for seat, claim in result.first:
+        name = _who(seat, me, not head)
+        if claim.action == WRONG:
+            out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim.")
+        else:
+            out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)}: {claim_label(claim.action)}.")
+            reason = why(claim.action, rules)
+            out.append(f"  {reason[:1].upper()}{reason[1:]}.")
+        head = "At the same second, "
+    own = result.own
+    if me not in [s for s, _ in result.first] and own is not None:
+        if own.action is None:
+            out.append("You made no claim.")
+        elif all(c.action == WRONG for _, c in result.first):
+            out.append(f"Your claim ({seconds_text(own.seconds)}) came after {them}'s: not needed.")
+        else:
+            out.append(f"Your claim ({seconds_text(own.seconds)}) came too late.")
+    return out
+
+
+def verdict(me: int, result: Seen) -> str:
+    """Won, lost or a tie, and why, in one line."""
+    them = SIDES[1 - me]
+    outcome, winner = result.outcome, result.winner
+    if outcome == "dry":
+        return "A tie: no race was run."
+    if outcome == "unclaimed":
+        return "A tie: nobody claimed."
+    if outcome == "tie":
+        holds = [c.action != WRONG for _, c in result.first]
+        return "A tie: both claims came at the same second and " + ("both hold." if all(holds) else "neither holds.")
+    both = len(result.first) == 2
+    if outcome == "held":
+        if winner == me:
+            return "You won: only your groups hold." if both else "You won: your groups hold."
+        return f"You lost: only {them}'s groups hold." if both else f"You lost: {them}'s groups hold first."
+    if winner == me:
+        return f"You won: {them}'s claim was wrong."
+    return "You lost: your claim was wrong."
+
+
+class BorderUpViews:
+    """`geolab.game.Views` for Border-Up: one decision, ``claim`` (the race)."""
+
+    def screen(self, decision: Decision) -> list[str]:
+        view: View = decision.observation
+        them = SIDES[1 - view.seat]
+        lines = [f"Border-Up: you are team {SIDES[view.seat]}, against {them}."]
+        lines += wrapped("Find two border groups (in each, one state borders the other two), six different cards "
+                         "of yours: the first team to call GeoPlunge with groups that hold wins.", 0)
+        if view.attempt > 1:
+            lines.append(f"Dealt {view.attempt} times: neither hand held two border groups before.")
+        lines.append(f"Your {len(view.hand)} cards:")
+        lines += hand_grid(view.hand)
+        lines.append(f"Claim: '{example(view.hand)}' or the six codes in any order; pass: no claim.")
+        lines += wrapped(f"{them} is searching too, and the clock runs. A wrong claim gives {them} the game.", 0)
+        return fit(lines)
+
+    def prompt(self, decision: Decision) -> str:
+        return "GeoPlunge! 6 CARDS (or pass) > "
+
+    def help(self, decision: Decision) -> list[str]:
+        view: View = decision.observation
+        them = SIDES[1 - view.seat]
+        ex = example(view.hand)
+        first, second = (part.split() for part in ex.split("/"))
+        reasons = "; ".join(why_border([card(c) for c in g], view.rules.four_corners, view.rules.water)
+                            for g in (first, second))
+        return fit([
+            f"Type your two groups, either first: '{ex}' ({reasons}),",
+            f"or the six postal codes in any order ('{' '.join(first + second[::-1])}'): the split into two "
+            "border groups is found for you.",
+            f"Six of your cards that are not two border groups are a wrong claim: it gives {them} the game "
+            "(with --confirm you see so before Enter).",
+            f"pass: no claim. If {them} calls GeoPlunge before your Enter, your time is up: no claim from you.",
+            "Claims at the same second tie, unless only one holds.",
+            "moves and hint are off in a race; geolab groups CODE ... checks a hand afterwards.",
+        ], WIDTH - 2)
+
+    def label(self, decision: Decision, action) -> str:
+        return claim_label(action)
+
+    def parse(self, decision: Decision, text: str):
+        if is_wrong_words(text):
+            return WRONG
+        hand = decision.observation.hand
+        parts = claimed(hand, text, EXAMPLES[0])
+        if len(parts) == 2:
+            option = Solution(*sorted(parts))
+            return option if option in decision.legal else WRONG
+        for option in decision.legal:
+            if option != WRONG and set(parts[0]) == {*option.first, *option.second}:
+                return option
+        return WRONG
+
+    def events(self, decision: Decision) -> list[str]:
+        return fit(deal_lines(decision.observation))
+
+    def ending(self, played: Played, seat: int) -> list[str]:
+        view = final_view(played, seat)
+        return fit(deal_lines(view) + race_lines(played.rules, seat, view.result) + [verdict(seat, view.result)])
+
+    def reason(self, decision: Decision, action) -> str:
+        view: View = decision.observation
+        if action == WRONG:
+            return f"a wrong claim gives {SIDES[1 - view.seat]} the game"
+        return why(action, view.rules)
+
+    # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
+    def echo(self, decision: Decision, action, text: str) -> str:
+        """The line `--confirm` shows before Enter: the claim, and whether it holds."""
+        view: View = decision.observation
+        if action == WRONG:
+            typed = typed_cards(view.hand, text)
+            cards = f"{codes(typed)}: not two border groups" if typed else "a claim you know is wrong"
+            return f"-> wrong claim ({cards}): it gives {SIDES[1 - view.seat]} the game"
+        text = f"-> {claim_label(action)}: {why(action, view.rules)}"
+        return text if len(text) <= WIDTH - 2 else f"-> {claim_label(action)}: two border groups"
+
+    def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
+        """What the loop shows when the other team's claim comes before the person's Enter."""
+        if claim.action == WRONG:
+            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, with a wrong claim: "
+                    "the game is yours without a claim."]
+        return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}: {words}.",
+                "Your time is up: no claim from you."]
+
+    def race_note(self, decision: Decision) -> str:
+        """What the loop adds when it refuses moves or a hint at a race."""
+        return "geolab groups checks a hand after"
+
+
+VIEWS = BorderUpViews()

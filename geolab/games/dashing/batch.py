@@ -1,0 +1,311 @@
+"""Dashing States for many games at once: the batch engine.
+
+The reference engine (`geolab.games.dashing.reference.steps`) is the specification; this engine
+plays the same games as arrays whose first axis is the game and must agree with it game for
+game (``tests/test_dashing_batch.py`` replays its games there). A block's deals, both teams'
+claims (`Claims`, one call of each bot a block), the judging of every claim and
+`reference.outcome` are a few numpy passes each; nothing loops over games.
+
+**The bots.** A bot is a batch policy: ``bots[s].act(obs, rng)`` gives seat s's `Claims` for
+a block of hands (`Hands`: ``obs.hands`` (m, cards), each in the order dealt): every team's
+shout (or the seconds it searched before giving up), its row and what it would announce. Only
+what the rules ask is used: the announcement of a team that did not shout first is never made,
+nor recorded.
+
+**Seeds.** Games are dealt in blocks of `BLOCK`; block b draws from generators of
+``SeedSequence(seed, spawn_key=(b, ...))``: ``(b, 0)`` deals (``random((BLOCK, 2 * cards))``
+through `geolab.games.ranks.reference.shuffled_prefix`, the reference engine's deal), ``(b, 1,
+stream, s)`` seat s's claims. So every seating (``stream``) of a seed plays the same cards, a
+game's draws do not depend on the others', and a run can start at any multiple of `BLOCK`.
+Chunks are whole blocks and run on threads; neither changes a result.
+
+**The table.** `Batch.scores`: a correct first claim wins, a wrong one loses, a tie shares;
+``length``: seconds to the first shout (nobody shouting: until the later team gave up);
+``first``: the seat that shouted first (A at the same time, or when nobody did). Columns, each
+seat's: ``seconds`` (of its shout; NaN: none) and ``fault`` (for a first shout: 0 correct, else
+1 + its index in `reference.FAULTS`; -1 for a team that did not shout first).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from geolab.cards import MAP_DECK
+from geolab.common.seeding import int_seed
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import Batch, asking, bot_name
+from geolab.games.dashing import records, reference
+from geolab.games.dashing.reference import FAULTS, Row, Said
+from geolab.games.dashing.rules import ANNOUNCE, Rules
+from geolab.stepwise import Claim
+
+#: Games per seed block; a chunk is a whole number of blocks.
+BLOCK = 4096
+#: Default games per chunk.
+CHUNK = 65536
+SIDES = reference.SIDES
+DECK = np.array(MAP_DECK, np.int64)
+
+
+@dataclass(frozen=True)
+class Hands:
+    """What a team sees at the race, for m games at once: its cards, (m, cards) in the order
+    dealt (a batch policy's ``obs``)."""
+
+    hands: np.ndarray
+
+
+@dataclass
+class Claims:
+    """One team's answers to the race for m hands, what a bot's ``act`` returns:
+    ``seconds`` (m,) of its shout, or where ``claimed`` is false the seconds it searched
+    before giving up; ``order`` (m, placed) the positions of the cards laid, left to right;
+    ``face_down`` (m,) whether the unused cards were turned face-down; ``states`` and
+    ``capitals`` (m, placed) what it says for each place (a card number; -1: nothing)."""
+
+    seconds: np.ndarray
+    claimed: np.ndarray
+    order: np.ndarray
+    face_down: np.ndarray
+    states: np.ndarray
+    capitals: np.ndarray
+
+
+def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, chunk: int | None = None,
+          threads: int | None = None) -> Batch:
+    """Games start .. start + n - 1 of the seed, ``bots[s]`` at seat s (module docstring)."""
+    parts = _run(rules, bots, n, seed, start, stream, chunk, threads)
+    cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
+    winner, seconds, faults = cat("winner"), cat("seconds"), cat("fault")
+    scores = np.where(winner[:, None] < 0, 0.5, (winner[:, None] == np.arange(2)).astype(float))
+    columns = {}
+    for s, side in enumerate(SIDES):
+        columns |= {f"seconds_{side}": seconds[:, s], f"fault_{side}": faults[:, s]}
+    return Batch(scores, cat("length"), cat("first"), columns)
+
+
+def batch_records(rules: Rules, bots, n: int, seed) -> list[dict]:
+    """The first n games of `batch` (stream 0) as records."""
+    return [records.to_record(p) for p in played(rules, bots, n, seed)]
+
+
+def played(rules: Rules, bots, n: int, seed, *, stream: int = 0) -> list[reference.Played]:
+    """The first n games of `batch` as the reference engine's `Played` games."""
+    return [p.played(i) for p in _run(rules, bots, n, seed, stream=stream, log=True) for i in range(p.m)]
+
+
+def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
+         threads: int | None = None, log: bool = False) -> list[_Chunk]:
+    rules.validate()
+    if n < 0:
+        raise GeolabError(f"games must be >= 0, got {n}")
+    if len(bots) != 2:
+        raise GeolabError("a game of Dashing States needs two bots, one per team")
+    if start < 0 or start % BLOCK:
+        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
+    if chunk is not None and chunk < 1:
+        raise GeolabError(f"chunk must be positive, got {chunk}")
+    seed, first = int_seed(seed), start // BLOCK
+    per = -(-(chunk or CHUNK) // BLOCK)
+    starts = list(range(0, -(-n // BLOCK), per)) or [0]  # no games: one empty chunk, for the columns
+
+    def one(b: int) -> _Chunk:
+        return _Chunk(rules, bots, seed, first + b, min(per * BLOCK, n - b * BLOCK), stream, log).play()
+
+    safe = all(getattr(b, "thread_safe", True) for b in bots)
+    threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
+    if threads == 1:
+        return [one(b) for b in starts]
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(one, starts))
+
+
+def deal_block(rules: Rules, rng: np.random.Generator, m: int = BLOCK) -> np.ndarray:
+    """int64 (m, 2, cards): m deals from one generator, each as `reference.deal_one` deals it
+    (A's cards, then B's, in the order dealt): `_shuffled` is
+    `geolab.games.ranks.reference.shuffled_prefix` compiled, on the same uniforms."""
+    k = rules.cards
+    out = np.empty((m, 2 * k), np.int64)
+    _shuffled(rng.random((m, 2 * k)), len(DECK), out)
+    return DECK[out].reshape(m, 2, k)
+
+
+@njit(cache=True, nogil=True)
+def _shuffled(u, size, out):
+    """The first u.shape[1] cards of a partial Fisher-Yates shuffle of 0..size-1 per row:
+    swap position j with j + floor(u[:, j] * (size - j))."""
+    deck = np.empty(size, np.int64)
+    for i in range(u.shape[0]):
+        for c in range(size):
+            deck[c] = c
+        for j in range(u.shape[1]):
+            pick = j + np.int64(u[i, j] * (size - j))
+            deck[j], deck[pick] = deck[pick], deck[j]
+            out[i, j] = deck[j]
+
+
+def checked_claims(rules: Rules, bot, claims: Claims, m: int) -> Claims:
+    """A bot's claims as arrays of the right shapes, each row a legal row and announcement."""
+    p = rules.placed
+    out = Claims(np.ascontiguousarray(claims.seconds, float), np.ascontiguousarray(claims.claimed, bool),
+                 np.ascontiguousarray(claims.order, np.int64), np.ascontiguousarray(claims.face_down, bool),
+                 np.ascontiguousarray(claims.states, np.int64), np.ascontiguousarray(claims.capitals, np.int64))
+    shapes = [(out.seconds, (m,)), (out.claimed, (m,)), (out.order, (m, p)), (out.face_down, (m,)),
+              (out.states, (m, p)), (out.capitals, (m, p))]
+    if any(a.shape != shape for a, shape in shapes):
+        raise IllegalActionError(f"dashing-states: bot {bot_name(bot)!r}: expected claims of {m} hands, got shapes "
+                                 + ", ".join(str(a.shape) for a, _ in shapes))
+    i = _first_illegal(out.seconds, out.claimed, out.order, out.states, out.capitals, rules.cards, len(DECK))
+    if i >= 0:
+        raise IllegalActionError(f"dashing-states: bot {bot_name(bot)!r}: hand {i}'s claim is not legal (seconds "
+                                 f"{out.seconds[i]!r}, row {out.order[i].tolist()}, states {out.states[i].tolist()}, "
+                                 f"capitals {out.capitals[i].tolist()})")
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _first_illegal(seconds, claimed, order, states, capitals, k, n):
+    """The first hand whose seconds are not finite and at least 0, or whose claim lays a card
+    outside the hand or twice, or names a state outside -1..n-1; -1 if none."""
+    m, p = order.shape
+    for i in range(m):
+        if not (np.isfinite(seconds[i]) and seconds[i] >= 0):
+            return i
+        if not claimed[i]:
+            continue
+        for j in range(p):
+            if order[i, j] < 0 or order[i, j] >= k or not -1 <= states[i, j] < n or not -1 <= capitals[i, j] < n:
+                return i
+            for q in range(j):
+                if order[i, q] == order[i, j]:
+                    return i
+    return -1
+
+
+def faults(rules: Rules, hands: np.ndarray, claims: Claims) -> tuple[np.ndarray, np.ndarray]:
+    """For one seat's claims on its hands (m, cards): the row's fault and the announcement's
+    (0: none, else 1 + the index in `FAULTS`), as `reference.row_fault` and
+    `reference.said_fault` judge them."""
+    m = len(hands)
+    row, said = np.empty(m, np.int64), np.empty(m, np.int64)
+    _faults(np.ascontiguousarray(hands, np.int64), claims.order, claims.face_down, claims.states, claims.capitals,
+            rules.face_down, rules.either_direction, ANNOUNCE.index(rules.announce), row, said)
+    return row, said
+
+
+@njit(cache=True, nogil=True)
+def _faults(hands, order, face_down, states, capitals, need_face_down, either, announce, row, said):
+    """Row faults (1 face-up, 2 order) and announcement faults (3 state, 4 capital; every
+    state before any capital); announce: 0 none, 1 names, 2 capitals."""
+    m, p = order.shape
+    for i in range(m):
+        up, down = True, True
+        for j in range(p - 1):
+            a, b = hands[i, order[i, j]], hands[i, order[i, j + 1]]
+            up &= a < b
+            down &= a > b
+        row[i] = 1 if need_face_down and not face_down[i] else 0 if up or (either and down) else 2
+        wrong_state, wrong_capital = False, False
+        for j in range(p):
+            c = hands[i, order[i, j]]
+            wrong_state |= states[i, j] != c
+            wrong_capital |= capitals[i, j] != c
+        said[i] = 0 if announce == 0 else 3 if wrong_state else 4 if announce == 2 and wrong_capital else 0
+
+
+@njit(cache=True, nogil=True)
+def _settle(shout, gave_up, row, said, window, announce, both_speak, winner, fault, first, length, speaking):
+    """`reference.first_shouts`, `reference.announcers` and `reference.outcome` for each game:
+    shout (m, 2) seconds (inf: none), the seats' row and announcement faults; out the winner
+    (-1: a tie), each first shout's fault (-1: not first), the first seat, the seconds."""
+    for i in range(shout.shape[0]):
+        lo = min(shout[i, 0], shout[i, 1])
+        f0 = np.isfinite(shout[i, 0]) and shout[i, 0] - lo <= window
+        f1 = np.isfinite(shout[i, 1]) and shout[i, 1] - lo <= window
+        both = f0 and f1
+        for s in range(2):
+            on = f0 if s == 0 else f1
+            speaking[i, s] = on and announce and (both_speak or not both)
+            judged = row[i, s] if row[i, s] > 0 else said[i, s] if speaking[i, s] else 0
+            fault[i, s] = judged if on else -1
+        if not (f0 or f1):
+            winner[i] = -1
+        elif both:
+            winner[i] = -1 if (fault[i, 0] == 0) == (fault[i, 1] == 0) else 0 if fault[i, 0] == 0 else 1
+        else:
+            s = 0 if f0 else 1
+            winner[i] = s if fault[i, s] == 0 else 1 - s
+        first[i] = 1 if f1 and not f0 else 0
+        length[i] = lo if f0 or f1 else gave_up[i]
+
+
+class _Chunk:
+    """m games from block `b0` on (`log`: the deals and claims kept, for records)."""
+
+    def __init__(self, rules: Rules, bots, seed: int, b0: int, m: int, stream: int, log: bool):
+        self.rules, self.bots, self.seed, self.b0, self.m, self.stream, self.log = rules, bots, seed, b0, m, stream, log
+        self.winner = np.zeros(m, np.int64)
+        self.length = np.zeros(m)
+        self.first = np.zeros(m, np.int64)
+        self.seconds = np.full((m, 2), np.nan)
+        self.fault = np.full((m, 2), -1, np.int8)
+        self.hands = np.zeros((m, 2, rules.cards), np.int64) if log else None
+        self.claims: list[list[Claims]] = []
+        self.speakers = np.zeros((m, 2), bool) if log else None
+
+    def rng(self, b: int, *key: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.b0 + b, *key)))
+
+    def play(self) -> _Chunk:
+        for b in range(-(-self.m // BLOCK)):
+            rows = slice(b * BLOCK, min(self.m, (b + 1) * BLOCK))
+            self.block(b, rows, rows.stop - rows.start)
+        return self
+
+    def block(self, b: int, rows: slice, size: int) -> None:
+        rules = self.rules
+        hands = deal_block(rules, self.rng(b, 0))
+        claims, row, said = [], np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.int64)
+        for s, bot in enumerate(self.bots):
+            with asking("dashing-states", bot, "race"):
+                made = bot.act(Hands(hands[:, s]), self.rng(b, 1, self.stream, s))
+            claims.append(checked_claims(rules, bot, made, BLOCK))
+            row[:, s], said[:, s] = faults(rules, hands[:, s], claims[s])
+        shout = np.stack([np.where(c.claimed, c.seconds, np.inf) for c in claims], axis=1)
+        gave_up = np.maximum(claims[0].seconds, claims[1].seconds)
+        winner, first, length = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.int64), np.empty(BLOCK)
+        fault, speaking = np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.bool_)
+        _settle(shout, gave_up, row, said, rules.simultaneous, rules.announce != "none", rules.simultaneous_announce,
+                winner, fault, first, length, speaking)
+        self.winner[rows] = winner[:size]
+        self.length[rows] = length[:size]
+        self.first[rows] = first[:size]
+        self.seconds[rows] = np.where(np.isfinite(shout), shout, np.nan)[:size]
+        self.fault[rows] = fault[:size]
+        if self.log:
+            self.hands[rows] = hands[:size]
+            self.speakers[rows] = speaking[:size]
+            self.claims.append(claims)
+
+    def played(self, i: int) -> reference.Played:
+        """Game i as the reference engine's `Played` (needs `log`)."""
+        rules = self.rules
+        b, j = divmod(i, BLOCK)
+        hands = tuple(tuple(int(c) for c in self.hands[i, s]) for s in (0, 1))
+        claims, said = [], []
+        for s in (0, 1):
+            c = self.claims[b][s]
+            row = Row(tuple(int(p) for p in c.order[j]), bool(c.face_down[j]))
+            claims.append(Claim(row if c.claimed[j] else None, float(c.seconds[j])))
+            spoken = ()
+            if self.speakers[i, s]:
+                spoken = tuple(Said(None if c.states[j, k] < 0 else int(c.states[j, k]),
+                                    None if rules.announce != "capitals" or c.capitals[j, k] < 0
+                                    else int(c.capitals[j, k])) for k in range(rules.placed))
+            said.append(spoken)
+        return reference.Played(rules, (hands[0], hands[1]), (claims[0], claims[1]), (said[0], said[1]))

@@ -1,0 +1,51 @@
+"""Dashing States on the game interface (`geolab.game.Game`): the adapter the registry holds.
+
+Seat 0 is team A, seat 1 team B. The reference engine (`reference`), the batch engine
+(`batch`), action indices and observations (`observations`), records (`records`) and the
+keyboard's words (`views`) are each a module of this package; this class only puts them
+behind the one contract.
+"""
+
+from __future__ import annotations
+
+from geolab.game import Packaged
+from geolab.games.dashing import batch as engine
+from geolab.games.dashing import observations, records
+from geolab.games.dashing.reference import Engine, Played
+from geolab.games.dashing.rules import Rules
+from geolab.games.dashing.views import VIEWS
+
+
+class DashingStatesGame(Engine, Packaged):
+    title = "Dashing States"
+    record_game = records.GAME
+    Rules = Rules
+    length_unit = "seconds"
+    first_means = "first to shout (A when at the same time or when nobody shouts)"
+
+    # ----- batch engine ------------------------------------------------------------------
+    block = engine.BLOCK
+
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
+        return engine.batch(rules, bots, n, seed, start=start, stream=stream, chunk=chunk, threads=threads)
+
+    def batch_records(self, rules, bots, n, seed) -> list[dict]:
+        return engine.batch_records(rules, bots, n, seed)
+
+    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    observations = observations
+    records = records
+
+    # ----- at the keyboard ---------------------------------------------------------------
+    views = VIEWS
+
+    def series_target(self, rules: Rules) -> int | None:
+        """One game is the whole match (Combo 1 scores each game win / loss / tie)."""
+        return None
+
+    def deal_points(self, played: Played) -> tuple[int, int]:
+        w = played.winner
+        return (0, 0) if w is None else ((1, 0) if w == 0 else (0, 1))
+
+
+GAME = DashingStatesGame()

@@ -1,0 +1,103 @@
+"""The keyboard's words for a race of groups, shared by GeoDouble's stage 1 and Border-Up
+(`geolab.game.Views`): the hand as a person sees it, a claim as a person types it, and why a
+border group holds.
+
+A claim is typed as two groups of three postal codes (``MD VA NC / ME NH VT``, split by ``/``,
+``+`` or ``|``; commas are spaces) or as the six codes in any order, in any case. `claimed`
+reads the text against the seat's hand and refuses, in one `MoveError` line, anything that is
+not six different cards of the hand (two groups of three, where two are given); which split
+holds is the game's to find, since only it knows what a group is there. Nothing here reads
+the hand's solutions: a race screen never shows them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from geolab.cards import NAMES, POSTAL
+from geolab.game import MoveError
+from geolab.games import groups
+
+#: Words a person may type for a claim known to be wrong.
+WRONG_WORDS = ("wrong", "wrong claim")
+GROUP_BREAK = re.compile(r"[/+|]")
+#: Cards a claim lays down: two groups of three.
+CLAIM_CARDS = 6
+
+
+def codes(cards: Sequence[int]) -> str:
+    """``"MD NC VA"``: the cards' postal codes, in the order given."""
+    return " ".join(POSTAL[c] for c in cards)
+
+
+def seconds_text(s: float) -> str:
+    return f"{s:.1f} s"
+
+
+def why_border(group: Sequence[int], four_corners: bool = False, water: bool = False) -> str:
+    """``"VA borders MD and NC"`` (or ``"each of ... borders the other two"``)."""
+    hubs = groups.centers(group, four_corners, water)
+    if len(hubs) == 3:
+        return f"each of {codes(group)} borders the other two"
+    others = [POSTAL[c] for c in group if c != hubs[0]]
+    return f"{POSTAL[hubs[0]]} borders {others[0]} and {others[1]}"
+
+
+def hand_grid(hand: Sequence[int]) -> list[str]:
+    """The hand in three columns, by postal code, each card its code and its state's name
+    (never its capital or borders: recalling those is the race)."""
+    cards = sorted(hand, key=lambda c: POSTAL[c])
+    rows = (len(cards) + 2) // 3
+    return [("  " + "  ".join(f"{POSTAL[c]} {NAMES[c]:<15}" for c in cards[i::rows])).rstrip() for i in range(rows)]
+
+
+def fewest_shared(examples: Sequence[str], hand: Sequence[int]) -> str:
+    """Of fixed example claims (``"MD VA NC / ME NY TX"``), the one sharing the fewest cards
+    with the hand, so an example never hands over a claim."""
+    held = {POSTAL[c] for c in hand}
+    return min(examples, key=lambda e: sum(code in held for code in e.split() if code != "/"))
+
+
+def hand_cards(hand: Sequence[int], text: str) -> list[int]:
+    """The cards a part of a claim names, each a postal code of the hand."""
+    out = []
+    for word in text.split():
+        code = word.upper()
+        if code not in POSTAL:
+            tail = ": type the cards' postal codes" if word.isdigit() else ""
+            raise MoveError(f"'{word}' is not a postal code{tail}")
+        c = POSTAL.index(code)
+        if c not in hand:
+            raise MoveError(f"{code} is not in your hand")
+        out.append(c)
+    return out
+
+
+def typed_cards(hand: Sequence[int], text: str) -> list[int]:
+    """Every card a claim's text names, in the order typed (`hand_cards` of each part)."""
+    return [c for part in GROUP_BREAK.split(text.replace(",", " ")) for c in hand_cards(hand, part)]
+
+
+def is_wrong_words(text: str) -> bool:
+    return " ".join(text.lower().split()) in WRONG_WORDS
+
+
+def claimed(hand: Sequence[int], text: str, example: str) -> list[tuple[int, ...]]:
+    """A claim's text as its parts, each a sorted tuple of cards: two groups of three, or one
+    part of six cards in any order. Anything else is a one-line `MoveError` (`example` shows
+    how to type one)."""
+    parts = [hand_cards(hand, part) for part in GROUP_BREAK.split(text.replace(",", " "))]
+    cards = [c for part in parts for c in part]
+    if len(parts) > 2:
+        raise MoveError(f"two groups at most: '{example}', or six codes in any order")
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise MoveError(f"{POSTAL[c]} is named twice: a claim is six different cards")
+        seen.add(c)
+    if len(cards) != CLAIM_CARDS:
+        raise MoveError(f"a claim is six cards, two groups of three, not {len(cards)} (or pass)")
+    if len(parts) == 2 and len(parts[0]) != 3:
+        raise MoveError(f"each group is three cards, not {len(parts[0])} and {len(parts[1])}")
+    return [tuple(sorted(p)) for p in parts]
