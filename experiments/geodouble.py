@@ -28,6 +28,8 @@ Part B (the match, with the batch engine and the declaration policies):
     python experiments/geodouble.py discards             # 50,000 deals x 2 seeds x 2 continuations
     python experiments/geodouble.py discards --deals 2000 --continuation montecarlo:k=6,budget_ms=none \
         --folder discards-montecarlo                     # the search bot as the continuation, ~25 min
+    python experiments/geodouble.py declare --tricks learned --policies never,always,threshold,score \\
+        --folder declare-learned                         # the same with learned tricks (montecarlo: see the doc)
     python experiments/geodouble.py all --small          # a quick look (what the notebook makes without results)
 """
 
@@ -835,7 +837,8 @@ def decisions(rules, spec: str, n: int, seed: int) -> pd.DataFrame:
                          "best_rank_sum": ranks.sum(axis=1), "chance": chance(table, ctx), "declared": cat["declared"]})
 
 
-def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str = "greedy") -> dict:
+def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str = "greedy",
+                 policies: tuple[str, ...] = POLICIES) -> dict:
     """Item 4: the declaration policies head to head (`geolab.lab.arena` on duplicate matches,
     the same trick bot and speed), and the score-aware and Monte Carlo policies' decisions by
     hand strength and score, as a chart for the table."""
@@ -843,14 +846,14 @@ def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str =
 
     start = time.perf_counter()
     rules = match_rules()
-    specs = [f"player:tricks={tricks},declare={p}" for p in POLICIES]
-    names = dict(zip(specs, POLICIES))
+    specs = [f"player:tricks={tricks},declare={p}" for p in policies]
+    names = dict(zip(specs, policies))
     result = arena.run(match_runner(rules), specs, n, seed, length="rounds", progress=False)
     pairs = result.pairs_table().replace({"a": names, "b": names})
     ratings = result.ratings_table(anchor=specs[0]).replace({"bot": names})
     write_table(pairs, out, "pairs")
     write_table(ratings, out, "ratings")
-    fig = plots.win_rate_heatmap(pairs, list(POLICIES), f"GeoDouble declaration policies ({tricks} tricks, speed 1)")
+    fig = plots.win_rate_heatmap(pairs, list(policies), f"GeoDouble declaration policies ({tricks} tricks, speed 1)")
     save_figure(fig, out / "pairs.png")
     plots.close(fig)
     fig = plots.rating_ladder(ratings, f"GeoDouble declaration policies ({tricks} tricks, speed 1)", "never")
@@ -858,17 +861,17 @@ def part_declare(n: int, n_chart: int, seed: int, out: Path, argv, tricks: str =
     plots.close(fig)
     print(f"declare: {len(pairs)} pairs x {n:,} duplicate matches in {time.perf_counter() - start:.0f} s", flush=True)
     chart = pd.concat([decisions(rules, f"player:tricks={tricks},declare={p}", n_chart, seed + 1)
-                       for p in ("score", "montecarlo", "threshold")], ignore_index=True)
+                       for p in ("score", "montecarlo", "threshold") if p in policies], ignore_index=True)
     chart["policy"] = chart.policy.str.extract(r"declare=(\w+)")[0]
     cells = declare_cells(chart)
     write_table(cells, out, "declare_chart")
     rates = (chart.groupby(["policy", "role"]).declared.agg(["mean", "size"]).reset_index()
              .rename(columns={"mean": "declare_rate", "size": "decisions"}))
     write_table(rates, out, "declare_rates")
-    figure_declare(cells, chart, out)
+    figure_declare(cells, chart, out, tricks)
     info = meta(command=command(argv), part="declare", rules="GeoDouble, official preset", tricks=tricks, speed=1.0,
                 race_model={"name": "human", "defaults": race_defaults()},
-                policies=list(POLICIES), specs=specs, deals_per_pair=n, seed=seed,
+                policies=list(policies), specs=specs, deals_per_pair=n, seed=seed,
                 duplicate="geolab.lab.arena.run: each pair on the same duplicate matches (seats swapped, same cards), "
                           "every pair on the same deals (blocks of 10,000 seeded by SeedSequence(seed).spawn)",
                 chart={"matches": n_chart, "seed": seed + 1, "line_ups": "each policy against itself",
@@ -899,7 +902,7 @@ def declare_cells(chart: pd.DataFrame) -> pd.DataFrame:
 ROLES = ("dealer", "second, after silence", "second, after a declaration")
 
 
-def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path) -> None:
+def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path, tricks: str = "greedy") -> None:
     import matplotlib.pyplot as plt
 
     pols = [p for p in ("score", "montecarlo") if p in set(cells.policy)]
@@ -927,7 +930,8 @@ def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path) -> None:
             ax.set(xlabel="your 4th-best card's rank", ylabel="your score minus theirs",
                    title=f"{pol}: {role}\n({int(part.decisions.sum()):,} decisions)")
         fig.colorbar(im, ax=row, shrink=0.8, label="share that declare")
-    fig.suptitle("When to declare GeoPlunging (greedy tricks): the share of decisions that declare, by hand and score\n"
+    fig.suptitle(f"When to declare GeoPlunging ({tricks} tricks): the share of decisions that declare, by hand and "
+                 "score\n"
                  "(sort your six cards by their best rank over size, statehood and population, and read the fourth; "
                  "cells with under 30 decisions left blank)", y=1.01)
     save_figure(fig, out / "declare_chart.png")
@@ -941,7 +945,7 @@ def figure_declare(cells: pd.DataFrame, chart: pd.DataFrame, out: Path) -> None:
         ax.plot(part.index, part["mean"], color=color, label=role)
     ax.axhline(0.5, color="grey", lw=0.8)
     ax.set(xlabel="rank of your 4th-best card", ylabel="stage win chance (the win table)", ylim=(0, 1),
-           title="Your stage chance by your 4th-best card (greedy play)")
+           title="Your stage chance by your 4th-best card (the win table: greedy play)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     save_figure(fig, out / "chance_by_fourth.png")
@@ -1015,7 +1019,10 @@ def main(argv=None) -> int:
                         help="duplicate matches a pair with the search bot (part B)")
     parser.add_argument("--continuation", action="append", dest="continuations",
                         help="a continuation of the discard study (repeat it; default: learned, then greedy)")
-    parser.add_argument("--folder", default=None, help="the discards part's folder under --out (default discards)")
+    parser.add_argument("--folder", default=None,
+                        help="the discards or declare part's folder under --out (default: the part's name)")
+    parser.add_argument("--tricks", default="greedy", help="declare: every player's trick bot (default greedy)")
+    parser.add_argument("--policies", default=",".join(POLICIES), help="declare: the declaration policies to meet")
     parser.add_argument("--plots-only", action="store_true",
                         help="discards: redraw its plots from the tables in its folder")
     parser.add_argument("--small", action="store_true", help="tiny sizes (a quick look; the notebook without results)")
@@ -1039,7 +1046,8 @@ def main(argv=None) -> int:
             part_discards(args.deals, (args.seed, args.check_seed), tuple(args.continuations or ("learned", "greedy")),
                           out / (args.folder or "discards"), argv)
         elif part == "declare":
-            part_declare(args.matches, args.chart_matches, args.seed, out / "declare", argv)
+            part_declare(args.matches, args.chart_matches, args.seed, out / (args.folder or "declare"), argv,
+                         tricks=args.tricks, policies=tuple(args.policies.split(",")))
         elif part == "balance":
             part_balance(args.matches if args.small else args.balance_games, args.seed, out / "balance", argv)
         elif part == "speed":
