@@ -228,3 +228,15 @@ def test_a_record_replays_and_tampering_is_one_line():
     refused(lambda r: r["rounds"][0].pop("claims"), "claims: missing")
     refused(lambda r: r["rounds"][0]["stage"].__setitem__("first_lead", "B"), r"^rounds\[0\].stage.trick 1: B")
     refused(lambda r: r["rounds"][0].__setitem__("extra", 1), "unknown key")
+
+
+def test_a_monte_carlo_declarer_plays_its_rollouts_with_any_trick_bot():
+    """Its rollouts keep the stage's rules, so a trick bot built for them only (learned) plays."""
+    from geolab import registry
+
+    entry = registry.get("geodouble")
+    rules = Rules()
+    bots = [entry.bots.make(spec, rules) for spec in ("player:tricks=learned,declare=montecarlo,samples=4",
+                                                      "player:tricks=learned")]
+    batch = entry.game.batch(rules, bots, 16, 3)
+    assert np.allclose(batch.scores.sum(axis=1), 1) and (batch.columns["declared_A"] >= 0).all()

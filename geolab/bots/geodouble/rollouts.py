@@ -48,13 +48,14 @@ class OwnDiscards:
 def play(stage, tricks, own: np.ndarray, discards: np.ndarray, leads: np.ndarray, keys: np.ndarray,
          samples: int) -> Rollouts:
     """`samples` rollouts of each row: its eight cards ``own`` (mask) of which ``discards``
-    (mask) are discarded, leading first where ``leads``; the stage rules `stage` (declarations
-    are not asked: they change no play); `tricks` plays both sides."""
+    (mask) are discarded, leading first where ``leads``; the stage rules `stage`, as they are
+    (the declarations asked change no play, and a trick bot may be built for these rules only:
+    learned's models); `tricks` plays both sides."""
     own, discards = np.asarray(own, np.int64), np.asarray(discards, np.int64)
     m = len(own)
     won = np.zeros((m, samples), bool)
     other_kept = np.zeros((m, samples), np.int64)
-    rules = stage.replace(declarations=False, bonus="none") if stage.declarations else stage
+    rules = stage
     rows_per_call = max(1, GAMES_PER_CALL // samples)
     for start in range(0, m, rows_per_call):
         part = slice(start, min(m, start + rows_per_call))
