@@ -5,9 +5,10 @@ deal before the last dealt again for want of a solution), the ``coin`` (who wins
 and deals when it is void), the ``claims`` of the race (each seat's ``[claim, seconds]``: the
 two groups laid down as two lists of three postal codes, ``"wrong"`` for a wrong claim, null
 for none; absent where no race was run) and the ``stage``: a whole Play the Ranks record
-(absent where the race ended the match). Replay steps the match's reference engine with the
-record's claims and the stages' decisions, so every check is the engine's own; each problem is
-one `RecordError` line that names the place (``rounds[1].stage.trick 3: ...``).
+without a result of its own (absent where the race ended the match). Replay steps the match's
+reference engine with the record's claims and the stages' decisions, so every check is the
+engine's own; each problem is one `RecordError` line that names the place
+(``rounds[1].stage.trick 3: ...``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
         if r.race.claims is not None:
             entry["claims"] = {SIDES[s]: claim_record(r.race.claims[s], WRONG, tuple) for s in (0, 1)}
         if r.stage is not None:
-            entry["stage"] = ranks_records.to_record(r.stage)
+            entry["stage"] = ranks_records.to_record(r.stage, result=False)  # the match's result says it
         rounds.append(entry)
     record = envelope(GAME, played.rules.to_spec(), {"rounds": rounds}, seed, players)
     record["result"] = report(played)
@@ -88,6 +89,9 @@ class _Round:
                            for s in (0, 1)}
         self.stage: Game | None = None
         if "stage" in entry:
+            if isinstance(entry["stage"], dict) and "result" in entry["stage"]:
+                raise RecordError(f"{where}.stage.result: a stage holds no result (the match's result says what "
+                                  "happened)")
             try:
                 self.stage = replayed(entry["stage"], ranks_records.GAME, ranks_records.replay_game,
                                       ranks_records.report, ranks_records.BODY_KEYS)
