@@ -37,6 +37,8 @@ BUILTIN = {
                      {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
     "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry",
                          {"bench": "geolab.lab.benches:geodouble"}),
+    "state-iq": Builtin("State IQ", "geolab.games.stateiq.game", "geolab.bots.stateiq.registry",
+                        {"bench": "geolab.lab.benches:stateiq"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {
