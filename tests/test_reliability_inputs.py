@@ -300,7 +300,7 @@ class Broken:
     """A registered bot whose every decision method raises (its other attributes are the real
     bot's, except `fused`, so the Play the Ranks engine asks it through `act`)."""
 
-    METHODS = ("act", "call", "discard_table")
+    METHODS = ("act", "call", "discard_table", "race", "stage_policy")
 
     def __init__(self, bot, name="broken-bot"):
         self.bot, self.name = bot, name

@@ -89,6 +89,16 @@ OUT_OF_RANGE = {
         "target": [0, 101],
         "race": (),
     },
+    "geodouble": {  # a match: its stage holds Play the Ranks' rules, checked as those are
+        "stage": [{"hand_size": 0}, "no-such-preset", {"first_lead": "discard-statehood"}],
+        "race_cards": [5, 26],
+        "four_corners": (),
+        "water": (),
+        "race_points": [0, 1001],
+        "target": [0, 10_001],
+        "redeals": [-1, 101],
+        "max_rounds": [0, 201],
+    },
     "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
         "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
         "wins": [0, 6],
@@ -97,7 +107,7 @@ OUT_OF_RANGE = {
 }
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
-             ("toy", "best_low"), ("toy", "race")}
+             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

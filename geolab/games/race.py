@@ -39,7 +39,7 @@ class RaceModel:
     speed: float = 1.0  # search-speed multiplier: 2 checks cards twice as fast
     base: float = 3.0  # seconds to shout, lay down the groups and have them seen (no search)
     per_card: float = 1.5  # seconds to check one card (recall its borders, its capital)
-    exponent: float = 1.0  # how the search shrinks with the solutions: 1 = serial self-terminating
+    exponent: float = 0.5  # how the search shrinks with the solutions (1: independent targets; see docs/race.md)
     spread: float = 0.35  # coefficient of variation of the search time (0: always the mean)
     error: float = 0.03  # chance a claim is wrong
     #: How the player searches a hand without a solution: up to this many times the full scan,

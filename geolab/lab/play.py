@@ -14,6 +14,12 @@ move (`replay_session`). The game is a `geolab.stepwise.State` stepped by this l
 ``undo`` takes back the person's last played move and the bots' replies by rebuilding the
 state from the log without them. A bot's randomness after a resume or an undo comes from its
 stream as it stands, so the moves already made are kept exactly and later ones may differ.
+
+A race (timed decisions) is a real race: the bots' claims are drawn before the person is
+asked, and the earliest of them is the person's deadline (`Person.rivals`); a line that has
+not arrived by then is no claim (`Terminal.read` waits with a timeout on a terminal; any other
+keyboard is judged by the clock). ``moves``, ``hint`` and ``undo`` are refused at a race, and a
+race claim is never taken back.
 """
 
 from __future__ import annotations
@@ -117,8 +123,9 @@ def _can_wait(stream) -> bool:
     on it could miss lines already read; there the line is read and its lateness judged by the
     clock afterwards."""
     try:
-        import select  # noqa: F401
-        return sys.platform != "win32" and stream.isatty() and stream.fileno() >= 0
+        import select
+
+        return hasattr(select, "select") and sys.platform != "win32" and stream.isatty() and stream.fileno() >= 0
     except (ImportError, AttributeError, OSError, ValueError):
         return False
 
@@ -260,17 +267,19 @@ class Person:
                     return Claim(action, self._since(started)) if decision.timed else action
                 pending = action
                 echo = getattr(views, "echo", None)
-                self.io.write(f"  {echo(decision, action, text)}" if echo else f"  -> {views.label(decision, action)}")
+                for line in wrapped(echo(decision, action, text) if echo else f"-> {views.label(decision, action)}",
+                                    "  "):
+                    self.io.write(line)
 
     def _too_late(self, decision: Decision, first, started: float) -> Claim:
         """The deadline passed: the first rival's claim shown, and no claim from the person."""
         seat, claim, words = first
         called = getattr(self.views, "called", None)
-        lines = called(decision, seat, claim, words) if called else \
-            [f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
+        lines = called(decision, seat, claim, words) if called else [
+            f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
         for line in lines:
             self.say(line)
-        return Claim(None, max(self._since(started), round(float(claim.seconds), 3)))
+        return Claim(None, max(self._since(started), float(claim.seconds)))
 
     def say(self, text: str) -> None:
         for line in wrapped(text, "  "):
@@ -402,7 +411,8 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
 
 def _rival(decision: Decision, claim: Claim, views) -> tuple:
     """Another seat's claim at a race as the person is told it: (seat, claim, its words)."""
-    words = "" if claim.action is None or legal_index(decision, claim.action) < 0 else views.label(decision, claim.action)
+    known = claim.action is not None and legal_index(decision, claim.action) >= 0
+    words = views.label(decision, claim.action) if known else ""
     return (decision.seat, claim, words)
 
 

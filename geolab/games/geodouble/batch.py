@@ -274,7 +274,10 @@ class _Chunk:
         self.rounds[live] += 1
         goes_on = self.score[live].max(axis=1) < rules.target
         staged = live[goes_on]
-        policies = [bot.stage_policy(rules, self.score[staged]) for bot in self.bots]
+        policies = []
+        for bot in self.bots:
+            with asking("geodouble", bot, "stage 2"):
+                policies.append(bot.stage_policy(rules, self.score[staged]))
         rng = self.rng(0, r, 3, self.stream)
         played = ranks.play_given(rules.stage, policies, _pick(stage, goes_on), dealer[staged], rng)
         self.score[staged] += played.points

@@ -12,8 +12,8 @@ Six different cards of the hand that hold no such split are a wrong claim (`WRON
 gives the race to the other player; anything else (an unknown code, a card not held, a card
 twice, not six cards) is a one-line `MoveError`. ``pass`` (read by the play loop) is no
 claim. Nothing on the race screen or in its help is drawn from the hand's solutions: the
-examples are fixed solutions chosen to share the fewest cards with the hand, and the play loop
-refuses ``moves`` and ``hint`` at a race.
+example is a fixed solution chosen to share the fewest cards with the hand (why it holds is
+told only when it shares none), and the play loop refuses ``moves`` and ``hint`` at a race.
 
 **Stage 2** is Play the Ranks' own views (`geolab.games.ranks.views`), handed the stage's
 decision (``dataclasses.replace(decision, observation=view.stage)``), under the match line;
@@ -45,7 +45,8 @@ SIDES = "AB"
 #: Solutions shown as examples of how to type a claim (valid under every border setting);
 #: the one sharing the fewest cards with the hand is shown, so an example never hands over a
 #: claim.
-EXAMPLES = ("MD VA NC / ME NY TX", "WA OR ID / CO IA DE", "CA NV AZ / MS MO AK", "VT NH ME / CA MN OR")
+EXAMPLES = ("MD VA NC / ME NY TX", "WA OR ID / CO IA DE", "CA NV AZ / MS MO AK", "VT NH ME / CA MN OR",
+            "ND SD MT / NE MI AR", "OK KS CO / PA CT MT", "GA FL AL / AZ SD RI", "KY OH IN / WV SC NH")
 WRONG_WORDS = ("wrong", "wrong claim")
 GROUP_BREAK = re.compile(r"[/+|]")
 
@@ -172,9 +173,10 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
     return out
 
 
-def stage_lines(rules, me: int, stage, race: RaceSeen, points: Sequence[int], after: Sequence[int]) -> list[str]:
-    """A finished stage's result and the round's points (`after`: the score after the round)."""
-    won = stage.tricks_won
+def stage_lines(rules, me: int, won: Sequence[int], race: RaceSeen, points: Sequence[int],
+                after: Sequence[int]) -> list[str]:
+    """A finished stage's result (`won`: the tricks each side took) and the round's points
+    (`after`: the score after the round)."""
     race_pts = [rules.race_points if race.winner == s else 0 for s in (0, 1)]
     pts = [points[s] - race_pts[s] for s in (0, 1)]
     winner = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else None
@@ -191,18 +193,28 @@ def stage_lines(rules, me: int, stage, race: RaceSeen, points: Sequence[int], af
     return out
 
 
-def round_lines(rules, me: int, n: int, rounds: Sequence[RoundSeen], k: int) -> list[str]:
-    """Every line of finished round k (0-based) of `rounds`."""
-    r = rounds[k]
-    before = _total(rounds[:k])
-    after = _total(rounds[: k + 1])
-    lines = race_lines(rules, me, n, r.race, before)
-    if r.stage is None:
-        return lines + [f"Round over: you +{r.points[me]}, {SIDES[1 - me]} +{r.points[1 - me]}. "
+def round_lines(rules, me: int, n: int, race: RaceSeen, stage: tuple[Story, Sequence[int]] | None,
+                points: Sequence[int], before: Sequence[int]) -> list[str]:
+    """Every line of finished round n: its race, then (`stage`: the stage's story and the
+    tricks each side took; None where the race ended the match) the stage, and the points."""
+    after = [before[s] + points[s] for s in (0, 1)]
+    lines = race_lines(rules, me, n, race, before)
+    if stage is None:
+        return lines + [f"Round over: you +{points[me]}, {SIDES[1 - me]} +{points[1 - me]}. "
                         f"Score: {_score(after, me)}."]
-    story = Story(r.stage.rules, me, True, r.stage.discards, r.stage.opponent_discards, r.stage.first_lead,
-                  r.stage.declarations, r.stage.history)
-    return lines + story.lines() + stage_lines(rules, me, r.stage, r.race, r.points, after)
+    story, won = stage
+    return lines + story.lines() + stage_lines(rules, me, won, race, points, after)
+
+
+def seen_rounds(rules, me: int, rounds: Sequence[RoundSeen]) -> list[str]:
+    """The lines of the finished rounds a seat's view holds."""
+    lines = []
+    for k, r in enumerate(rounds):
+        stage = None if r.stage is None else (
+            Story(r.stage.rules, me, True, r.stage.discards, r.stage.opponent_discards, r.stage.first_lead,
+                  r.stage.declarations, r.stage.history), r.stage.tricks_won)
+        lines += round_lines(rules, me, k + 1, r.race, stage, r.points, _total(rounds[:k]))
+    return lines
 
 
 # ----- the views ----------------------------------------------------------------------------
@@ -258,8 +270,11 @@ class GeoDoubleViews:
         ex = example(view.race_hand)
         first, second = (part.split() for part in ex.split("/"))
         solution = Solution(*(tuple(sorted(POSTAL.index(c) for c in g)) for g in (first, second)))
+        # why the example holds, only where it names none of the hand's cards (it would tell of them)
+        reason = "" if set(solution.border + solution.capital) & set(view.race_hand) else \
+            f" ({why(solution, view.rules)})"
         return fit([
-            f"Type your two groups, either first: '{ex}' ({why(solution, view.rules)}),",
+            f"Type your two groups, either first: '{ex}'{reason},",
             f"or the six postal codes in any order ('{' '.join(first + second[::-1])}'): the split into a "
             "border group and a capital group is found for you.",
             f"Six of your cards that hold no such split are a wrong claim: it gives {them} the race "
@@ -305,9 +320,7 @@ class GeoDoubleViews:
     def events(self, decision: Decision) -> list[str]:
         view: MatchView = decision.observation
         rules, me = view.rules, view.seat
-        lines = []
-        for k in range(len(view.past)):
-            lines += round_lines(rules, me, k + 1, view.past, k)
+        lines = seen_rounds(rules, me, view.past)
         if view.race is not None:
             lines += race_lines(rules, me, view.round + 1, view.race, _total(view.past))
         if view.stage is not None and not decision.timed:
@@ -318,9 +331,7 @@ class GeoDoubleViews:
         rules = played.rules
         rounds = tuple(RoundSeen(race_seen(r.race, seat), None if r.stage is None else final_view(r.stage, seat),
                                  r.points) for r in played.rounds)
-        lines = []
-        for k in range(len(rounds)):
-            lines += round_lines(rules, seat, k + 1, rounds, k)
+        lines = seen_rounds(rules, seat, rounds)
         return fit(lines + self._verdict(played, seat))
 
     def reason(self, decision: Decision, action) -> str:
@@ -338,7 +349,9 @@ class GeoDoubleViews:
             return f"-> {self.label(decision, action)}"
         view: MatchView = decision.observation
         if action == WRONG:
-            typed = [c for part in GROUP_BREAK.split(text.replace(",", " ")) for c in self._cards(decision, part)]
+            said = " ".join(text.lower().split()) in WRONG_WORDS
+            typed = [] if said else [c for part in GROUP_BREAK.split(text.replace(",", " "))
+                                     for c in self._cards(decision, part)]
             cards = f"{_codes(typed)}: no border group + capital group" if typed else "a claim you know is wrong"
             return f"-> wrong claim ({cards}): it gives {SIDES[1 - view.seat]} the race"
         return f"-> {claim_label(action)}: {why(action, view.rules)}"
@@ -346,8 +359,7 @@ class GeoDoubleViews:
     def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
         """What the loop shows when another player's claim comes before the person's Enter."""
         if claim.action == WRONG:
-            return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}, with a wrong claim: "
-                    "the race is yours without a claim."]
+            return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}, a wrong claim: the race is yours."]
         return [f"{SIDES[seat]} called GeoPlunge at {_seconds(claim.seconds)}: {words}.",
                 "Your time is up: no claim from you."]
 
