@@ -99,6 +99,12 @@ OUT_OF_RANGE = {
         "redeals": [-1, 101],
         "max_rounds": [0, 201],
     },
+    "state-iq": {
+        "clues": ["AB", "ABCA", "ABD", "abc", ""],
+        "four_corners": (),
+        "water": (),
+        "futile_guesses": (),
+    },
     "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
         "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
         "wins": [0, 6],
@@ -107,7 +113,8 @@ OUT_OF_RANGE = {
 }
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
-             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water")}
+             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
+             ("state-iq", "four_corners"), ("state-iq", "water"), ("state-iq", "futile_guesses")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

@@ -75,6 +75,8 @@ class Knowledge:
         self.perfect = all(self.capital_known) and all(self.postal_known) and self.neighbours == real
         self.border_scale = math.lcm(*range(1, max(bin(m).count("1") for m in real) + 1))
         self.key = (four_corners, water, borders, capitals, postal, seed if not self.perfect else None)
+        self._masks = None
+        self._scales = {(kind, index): self._scale(kind, index) for kind in "ABC" for index in range(3)}
 
     def knows(self, c: int, kind: str, index: int) -> bool:
         """Whether it can read state c's letter for this clue."""
@@ -84,6 +86,9 @@ class Knowledge:
 
     def scale(self, kind: str, index: int) -> int:
         """The denominator of this clue's likelihoods."""
+        return self._scales[(kind, index)]
+
+    def _scale(self, kind: str, index: int) -> int:
         if kind == "B":
             return self.border_scale
         if kind == "A" and (index == 0 or index >= 2):
@@ -115,26 +120,60 @@ class Knowledge:
             return [(ANY, d // ALPHABET)]
         return [(facts.letter(c, kind, index), d)]
 
+    def fitting(self, clue: Clue, named_before: int, among: int) -> int:
+        """The states of `among` its facts do not contradict on `clue`, as a mask."""
+        if clue.kind == "B":
+            if clue.value is not None:
+                return among & self.neighbours[clue.value]  # c borders t exactly when t borders c
+            return facts.mask_of(c for c in facts.cards_of(among) if not self.neighbours[c] & ~named_before)
+        key = (clue.kind, clue.index, clue.value)
+        masks = self._letter_masks()
+        return among & (masks.get(key, 0) | masks.get((clue.kind, clue.index, ANY), 0))
+
+    def _letter_masks(self) -> dict:
+        """(kind, index, letter) -> the states it knows give that letter; (kind, index, ANY) ->
+        those whose letter it cannot read."""
+        if getattr(self, "_masks", None) is None:
+            masks: dict = {}
+            for kind in "AC":
+                for index in range(3):
+                    for c in range(N_CARDS):
+                        value = facts.letter(c, kind, index) if self.knows(c, kind, index) else ANY
+                        masks[(kind, index, value)] = masks.get((kind, index, value), 0) | 1 << c
+            self._masks = masks
+        return self._masks
+
     def belief(self, prior: int, clues: Sequence[Clue], guessed: Sequence[int]) -> tuple[tuple[int, int], ...]:
         """The guesser's belief after a phase's clues and its wrong guesses: the states of the
         `prior` mask not guessed with the fewest contradictions, each with its weight (the
         product of its likelihoods, a contradicted clue counting as one)."""
-        out: dict[int, list[int]] = {}
-        for c in facts.cards_of(prior & ~facts.mask_of(guessed)):
-            level, weight, before = 0, 1, 0
-            for clue in clues:
-                a = self.likelihood(c, clue, before)
-                if a < 0:
-                    level += 1
-                    weight *= self.scale(clue.kind, clue.index)
-                else:
-                    weight *= a
-                if clue.kind == "B" and clue.value is not None:
-                    before |= 1 << clue.value
+        among = prior & ~facts.mask_of(guessed)
+        fit, before = among, 0
+        for clue in clues:
+            fit = self.fitting(clue, before, fit)
+            if clue.kind == "B" and clue.value is not None:
+                before |= 1 << clue.value
+        if fit:  # some states fit every clue: no contradictions
+            return tuple((c, self._weight(c, clues)[1]) for c in facts.cards_of(fit))
+        out: dict[int, list[tuple[int, int]]] = {}
+        for c in facts.cards_of(among):
+            level, weight = self._weight(c, clues)
             out.setdefault(level, []).append((c, weight))
-        if not out:
-            return ()
-        return tuple(out[min(out)])
+        return tuple(out[min(out)]) if out else ()
+
+    def _weight(self, c: int, clues: Sequence[Clue]) -> tuple[int, int]:
+        """State c's contradictions and weight after `clues`."""
+        level, weight, before = 0, 1, 0
+        for clue in clues:
+            a = self.likelihood(c, clue, before)
+            if a < 0:
+                level += 1
+                weight *= self.scale(clue.kind, clue.index)
+            else:
+                weight *= a
+            if clue.kind == "B" and clue.value is not None:
+                before |= 1 << clue.value
+        return level, weight
 
 
 def describe(know: Knowledge) -> str:

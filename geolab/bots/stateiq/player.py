@@ -2,22 +2,30 @@
 (``player:guess=optimal,clue=hard,borders=0.8,seed=3``).
 
 Both engines ask it through one call, ``act(asked, rng)`` on a batch of decisions
-(`geolab.games.stateiq.batch.Asked`): it reads each game's history (the games of a batch that
-share one are answered once), finds the answers it picks among (`Guesser.options`,
-`HardGiver.options`, or every legal border for a random clue-giver) and draws one uniformly
-for each game. What it leaves out of its guesses' prior: its own card, and in the second
+(`geolab.games.stateiq.batch.Asked`): it finds, for each game, the answers it picks among
+(`Guesser.options`, `HardGiver.options`, or every legal border for a random clue-giver) and
+draws one uniformly. What it leaves out of its guesses' prior: its own card, and in the second
 phase the other team's guesses of the first (a team never guesses its own state, unless the
 rules allow futile guesses).
+
+Games that share what decides the answer are answered once: with full knowledge that is the
+belief itself (`_beliefs`: the states that fit every clue, as a mask, and how many borders were
+named, which sets every weight), computed for the whole batch with masks; with gaps in its
+knowledge it is each game's history, read one distinct history at a time.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from geolab.bots.stateiq.search import Guesser, HardGiver, phase_limit
+from geolab.cards import N_CARDS
 from geolab.game import Decision
 from geolab.games.stateiq import clues as facts
-from geolab.games.stateiq.batch import ORDERS, UNSEEN, Asked, asked_from, clue_of
+from geolab.games.stateiq.batch import INDEX, KIND, LETTER, NONE, ORDERS, UNSEEN, Asked, asked_from, clue_of
+from geolab.games.stateiq.clues import LETTERS
 from geolab.games.stateiq.reference import GUESSES
 
 CLUE_KINDS = ("hard", "random")
@@ -29,6 +37,12 @@ class Player:
     def __init__(self, rules, guesser: Guesser, clue: str, giver: HardGiver | None):
         self.rules, self.guesser, self.clue, self.giver = rules, guesser, clue, giver
         self.name = "player"
+        scale = guesser.know.border_scale
+        degrees = [bin(m).count("1") for m in facts.neighbours(rules.four_corners, rules.water)]
+        #: each card's weight once m borders are named (m = 0-3), full knowledge: scale**m over
+        #: d (d - 1) ... (d - m + 1), d its border count (0 where it cannot be)
+        self.weights = tuple(tuple(scale ** m // math.prod(range(d - m + 1, d + 1)) if d >= m else 0
+                                   for m in range(GUESSES + 1)) for d in degrees)
 
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
         """A card for each game of `asked`: uniform among the answers this player picks among."""
@@ -36,53 +50,133 @@ class Player:
         u = rng.random(n)
         if asked.kind == "clue" and self.clue == "random":
             return _nth_bits(asked.legal, u)
-        columns = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
-                                   asked.guesses.reshape(n, -1), asked.found, asked.legal]).astype(np.int64)
+        if asked.kind == "clue" or self.guesser.know.perfect:  # the hard clue-giver's model knows every fact
+            columns = _beliefs(self.rules, asked)
+            choose = self.from_belief
+        else:
+            columns = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
+                                       asked.guesses.reshape(n, -1), asked.found]).astype(np.int64)
+            choose = self.from_history
         rows, inverse = np.unique(columns, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         options = np.zeros((len(rows), 64), np.int64)
         counts = np.zeros(len(rows), np.int64)
         for r, row in enumerate(rows):
-            got = self.choices(asked.kind, row)
+            got = choose(asked.kind, [int(x) for x in row])
             options[r, :len(got)] = got
             counts[r] = len(got)
         pick = np.minimum((u * counts[inverse]).astype(np.int64), counts[inverse] - 1)
-        return options[inverse, pick]
+        out = options[inverse, pick]
+        legal = (asked.legal >> out & 1) == 1
+        bad = (counts[inverse] == 0) | ~legal  # nothing it believes possible (never with full knowledge)
+        out[bad] = _nth_bits(asked.legal[bad], u[bad])
+        return out
 
-    def choices(self, kind: str, row: np.ndarray) -> tuple[int, ...]:
-        """The answers picked among for one game, from its row of `act`'s columns."""
-        card, order, phase, slot = (int(x) for x in row[:4])
-        clue_codes = row[4:4 + 2 * GUESSES].reshape(2, GUESSES)
-        guess_codes = row[4 + 2 * GUESSES:4 + 4 * GUESSES].reshape(2, GUESSES)
-        found = row[4 + 4 * GUESSES:6 + 4 * GUESSES]
-        legal = int(row[-1])
-        name = ORDERS[order]
-        plan = facts.program(name)
-        first_found = int(found[0]) or None
-        limit = phase_limit(phase, first_found)
-        given = slot + 1 if kind == "guess" else slot
-        clues = tuple(clue_of(name, k, int(clue_codes[phase, k])) for k in range(given) if clue_codes[phase, k] != UNSEEN)
-        guessed = tuple(int(g) for g in guess_codes[phase, :slot])
-        earlier = tuple(int(g) for g in guess_codes[0]) if phase == 1 else ()
-        earlier = tuple(g for g in earlier if g >= 0)
-        futile = self.rules.futile_guesses
+    def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
+        """The answers picked among, from a row of `_beliefs` (full knowledge)."""
+        support, m, k, order, phase, found, named, card = row
+        belief = tuple((c, self.weights[c][m]) for c in facts.cards_of(support))
+        if not belief:
+            return ()
+        first = found or None
+        plan, limit = facts.program(ORDERS[order]), phase_limit(phase, first)
         if kind == "guess":
-            prior = facts.ALL & ~(1 << card)
-            if not futile:
-                prior &= ~facts.mask_of(earlier)
-            got = self.guesser.options(prior, plan, clues, guessed, limit, self.guesser.costs(phase, first_found))
-            got = tuple(c for c in got if legal >> c & 1)
-        else:
-            prior = facts.ALL
-            if phase == 1:
-                if not futile:
-                    prior &= ~facts.mask_of(earlier)
-                if first_found is not None:  # it found the guesser's card in the first phase
-                    prior &= ~(1 << earlier[first_found - 1])
-            model = self.giver.model
-            got = self.giver.options(card, plan, clues, guessed, prior, limit, model.costs(phase, first_found))
-            got = tuple(t for t in got if legal >> t & 1)
-        return got or facts.cards_of(legal)
+            return self.guesser.pick(belief, k, plan, named, limit, self.guesser.costs(phase, first))
+        return self.giver.options_from(card, belief, k, plan, named, limit, self.giver.model.costs(phase, first))
+
+    def from_history(self, kind: str, row: list[int]) -> tuple[int, ...]:
+        """The guesses picked among, from a game's history (a guesser with gaps in its knowledge)."""
+        card, order, phase, slot = row[:4]
+        clue_codes = np.array(row[4:4 + 2 * GUESSES]).reshape(2, GUESSES)
+        guess_codes = np.array(row[4 + 2 * GUESSES:4 + 4 * GUESSES]).reshape(2, GUESSES)
+        first = row[4 + 4 * GUESSES] or None
+        name = ORDERS[order]
+        clues = tuple(clue_of(name, k, int(clue_codes[phase, k])) for k in range(slot + 1)
+                      if clue_codes[phase, k] != UNSEEN)
+        guessed = tuple(int(g) for g in guess_codes[phase, :slot])
+        prior = facts.ALL & ~(1 << card)
+        if phase == 1 and not self.rules.futile_guesses:
+            prior &= ~facts.mask_of(g for g in guess_codes[0] if g >= 0)
+        return self.guesser.options(prior, facts.program(name), clues, guessed, phase_limit(phase, first),
+                                    self.guesser.costs(phase, first))
+
+
+def _beliefs(rules, asked: Asked) -> np.ndarray:
+    """Full-knowledge beliefs of the batch, as columns that decide the answer: the belief's
+    states (a mask), the borders named (how many, and which where a border clue is still to
+    come), the slot, the order, the phase, the first phase's finding guess (second phase), and
+    for a clue the clue-giver's card.
+
+    A guesser's belief is the states that fit every clue given, but its own card, its guesses
+    and (second phase) the other team's first-phase guesses. The hard clue-giver's model
+    guesser, before the clue now asked, holds the states that fit the clues so far but the
+    guesses made, and (second phase) the clue-giver's own first-phase guesses: it does not know
+    the guesser's card, except the one it found."""
+    n = len(asked)
+    rows = np.arange(n)
+    p, k = asked.phase, asked.slot
+    guess = asked.kind == "guess"
+    nbr = _NEIGHBOURS[(rules.four_corners, rules.water)]
+    one = np.int64(1)
+    support = np.full(n, facts.ALL, np.int64)
+    if guess:
+        support &= ~(one << asked.card)
+    made = asked.guesses[rows, p]
+    earlier = asked.guesses[:, 0]
+    for j in range(GUESSES):
+        support &= ~np.where((made[:, j] >= 0) & (j < k), one << np.maximum(made[:, j], 0), 0)
+        if not rules.futile_guesses:
+            support &= ~np.where((p == 1) & (earlier[:, j] >= 0), one << np.maximum(earlier[:, j], 0), 0)
+        elif not guess:  # the card it found, whatever else it guessed
+            found = (p == 1) & (asked.found[:, 0] == j + 1)
+            support &= ~np.where(found, one << np.maximum(earlier[:, j], 0), 0)
+    codes = asked.clues[rows, p]
+    named = np.zeros(n, np.int64)
+    m = np.zeros(n, np.int64)
+    for j in range(GUESSES):
+        given = j <= k if guess else j < k
+        kind, index, code = KIND[asked.order, j], INDEX[asked.order, j], codes[:, j]
+        fit = np.full(n, facts.ALL, np.int64)
+        letter = given & (kind != 1) & (code >= LETTER)
+        fit[letter] = _LETTER_FIT[kind[letter], index[letter], code[letter] - LETTER]
+        border = given & (kind == 1) & (code >= 0) & (code < N_CARDS)
+        fit[border] = nbr[code[border]]
+        nomore = given & (kind == 1) & (code == NONE)
+        if nomore.any():
+            done = (nbr[None, :] & ~named[nomore, None]) == 0
+            fit[nomore] = (done * (one << np.arange(N_CARDS, dtype=np.int64))).sum(axis=1)
+        support &= fit
+        named |= np.where(border, one << np.where(border, code, 0), 0)
+        m += border
+    limit = np.where(p == 0, GUESSES, np.where(asked.found[:, 0] > 0, asked.found[:, 0], GUESSES))
+    # a guess at slot k needs the named borders if a border clue comes after it; a clue at slot k
+    # names one itself, so it always does
+    future = _FUTURE_B[asked.order, k, limit] if guess else np.ones(n, np.int64)
+    card = np.zeros(n, np.int64) if guess else asked.card
+    return np.column_stack([support, m, k, asked.order, p, asked.found[:, 0] * (p == 1), named * future, card]
+                           ).astype(np.int64)
+
+
+def _tables():
+    """Letter fits (kind, index, letter) -> mask; whether a border clue comes after slot k
+    within a phase of `limit` guesses, by order."""
+    fit = np.zeros((3, GUESSES, len(LETTERS)), np.int64)
+    for kind_i, kind in ((0, "A"), (2, "C")):
+        for index in range(GUESSES):
+            for c in range(N_CARDS):
+                x = facts.letter(c, kind, index)
+                if x is not None:
+                    fit[kind_i, index, LETTERS.index(x)] |= 1 << c
+    future = np.zeros((len(ORDERS), GUESSES, GUESSES + 1), np.int64)
+    for o, order in enumerate(ORDERS):
+        for k in range(GUESSES):
+            for limit in range(GUESSES + 1):
+                future[o, k, limit] = int("B" in order[k + 1:limit])
+    return fit, future
+
+
+_LETTER_FIT, _FUTURE_B = _tables()
+_NEIGHBOURS = {(fc, w): np.array(facts.neighbours(fc, w), np.int64) for fc in (False, True) for w in (False, True)}
 
 
 def _nth_bits(masks: np.ndarray, u: np.ndarray) -> np.ndarray:

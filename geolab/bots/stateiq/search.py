@@ -148,16 +148,23 @@ class Guesser:
         belief = self.know.belief(prior, clues, guessed)
         if not belief:  # nothing left it may guess (only where the prior is spent): any legal guess
             return ()
+        return self.pick(belief, len(clues) - 1, plan, facts.named(clues), limit, costs)
+
+    def pick(self, belief: Belief, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> tuple[int, ...]:
+        """The guesses it picks among at guess k with `belief` (clue k given)."""
         if self.guess == "random":
             return tuple(c for c, _ in belief)
         if self.guess == "greedy":
             top = max(w for _, w in belief)
             return tuple(c for c, w in belief if w == top)
-        return self.solver.best(belief, len(clues) - 1, plan, facts.named(clues), limit, costs)[1]
+        return self.solver.best(belief, k, plan, named, limit, costs)[1]
 
 
 class HardGiver:
-    """The clue-giver that names the border hardest for its model guesser (module docstring)."""
+    """The clue-giver that names the border hardest for its model guesser (module docstring).
+
+    It plays the rest of the phase from the model guesser's belief, so games that reach the
+    same belief (whatever the own cards and guesses that led there) share one search."""
 
     def __init__(self, rules, model: Guesser, aim: str = "guesses"):
         self.rules, self.model, self.aim = rules, model, aim
@@ -170,45 +177,82 @@ class HardGiver:
 
     def values(self, s: int, plan: Plan, clues: tuple[Clue, ...], guessed: tuple[int, ...], prior: int, limit: int,
                costs: Costs) -> dict[int, Fraction]:
-        """Each border it may name now (clue len(clues)): the guesser's expected score after it."""
-        kind, index = plan[len(clues)]
-        left = facts.cards_of(self.nbr[s] & ~facts.named(clues))
-        return {t: self._after(s, plan, (*clues, Clue(kind, index, t)), guessed, prior, limit, costs) for t in left}
+        """Each border it may name now (clue len(clues)): the guesser's expected score after it;
+        the model guesser's prior `prior`, its costs `costs`."""
+        belief = self.model.know.belief(prior, clues, guessed)
+        return self.values_from(s, belief, len(clues), plan, facts.named(clues), limit, costs)
+
+    def values_from(self, s: int, belief: Belief, k: int, plan: Plan, named: int, limit: int,
+                    costs: Costs) -> dict[int, Fraction]:
+        """`values`, from the model guesser's belief before clue k."""
+        g = math.gcd(*(w for _, w in belief))
+        belief = tuple((c, w // g) for c, w in belief)
+        key = ("values", s, belief, k, plan[k:limit], named, limit, costs)
+        hit = self.memo.get(key)
+        if hit is None:
+            kind, index = plan[k]
+            hit = self.memo[key] = {t: self._after(s, self._update(belief, Clue(kind, index, t), named), k, plan,
+                                                   named | 1 << t, limit, costs)
+                                    for t in facts.cards_of(self.nbr[s] & ~named)}
+        return hit
 
     def options(self, s: int, plan: Plan, clues: tuple[Clue, ...], guessed: tuple[int, ...], prior: int, limit: int,
                 costs: Costs) -> tuple[int, ...]:
-        values = self.values(s, plan, clues, guessed, prior, limit, costs)
-        top = max(values.values())
-        return tuple(t for t, v in values.items() if v == top)
+        """The borders it names, each alike: those of the highest `values`."""
+        return _top(self.values(s, plan, clues, guessed, prior, limit, costs))
 
-    def _after(self, s, plan, clues, guessed, prior, limit, costs) -> Fraction:
-        """The score after clue len(clues) - 1 is given: the model guesser's guesses, averaged."""
-        key = ("after", s, plan, clues, guessed, prior, limit, costs)
-        if key in self.memo:
-            return self.memo[key]
-        k = len(clues) - 1
+    def options_from(self, s: int, belief: Belief, k: int, plan: Plan, named: int, limit: int,
+                     costs: Costs) -> tuple[int, ...]:
+        return _top(self.values_from(s, belief, k, plan, named, limit, costs))
+
+    def _update(self, belief: Belief, clue: Clue, named_before: int) -> Belief:
+        """The model guesser's belief after one more clue (its facts are the true ones)."""
+        know = self.model.know
+        weights = dict(belief)
+        fit = know.fitting(clue, named_before, facts.mask_of(weights))
+        return tuple((c, weights[c] * know.likelihood(c, clue, named_before)) for c in facts.cards_of(fit))
+
+    def _after(self, s: int, belief: Belief, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> Fraction:
+        """The score once clue k is given and the model guesser holds `belief`: its guesses,
+        each alike, then (if wrong) the next clue, its own best where it is a border."""
+        g = math.gcd(*(w for _, w in belief))
+        belief = tuple((c, w // g) for c, w in belief)
+        key = (s, belief, k, plan[k + 1:limit], named, limit, costs)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
         score = self.scores()
-        options = self.model.options(prior, plan, clues, guessed, limit, costs)
+        options = self.model.solver.best(belief, k, plan, named, limit, costs)[1] if self.model.guess == "optimal" \
+            else self.model.pick(belief, k, plan, named, limit, costs)
         total = Fraction(0)
-        for g in options:
-            if g == s:
+        for guess in options:
+            if guess == s:
                 total += score[k]
             elif k + 1 == limit:
                 total += score[3]
             else:
-                total += self._before(s, plan, clues, (*guessed, g), prior, limit, costs)
+                rest = tuple((c, w) for c, w in belief if c != guess)
+                kind, index = plan[k + 1]
+                if kind != "B":
+                    clue = facts.true_clue(s, kind, index)
+                    total += self._after(s, self._update(rest, clue, named), k + 1, plan, named, limit, costs)
+                    continue
+                left = facts.cards_of(self.nbr[s] & ~named)
+                if not left:
+                    total += self._after(s, self._update(rest, Clue("B", index, None), named), k + 1, plan, named,
+                                         limit, costs)
+                    continue
+                total += max(self._after(s, self._update(rest, Clue("B", index, t), named), k + 1, plan,
+                                         named | 1 << t, limit, costs) for t in left)
         self.memo[key] = value = total / len(options)
         return value
 
-    def _before(self, s, plan, clues, guessed, prior, limit, costs) -> Fraction:
-        """The score before clue len(clues): its own best border, or the clue the card gives."""
-        kind, index = plan[len(clues)]
-        if kind != "B":
-            return self._after(s, plan, (*clues, facts.true_clue(s, kind, index)), guessed, prior, limit, costs)
-        left = facts.cards_of(self.nbr[s] & ~facts.named(clues))
-        if not left:
-            return self._after(s, plan, (*clues, Clue("B", index, None)), guessed, prior, limit, costs)
-        return max(self._after(s, plan, (*clues, Clue("B", index, t)), guessed, prior, limit, costs) for t in left)
+
+def _top(values: dict) -> tuple[int, ...]:
+    if not values:
+        return ()
+    top = max(values.values())
+    return tuple(t for t, v in values.items() if v == top)
 
 
 def phase_limit(phase: int, first_found: int | None) -> int:

@@ -57,6 +57,7 @@ class Clue(NamedTuple):
         return f"the {what}'s {nth} letter is {self.value}"
 
 
+@cache
 def program(order: str) -> tuple[tuple[str, int], ...]:
     """The (kind, number within the kind) of each of an order's three clues: "BAC" ->
     (("B", 0), ("A", 0), ("C", 0)); "CCC" -> (("C", 0), ("C", 1), ("C", 2))."""

@@ -20,11 +20,12 @@ from __future__ import annotations
 from geolab.cards import POSTAL, POWER_DECK
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import CARD_OF, Decision, envelope, record_rules, shown
-from geolab.games.stateiq.reference import ENGINE, SIDES, Deal, Played
+from geolab.games.stateiq.reference import ENGINE, SIDES, STATES, Deal, Played
 from geolab.games.stateiq.rules import Rules
 from geolab.stepwise import play
 
 GAME = "state-iq"
+NAMES = ("A", "B")  # the sides as records write them
 BODY_KEYS = ("cards", "power", "draw", "first", "phases")
 PHASE_KEYS = ("guesser", "clues", "guesses")
 
@@ -85,9 +86,9 @@ def _deal(record: dict) -> Deal:
     if ("draw" in record) == ("first" in record):
         raise RecordError("draw: give either the statehood draw or the first guesser (first), not both or neither")
     if "first" in record:
-        if record["first"] not in SIDES:
+        if record["first"] not in NAMES:
             raise RecordError(f"first: expected 'A' or 'B', got {shown(record['first'])}")
-        return Deal(cards, power - 1, None, SIDES.index(record["first"]))
+        return Deal(cards, power - 1, None, NAMES.index(record["first"]))
     draw = record["draw"]
     if not isinstance(draw, dict) or set(draw) != set(SIDES):
         raise RecordError("draw: expected an object with keys A and B")
@@ -110,9 +111,9 @@ class _Phase:
         for key in PHASE_KEYS:
             if key not in entry:
                 raise RecordError(f"{where}.{key}: missing")
-        if entry["guesser"] not in SIDES:
+        if entry["guesser"] not in NAMES:
             raise RecordError(f"{where}.guesser: expected 'A' or 'B', got {shown(entry['guesser'])}")
-        self.guesser = SIDES.index(entry["guesser"])
+        self.guesser = NAMES.index(entry["guesser"])
         clues, guesses = entry["clues"], entry["guesses"]
         if not isinstance(clues, list) or not all(c is None or isinstance(c, str) for c in clues):
             raise RecordError(f"{where}.clues: expected a list of clues (a letter, a postal code, 'none' or null)")
@@ -143,14 +144,14 @@ class _Recorded:
         if decision.kind == "guess":
             if k >= len(phase.guesses):
                 raise RecordError(f"{phase.where}.guesses: {len(phase.guesses)} recorded, the phase goes on")
-            return phase.guesses[k]
+            return STATES[phase.guesses[k]]
         if k >= len(phase.clues):
             raise RecordError(f"{phase.where}.clues: {len(phase.clues)} recorded, the phase goes on")
         text = phase.clues[k]
         if text not in CARD_OF:
             raise RecordError(f"{phase.where}.clues[{k}]: clue {k + 1} is a border state {SIDES[1 - now.guesser]} "
                               f"names, got {shown(text)}")
-        return CARD_OF[text]
+        return STATES[CARD_OF[text]]
 
 
 def replay_game(record: dict) -> Played:

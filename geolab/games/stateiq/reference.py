@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from geolab.cards import N_CARDS, POWER_DECK, RANKS, STATEHOOD
+from geolab.cards import N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games.stateiq import clues as facts
@@ -45,6 +45,14 @@ from geolab.stepwise import Ask, Chance, State, StepGame
 SEATS = (0, 1)
 SIDES = "AB"
 GUESSES = 3
+
+
+class Pick(int):
+    """A state as an action (a guess, or a border named): a card number that names itself by
+    its postal code in messages ("A's guess NY is not legal")."""
+
+    def label(self) -> str:
+        return POSTAL[self]
 
 
 # ----- the deal ------------------------------------------------------------------------------
@@ -167,6 +175,9 @@ def horizon(first_found: int | None) -> int:
     return GUESSES if first_found is None else first_found
 
 
+STATES = tuple(Pick(c) for c in range(N_CARDS))
+
+
 # ----- what a seat sees ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class PhaseSeen:
@@ -210,14 +221,14 @@ def seen(phase: Phase) -> PhaseSeen:
 def legal_guesses(rules: Rules, own: int, guessed: Sequence[int]) -> tuple[int, ...]:
     """The states a team may guess: any, or (the default) any but its own and those it guessed."""
     if rules.futile_guesses:
-        return tuple(range(N_CARDS))
-    return tuple(c for c in range(N_CARDS) if c != own and c not in guessed)
+        return STATES
+    return tuple(c for c in STATES if c != own and c not in guessed)
 
 
 def legal_clues(rules: Rules, card: int, clues: Sequence[Clue]) -> tuple[int, ...]:
     """The border states the clue-giver may name: its state's, not named before this phase."""
     left = facts.neighbours(rules.four_corners, rules.water)[card] & ~facts.named(clues)
-    return facts.cards_of(left)
+    return tuple(STATES[c] for c in facts.cards_of(left))
 
 
 # ----- the reference engine ------------------------------------------------------------------
