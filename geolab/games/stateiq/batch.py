@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geolab.cards import N_CARDS, POWER_DECK, RANKS, STATEHOOD
+from geolab.cards import N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Batch, Decision, asking, bot_name
@@ -163,7 +163,7 @@ def played(rules: Rules, bots, n: int, seed, *, stream: int = 0) -> list[Played]
 
 
 @dataclass
-class _Part:
+class Games:
     """One chunk's games: the deals, and each phase's clue codes, guesses and finding guess."""
 
     rules: Rules
@@ -179,8 +179,9 @@ class _Part:
     def game(self, i: int) -> Played:
         """Game i as the reference engine's `Played`."""
         order = ORDERS[int(self.order[i])]
+        given = self.draw[i, 0] < 0  # the first guesser was given, not drawn
         deal = Deal((int(self.cards[i, 0]), int(self.cards[i, 1])), int(self.power[i]),
-                    (int(self.draw[i, 0]), int(self.draw[i, 1])))
+                    None if given else (int(self.draw[i, 0]), int(self.draw[i, 1])), int(self.first[i]) if given else None)
         phases = []
         for p in (0, 1):
             made = [int(g) for g in self.guesses[i, p] if g >= 0]
@@ -191,7 +192,7 @@ class _Part:
 
 
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
-         threads: int | None = None) -> list[_Part]:
+         threads: int | None = None) -> list[Games]:
     rules.validate()
     if n < 0:
         raise GeolabError(f"games must be >= 0, got {n}")
@@ -206,12 +207,12 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     blocks = -(-n // BLOCK)
     starts = list(range(0, blocks, per)) or [0]
 
-    def one(b0: int) -> _Part:
+    def one(b0: int) -> Games:
         parts = [_block(rules, bots, seed, first + b, min(BLOCK, n - b * BLOCK), stream)
                  for b in range(b0, min(b0 + per, blocks))]
         if not parts:
             parts = [_block(rules, bots, seed, first, 0, stream)]
-        return _Part(rules, *(np.concatenate([getattr(p, k) for p in parts]) for k in
+        return Games(rules, *(np.concatenate([getattr(p, k) for p in parts]) for k in
                               ("cards", "power", "draw", "first", "order", "clues", "guesses", "found")))
 
     safe = all(getattr(b, "thread_safe", True) for b in bots)
@@ -222,14 +223,25 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
         return list(pool.map(one, starts))
 
 
-def _block(rules: Rules, bots, seed: int, b: int, m: int, stream: int) -> _Part:
-    """Block b's first m games, played slot by slot."""
+def _block(rules: Rules, bots, seed: int, b: int, m: int, stream: int) -> Games:
+    """Block b's first m games: its deals, the statehood draw deciding who guesses first."""
     def rng(*key: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b, *key)))
 
     cards, power, draw = (a[:m] for a in reference.deal_arrays(BLOCK, rng(0)))
-    seat_rng = [rng(1, stream, s) for s in SEATS]
     first = np.where(RANKS[draw[:, 0], STATEHOOD] < RANKS[draw[:, 1], STATEHOOD], 0, 1).astype(np.int64)
+    return play_given(rules, bots, cards, power, first, [rng(1, stream, s) for s in SEATS], draw)
+
+
+def play_given(rules: Rules, bots, cards: np.ndarray, power: np.ndarray, first: np.ndarray, rngs,
+               draw: np.ndarray | None = None) -> Games:
+    """Games of given deals, slot by slot: cards (m, 2), the Power card (m,) and the first
+    guessing side (m,) given (a tournament's Border-Up winners), seat s's decisions drawn from
+    ``rngs[s]``; ``draw`` (m, 2) only to be kept for the records (None: the first guesser was
+    given, and the records say so)."""
+    rules.validate()
+    m = len(cards)
+    cards, power, first = (np.asarray(a, np.int64) for a in (cards, power, first))
     order = np.full(m, ORDER_CODE[rules.clues], np.int64) if rules.clues else POWER_ORDER[power]
     nbr = np.array(facts.neighbours(rules.four_corners, rules.water), np.int64)
     clues = np.full((m, 2, GUESSES), UNSEEN, np.int64)
@@ -257,7 +269,7 @@ def _block(rules: Rules, bots, seed: int, b: int, m: int, stream: int) -> _Part:
                 at = np.flatnonzero(asks & (giver == s))
                 if len(at):
                     t = _ask(bots[s], "clue", rules, s, at, cards, order, p, k, clues, guesses, found, first, left[at],
-                             seat_rng[s])
+                             rngs[s])
                     code[at] = t
                     named[at] |= np.int64(1) << t
             clues[live, p, k] = code[live]
@@ -267,13 +279,14 @@ def _block(rules: Rules, bots, seed: int, b: int, m: int, stream: int) -> _Part:
                 at = np.flatnonzero(live & (guesser == s))
                 if len(at):
                     g = _ask(bots[s], "guess", rules, s, at, cards, order, p, k, clues, guesses, found, first, legal[at],
-                             seat_rng[s])
+                             rngs[s])
                     guesses[at, p, k] = g
                     guessed[at] |= np.int64(1) << g
             right = live & (guesses[:, p, k] == target)
             found[right, p] = k + 1
             live &= ~right
-    return _Part(rules, cards, power, draw, first, order, clues, guesses, found)
+    draw = np.full((m, 2), -1, np.int64) if draw is None else draw
+    return Games(rules, cards, power, draw, first, order, clues, guesses, found)
 
 
 def _ask(bot, kind: str, rules: Rules, seat: int, at: np.ndarray, cards, order, p: int, k: int, clues, guesses, found,
@@ -291,7 +304,8 @@ def _ask(bot, kind: str, rules: Rules, seat: int, at: np.ndarray, cards, order, 
     ok = (answer >= 0) & (answer < N_CARDS)
     ok[ok] &= (asked.legal[ok] >> answer[ok] & 1) == 1
     if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        raise IllegalActionError(f"state-iq: bot {bot_name(bot)!r}, phase {p + 1} ({SIDES[1 - seat if kind == 'clue' else seat]} "
-                                 f"guesses), {kind} {k + 1}: {int(answer[i])} is not legal")
+        a = int(answer[np.flatnonzero(~ok)[0]])
+        guesser = SIDES[1 - seat if kind == "clue" else seat]
+        raise IllegalActionError(f"state-iq: bot {bot_name(bot)!r}, phase {p + 1} ({guesser} guesses), {kind} {k + 1}: "
+                                 f"{POSTAL[a] if 0 <= a < N_CARDS else a} is not legal")
     return answer

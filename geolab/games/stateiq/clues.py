@@ -50,7 +50,9 @@ class Clue(NamedTuple):
         """The clue in words, for people: "its capital's 2nd letter is A"."""
         nth = ("first", "second", "third")[self.index] if self.index < 3 else f"{self.index + 1}th"
         if self.kind == "B":
-            return "no more border states" if self.value is None else f"a border state: {NAMES[self.value]} ({POSTAL[self.value]})"
+            if self.value is None:
+                return "no border states" if self.index == 0 else "no more border states"
+            return f"a border state: {NAMES[self.value]} ({POSTAL[self.value]})"
         what = "postal code" if self.kind == "A" else "capital"
         if self.value is None:
             return "no clue (the postal code has no letter left)" if self.kind == "A" else "no clue"

@@ -119,6 +119,27 @@ def fitting(view: View) -> tuple[int, ...]:
     return facts.cards_of(mask)
 
 
+def _kind_words(kind: str, index: int) -> str:
+    if kind == "B":
+        return "a border state"
+    if kind == "A" and index >= 2:
+        return "none"
+    return f"{'postal code' if kind == 'A' else 'capital'} letter {index + 1}"
+
+
+def _company(view: View, fit_now, c: int, kind: str, index: int) -> int:
+    """The most states of `fit_now` (c too) the next clue could leave together with c."""
+    rules = view.rules
+    if kind != "B":
+        mine = facts.letter(c, kind, index)
+        return sum(facts.letter(x, kind, index) == mine for x in fit_now)
+    nbr = facts.neighbours(rules.four_corners, rules.water)
+    left = nbr[c] & ~facts.named(view.phase.clues)
+    if not left:
+        return sum(not nbr[x] & ~facts.named(view.phase.clues) for x in fit_now)
+    return max(sum(bool(nbr[x] >> t & 1) for x in fit_now) for t in facts.cards_of(left))
+
+
 class StateIQViews:
     """`geolab.game.Views` for State IQ: ``guess`` and ``clue``."""
 
@@ -209,17 +230,40 @@ class StateIQViews:
         rules = view.rules
         if decision.kind == "clue":
             nbr = facts.neighbours(rules.four_corners, rules.water)
-            around = facts.cards_of(nbr[action] & ~(1 << view.card))
-            return (f"{len(around) + 1} states border {POSTAL[action]} (yours among them), so "
-                    f"{SIDES[1 - view.seat]} still has to tell yours from {' '.join(POSTAL[c] for c in around) or 'none'}")
+            around = {t: facts.cards_of(nbr[t] & ~(1 << view.card)) for t in decision.legal}
+            them = SIDES[1 - view.seat]
+            others = " ".join(POSTAL[c] for c in around[action]) or "no other state"
+            most = max(len(a) for a in around.values())
+            if len(around) == 1:
+                return f"it is the only border left to name; {them} must tell yours from {others}"
+            if len(around[action]) == most:
+                return f"{POSTAL[action]} borders {len(around[action]) + 1} states, yours among them, the most of your " \
+                       f"borders: {them} must tell yours from {others}"
+            return f"of your borders it leaves {them} the most guesses to expect (yours against {others}, and the " \
+                   "clues to come)"
         fit_now = fitting(view)
         if action not in fit_now:
             return f"{POSTAL[action]} does not fit every clue, but any guess is allowed"
         others = [POSTAL[c] for c in fit_now if c != action]
         if not others:
             return f"{POSTAL[action]} is the only state left that fits every clue"
-        return f"{POSTAL[action]} fits every clue; so do {len(others)} more ({' '.join(others[:12])}" \
-               f"{' ...' if len(others) > 12 else ''}), and it is the best of them to try now"
+        listed = " ".join(others[:10]) + (" ..." if len(others) > 10 else "")
+        head = f"{POSTAL[action]} fits every clue, as {'does' if len(others) == 1 else 'do'} {len(others)} more ({listed})"
+        k = len(view.phase.guesses)
+        if k + 1 >= view.limit():
+            return f"{head}: your last guess, so the likeliest of them"
+        kind, index = facts.program(view.order)[k + 1]
+        company = {c: _company(view, fit_now, c, kind, index) for c in fit_now}
+        nxt = f"the next clue ({_kind_words(kind, index)})"
+        if len(set(company.values())) == 1:
+            n = company[action]
+            if n == 1:
+                return f"{head}; {nxt} will single out each of them, so any is as good now"
+            return f"{head}; {nxt} may leave each of them among {n}, so any is as good now"
+        if company[action] == max(company.values()):
+            return f"{head}; {nxt} may leave it among {company[action]}, the most of any: try it now and let " \
+                   "the clue sort the rest"
+        return f"{head}; of them it leaves the fewest guesses to expect, clue by clue"
 
     @staticmethod
     def _menu(cards) -> list[str]:
