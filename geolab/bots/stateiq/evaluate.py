@@ -46,51 +46,67 @@ class Outcome:
 
 def outcome(guesser: Guesser, s: int, prior: int, plan: Plan, limit: int, costs: Costs, rules,
             giver: HardGiver | None = None, model: Knowledge | None = None, giver_prior: int = facts.ALL,
-            giver_costs: Costs | None = None) -> Outcome:
+            giver_costs: Costs | None = None, exact: bool = True) -> Outcome:
     """The exact outcome of one phase in which `guesser` (prior mask `prior`, `limit` guesses,
     `costs`) looks for `s` (module docstring); `giver` None: a random border, else the hard
     clue-giver, whose model guesser has the prior `giver_prior` (the first phase's: every state,
-    since it does not know the guesser's card) and `giver_costs` (default: the first phase's)."""
+    since it does not know the guesser's card) and `giver_costs` (default: the first phase's).
+    Chances are exact fractions, or (``exact`` false) floats, much faster where ties are many."""
     giver_costs = giver_costs or (giver.model.costs(0, None) if giver is not None else None)
     nbr = facts.neighbours(rules.four_corners, rules.water)
-    found = [Fraction(0)] * GUESSES
-    miss = Fraction(0)
     seen: set[int] = set()
+    memo: dict = {}
+    num = Fraction if exact else float
+    zero = (num(0),) * (GUESSES + 1)
+    at = tuple(tuple(num(int(j == k)) for j in range(GUESSES + 1)) for k in range(GUESSES))
+    lost = (num(0),) * GUESSES + (num(1),)
 
-    def clue(clues: tuple[Clue, ...], guessed: tuple[int, ...], p: Fraction) -> None:
+    def add(total, part, p):
+        return tuple(x + p * y for x, y in zip(total, part))
+
+    def clue(clues: tuple[Clue, ...], guessed: frozenset) -> tuple:
+        """The chances of finding s at guess 1, 2, 3 and of a miss, from clue len(clues) on."""
         k = len(clues)
         kind, index = plan[k]
         if model is not None:
+            total = zero
             for value, q in _modelled(model, s, kind, index, facts.named(clues)):
-                guess((*clues, Clue(kind, index, value)), guessed, p * q)
-            return
+                total = add(total, guess((*clues, Clue(kind, index, value)), guessed), num(q))
+            return total
         if kind != "B":
-            guess((*clues, facts.true_clue(s, kind, index)), guessed, p)
-            return
+            return guess((*clues, facts.true_clue(s, kind, index)), guessed)
         left = facts.cards_of(nbr[s] & ~facts.named(clues))
         if not left:
-            guess((*clues, Clue("B", index, None)), guessed, p)
-            return
-        picks = left if giver is None else giver.options(s, plan, clues, guessed, giver_prior, limit, giver_costs)
+            return guess((*clues, Clue("B", index, None)), guessed)
+        picks = left if giver is None else giver.options(s, plan, clues, tuple(sorted(guessed)), giver_prior, limit,
+                                                         giver_costs)
+        total = zero
         for t in picks:
-            guess((*clues, Clue("B", index, t)), guessed, p / len(picks))
+            total = add(total, guess((*clues, Clue("B", index, t)), guessed), num(1) / len(picks))
+        return total
 
-    def guess(clues: tuple[Clue, ...], guessed: tuple[int, ...], p: Fraction) -> None:
-        nonlocal miss
+    def guess(clues: tuple[Clue, ...], guessed: frozenset) -> tuple:
+        key = (clues, guessed)
+        if key in memo:
+            return memo[key]
         k = len(clues) - 1
-        seen.update(c for c, _ in guesser.know.belief(prior, clues, guessed))
-        options = guesser.options(prior, plan, clues, guessed, limit, costs) or facts.cards_of(prior & ~facts.mask_of(guessed))
+        made = tuple(sorted(guessed))
+        seen.update(c for c, _ in guesser.belief(prior, clues, made))
+        options = guesser.options(prior, plan, clues, made, limit, costs) or facts.cards_of(prior & ~facts.mask_of(made))
+        total = zero
+        q = num(1) / len(options)
         for g in options:
-            q = p / len(options)
             if g == s:
-                found[k] += q
+                total = add(total, at[k], q)
             elif k + 1 == limit:
-                miss += q
+                total = add(total, lost, q)
             else:
-                clue(clues, (*guessed, g), q)
+                total = add(total, clue(clues, guessed | {g}), q)
+        memo[key] = total
+        return total
 
-    clue((), (), Fraction(1))
-    return Outcome((found[0], found[1], found[2]), miss, frozenset(seen))
+    result = clue((), frozenset())
+    return Outcome((result[0], result[1], result[2]), result[3], frozenset(seen))
 
 
 def _modelled(know: Knowledge, s: int, kind: str, index: int, named: int):
@@ -105,12 +121,12 @@ def _modelled(know: Knowledge, s: int, kind: str, index: int, named: int):
 
 
 def averaged(guesser: Guesser, s: int, plan: Plan, rules, giver: HardGiver | None = None,
-             costs: Costs | None = None) -> Outcome:
+             costs: Costs | None = None, exact: bool = True) -> Outcome:
     """The first phase's outcome for card `s`, averaged over the guesser's own card (each of the
     other 49 alike), exactly: the own cards that never enter the belief all play alike."""
     costs = costs or guesser.costs(0, None)
-    base = outcome(guesser, s, facts.ALL, plan, GUESSES, costs, rules, giver)
-    mixed = {g: outcome(guesser, s, facts.ALL & ~(1 << g), plan, GUESSES, costs, rules, giver)
+    base = outcome(guesser, s, facts.ALL, plan, GUESSES, costs, rules, giver, exact=exact)
+    mixed = {g: outcome(guesser, s, facts.ALL & ~(1 << g), plan, GUESSES, costs, rules, giver, exact=exact)
              for g in sorted(base.seen - {s})}
     rest = 49 - len(mixed)
     parts = [*mixed.values()] + [base] * rest

@@ -148,18 +148,18 @@ class Knowledge:
         `prior` mask not guessed with the fewest contradictions, each with its weight (the
         product of its likelihoods, a contradicted clue counting as one)."""
         among = prior & ~facts.mask_of(guessed)
-        fit, before = among, 0
-        for clue in clues:
-            fit = self.fitting(clue, before, fit)
+        fits, before = [], 0
+        for clue in clues:  # each clue's fitting states, on its own
+            fits.append(self.fitting(clue, before, among))
             if clue.kind == "B" and clue.value is not None:
                 before |= 1 << clue.value
-        if fit:  # some states fit every clue: no contradictions
-            return tuple((c, self._weight(c, clues)[1]) for c in facts.cards_of(fit))
-        out: dict[int, list[tuple[int, int]]] = {}
-        for c in facts.cards_of(among):
-            level, weight = self._weight(c, clues)
-            out.setdefault(level, []).append((c, weight))
-        return tuple(out[min(out)]) if out else ()
+        level, left = 0, 0
+        while among:  # the states contradicted by `level` clues, fewest first
+            left = _exactly(among, fits, level)
+            if left:
+                break
+            level += 1
+        return tuple((c, self._weight(c, clues)[1]) for c in facts.cards_of(left))
 
     def _weight(self, c: int, clues: Sequence[Clue]) -> tuple[int, int]:
         """State c's contradictions and weight after `clues`."""
@@ -174,6 +174,20 @@ class Knowledge:
             if clue.kind == "B" and clue.value is not None:
                 before |= 1 << clue.value
         return level, weight
+
+
+def _exactly(among: int, fits: Sequence[int], level: int) -> int:
+    """The states of `among` outside exactly `level` of the masks `fits`, as a mask."""
+    if level == 0:
+        out = among
+        for f in fits:
+            out &= f
+        return out
+    counts = [0] * (len(fits) + 1)  # counts[j]: the states outside exactly j masks so far
+    counts[0] = among
+    for f in fits:
+        counts = [(counts[j] & f) | (counts[j - 1] & ~f if j else 0) for j in range(len(counts))]
+    return counts[level] if level < len(counts) else 0
 
 
 def describe(know: Knowledge) -> str:

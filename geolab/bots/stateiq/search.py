@@ -131,6 +131,7 @@ class Guesser:
         self.know, self.guess, self.objective, self.miss = know, guess, objective, miss
         self.solver = Solver(know)
         self.cache: dict = {}
+        self.beliefs: dict = {}
 
     def costs(self, phase: int, first_found: int | None) -> Costs:
         return game_costs(first_found) if self.objective == "game" and phase == 1 else guess_costs(self.miss)
@@ -144,8 +145,16 @@ class Guesser:
             hit = self.cache[key] = self._options(*key)
         return hit
 
+    def belief(self, prior: int, clues: tuple[Clue, ...], guessed: tuple[int, ...]) -> Belief:
+        """`Knowledge.belief`, remembered."""
+        key = (prior, clues, guessed)
+        hit = self.beliefs.get(key)
+        if hit is None:
+            hit = self.beliefs[key] = self.know.belief(prior, clues, guessed)
+        return hit
+
     def _options(self, prior, plan, clues, guessed, limit, costs) -> tuple[int, ...]:
-        belief = self.know.belief(prior, clues, guessed)
+        belief = self.belief(prior, clues, guessed)
         if not belief:  # nothing left it may guess (only where the prior is spent): any legal guess
             return ()
         return self.pick(belief, len(clues) - 1, plan, facts.named(clues), limit, costs)
