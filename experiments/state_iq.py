@@ -174,9 +174,9 @@ def games(n: int, seed: int) -> pd.DataFrame:
         first_wins = np.concatenate([one.scores[np.arange(n), one.first], two.scores[np.arange(n), two.first]])
         ties = np.concatenate([one.scores[:, 0] == 0.5, two.scores[:, 0] == 0.5])
         fw = (first_wins == 1).mean()
-        out.append({"lineup": name, "first": a, "second": b, "deals": n, "share": share.mean(), "low": share.mean() - half,
-                    "high": share.mean() + half, "first_guesser_wins": fw, "ties": ties.mean(),
-                    "second_guesser_wins": 1 - fw - ties.mean(),
+        out.append({"lineup": name, "first": a, "second": b, "deals": n, "share": share.mean(),
+                    "low": share.mean() - half, "high": share.mean() + half, "first_guesser_wins": fw,
+                    "ties": ties.mean(), "second_guesser_wins": 1 - fw - ties.mean(),
                     "first_guesser_half_width": 1.96 * np.sqrt(fw * (1 - fw) / (2 * n)),
                     "mean_guesses": (one.length.mean() + two.length.mean()) / 2})
         print(f"{name}: {share.mean():.4f} [{share.mean() - half:.4f}, {share.mean() + half:.4f}]", flush=True)
@@ -214,7 +214,8 @@ def figures(states: pd.DataFrame, orders: pd.DataFrame, summary: pd.DataFrame):
     figs["orders.png"] = fig
     if len(summary):
         fig, ax = plt.subplots(figsize=(7, 3.5))
-        part = summary[(summary.order == "deck") & (summary.measure == "expected") & summary.giver.isin(["random", "hard"])]
+        part = summary[(summary.order == "deck") & (summary.measure == "expected")
+                       & summary.giver.isin(["random", "hard"])]
         names = list(dict.fromkeys(part.setting))
         x = np.arange(len(names))
         for k, giver in enumerate(("random", "hard")):

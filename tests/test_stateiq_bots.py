@@ -15,7 +15,7 @@ from stateiq_brute import brute_value
 from geolab import registry
 from geolab.bots.stateiq.evaluate import averaged, outcome
 from geolab.bots.stateiq.knowledge import Knowledge
-from geolab.bots.stateiq.player import _beliefs
+from geolab.bots.stateiq.player import beliefs
 from geolab.bots.stateiq.search import Guesser, HardGiver, Solver, game_costs, guess_costs
 from geolab.cards import POWER_DECK, card
 from geolab.games.stateiq import clues as facts
@@ -216,7 +216,7 @@ def test_the_hard_clue_giver_names_the_border_that_leaves_texas_hardest():
 @pytest.mark.parametrize("spec", ["player", "player:guess=greedy", "player:objective=game,clue=hard,aim=miss"])
 def test_the_batch_masks_give_the_answers_a_games_history_gives(preset, spec):
     """Every guess and clue of a batch of games, answered from the batch's belief masks
-    (`_beliefs`) and from each game's own history (`Guesser.options`, `HardGiver.options`):
+    (`beliefs`) and from each game's own history (`Guesser.options`, `HardGiver.options`):
     the same answers to pick among."""
     entry = registry.get("state-iq")
     rules = entry.game.Rules.preset(preset)
@@ -226,7 +226,7 @@ def test_the_batch_masks_give_the_answers_a_games_history_gives(preset, spec):
 
     def checked(asked, rng):
         n = len(asked)
-        fast = _beliefs(rules, asked)
+        fast = beliefs(rules, asked)
         slow = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
                                 asked.guesses.reshape(n, -1), asked.found]).astype(np.int64)
         for i in range(0, n, 3):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from geolab.bots.stateiq.knowledge import ALPHABET, ANY, Knowledge
+from geolab.bots.stateiq.knowledge import ANY, Knowledge
 from geolab.bots.stateiq.search import Costs, Guesser, HardGiver, Plan
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.clues import LETTERS, Clue
@@ -92,7 +92,8 @@ def outcome(guesser: Guesser, s: int, prior: int, plan: Plan, limit: int, costs:
         k = len(clues) - 1
         made = tuple(sorted(guessed))
         seen.update(c for c, _ in guesser.belief(prior, clues, made))
-        options = guesser.options(prior, plan, clues, made, limit, costs) or facts.cards_of(prior & ~facts.mask_of(made))
+        options = guesser.options(prior, plan, clues, made, limit, costs) or \
+            facts.cards_of(prior & ~facts.mask_of(made))
         total = zero
         q = num(1) / len(options)
         for g in options:

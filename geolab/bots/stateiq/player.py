@@ -9,7 +9,7 @@ phase the other team's guesses of the first (a team never guesses its own state,
 rules allow futile guesses).
 
 Games that share what decides the answer are answered once: with full knowledge that is the
-belief itself (`_beliefs`: the states that fit every clue, as a mask, and how many borders were
+belief itself (`beliefs`: the states that fit every clue, as a mask, and how many borders were
 named, which sets every weight), computed for the whole batch with masks; with gaps in its
 knowledge it is each game's history, read one distinct history at a time.
 """
@@ -51,7 +51,7 @@ class Player:
         if asked.kind == "clue" and self.clue == "random":
             return _nth_bits(asked.legal, u)
         if asked.kind == "clue" or self.guesser.know.perfect:  # the hard clue-giver's model knows every fact
-            columns = _beliefs(self.rules, asked)
+            columns = beliefs(self.rules, asked)
             choose = self.from_belief
         else:
             columns = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
@@ -73,7 +73,7 @@ class Player:
         return out
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
-        """The answers picked among, from a row of `_beliefs` (full knowledge)."""
+        """The answers picked among, from a row of `beliefs` (full knowledge)."""
         support, m, k, order, phase, found, named, card = row
         belief = tuple((c, self.weights[c][m]) for c in facts.cards_of(support))
         if not belief:
@@ -101,7 +101,7 @@ class Player:
                                     self.guesser.costs(phase, first))
 
 
-def _beliefs(rules, asked: Asked) -> np.ndarray:
+def beliefs(rules, asked: Asked) -> np.ndarray:
     """Full-knowledge beliefs of the batch, as columns that decide the answer: the belief's
     states (a mask), the borders named (how many, and which where a border clue is still to
     come), the slot, the order, the phase, the first phase's finding guess (second phase), and

@@ -63,7 +63,8 @@ class Solver:
         """The product of the likelihood denominators of clue slots start .. end - 1."""
         return math.prod(self.know.scale(kind, index) for kind, index in plan[start:end])
 
-    def branches(self, rest: Sequence[tuple[int, int]], kind: str, index: int, named: int) -> list[tuple[int, Belief, int]]:
+    def branches(self, rest: Sequence[tuple[int, int]], kind: str, index: int,
+                 named: int) -> list[tuple[int, Belief, int]]:
         """How the next clue splits the states `rest`: (how many clue values give this branch,
         its belief (weights times the clue's likelihoods), the borders named after it)."""
         groups: dict = {}
@@ -79,20 +80,23 @@ class Solver:
             out.append((ALPHABET - len(groups), tuple(anys), named))
         return out
 
-    def best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> tuple[int, tuple[int, ...]]:
+    def best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int,
+             costs: Costs) -> tuple[int, tuple[int, ...]]:
         """The least expected cost from guess k (0-based) to the end of a phase of `limit`
         guesses, and every guess that reaches it, for `belief` (clue k given). The cost is
         scaled: times the total weight and the denominators of the clues still to come."""
         g = math.gcd(*(w for _, w in belief))
         canon = tuple((c, w // g) for c, w in belief)
         future = plan[k + 1:limit]
-        key = (canon, future, named if any(kind == "B" for kind, _ in future) else 0, limit - k, costs[k:limit], costs[3])
+        named = named if any(kind == "B" for kind, _ in future) else 0  # it matters only to a border clue to come
+        key = (canon, future, named, limit - k, costs[k:limit], costs[3])
         hit = self.memo.get(key)
         if hit is None:
             hit = self.memo[key] = self._best(canon, k, plan, named, limit, costs)
         return hit[0] * g, hit[1]
 
-    def _best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> tuple[int, tuple[int, ...]]:
+    def _best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int,
+              costs: Costs) -> tuple[int, tuple[int, ...]]:
         miss = costs[3]
         total = sum(w for _, w in belief)
         values = []

@@ -145,8 +145,8 @@ def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, 
         made_side[rows, side] = made[:, p]
     a = np.where(by_side[:, 0] > 0, by_side[:, 0], GUESSES + 1)
     b = np.where(by_side[:, 1] > 0, by_side[:, 1], GUESSES + 1)
-    scores = np.stack([np.where(a < b, 1.0, np.where(a == b, 0.5, 0.0)), np.where(b < a, 1.0, np.where(a == b, 0.5, 0.0))],
-                      axis=1)
+    tie = np.where(a == b, 0.5, 0.0)
+    scores = np.stack([np.where(a < b, 1.0, tie), np.where(b < a, 1.0, tie)], axis=1)
     columns = {f"found_{s}": by_side[:, k] for k, s in enumerate(SIDES)} | \
               {f"guesses_{s}": made_side[:, k] for k, s in enumerate(SIDES)} | {"power": cat("power") + 1}
     return Batch(scores, made.sum(axis=1), first, columns)
@@ -180,8 +180,9 @@ class Games:
         """Game i as the reference engine's `Played`."""
         order = ORDERS[int(self.order[i])]
         given = self.draw[i, 0] < 0  # the first guesser was given, not drawn
-        deal = Deal((int(self.cards[i, 0]), int(self.cards[i, 1])), int(self.power[i]),
-                    None if given else (int(self.draw[i, 0]), int(self.draw[i, 1])), int(self.first[i]) if given else None)
+        draw = None if given else (int(self.draw[i, 0]), int(self.draw[i, 1]))
+        deal = Deal((int(self.cards[i, 0]), int(self.cards[i, 1])), int(self.power[i]), draw,
+                    int(self.first[i]) if given else None)
         phases = []
         for p in (0, 1):
             made = [int(g) for g in self.guesses[i, p] if g >= 0]
@@ -278,8 +279,8 @@ def play_given(rules: Rules, bots, cards: np.ndarray, power: np.ndarray, first: 
             for s in SEATS:
                 at = np.flatnonzero(live & (guesser == s))
                 if len(at):
-                    g = _ask(bots[s], "guess", rules, s, at, cards, order, p, k, clues, guesses, found, first, legal[at],
-                             rngs[s])
+                    g = _ask(bots[s], "guess", rules, s, at, cards, order, p, k, clues, guesses, found, first,
+                             legal[at], rngs[s])
                     guesses[at, p, k] = g
                     guessed[at] |= np.int64(1) << g
             right = live & (guesses[:, p, k] == target)

@@ -122,7 +122,8 @@ class _Phase:
         self.clues = clues
         self.guesses = [_card(g, f"{where}.guesses[{k}]") for k, g in enumerate(guesses)]
         if len(clues) != len(guesses):
-            raise RecordError(f"{where}: {len(clues)} clues for {len(guesses)} guesses (a clue comes before each guess)")
+            raise RecordError(f"{where}: {len(clues)} clues for {len(guesses)} guesses (a clue comes before each "
+                              "guess)")
 
 
 class _Recorded:

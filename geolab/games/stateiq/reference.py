@@ -261,8 +261,8 @@ def steps(rules: Rules, deal: Deal | None = None):
             if kind == "B":
                 left = legal_clues(rules, target, phase.clues)
                 if left:
-                    asked = yield Ask((Decision(phase.giver, "clue", observe(phase.giver), left, f"{who}, clue {k + 1}"),),
-                                      observe)
+                    ask = Decision(phase.giver, "clue", observe(phase.giver), left, f"{who}, clue {k + 1}")
+                    asked = yield Ask((ask,), observe)
                     clue = Clue("B", index, int(asked[phase.giver]))
                 else:
                     clue = Clue("B", index, None)
@@ -270,8 +270,8 @@ def steps(rules: Rules, deal: Deal | None = None):
                 clue = facts.true_clue(target, kind, index)
             phase.clues.append(clue)
             legal = legal_guesses(rules, deal.cards[phase.guesser], phase.guesses)
-            asked = yield Ask((Decision(phase.guesser, "guess", observe(phase.guesser), legal, f"{who}, guess {k + 1}"),),
-                              observe)
+            ask = Decision(phase.guesser, "guess", observe(phase.guesser), legal, f"{who}, guess {k + 1}")
+            asked = yield Ask((ask,), observe)
             guess = int(asked[phase.guesser])
             phase.guesses.append(guess)
             if guess == target:

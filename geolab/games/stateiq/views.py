@@ -84,7 +84,8 @@ def phase_lines(me: int, p: int, phase, over: bool, first_found) -> list[str]:
         out.append(f"  Clue {k + 1} from {_who(giver, me)}: {clue.words()}.")
         if k < len(phase.guesses):
             right = phase.found == k + 1
-            out.append(f"  {_who(guesser, me, True)} guessed {state(phase.guesses[k])}: {'right' if right else 'wrong'}.")
+            verdict = "right" if right else "wrong"
+            out.append(f"  {_who(guesser, me, True)} guessed {state(phase.guesses[k])}: {verdict}.")
     if over:
         name = _who(guesser, me, True)
         made = len(phase.guesses)
@@ -148,8 +149,9 @@ class StateIQViews:
         me, phase = view.seat, view.phase
         guesser, giver = phase.guesser, 1 - phase.guesser
         k = len(phase.guesses)
-        head = f"State IQ, phase {len(view.phases)} of 2: {_who(guesser, me)} {'guess' if guesser == me else 'guesses'}" \
-               f" {_whose(giver, me)} state. You hold {state(view.card)}."
+        verb = "guess" if guesser == me else "guesses"
+        head = f"State IQ, phase {len(view.phases)} of 2: {_who(guesser, me)} {verb} {_whose(giver, me)} state. " \
+               f"You hold {state(view.card)}."
         lines = wrapped(head, 2) + wrapped(power_line(view), 2)
         if decision.kind == "guess":
             lines.append(f"Clues from {SIDES[giver]}:")
@@ -157,7 +159,8 @@ class StateIQViews:
             made = ", ".join(f"{POSTAL[g]} (wrong)" for g in phase.guesses) or "none"
             lines.append(f"Your guesses so far: {made}.")
             limit = view.limit()
-            extra = "" if limit == GUESSES else f" (you stop after it unless right: {SIDES[giver]} found yours in {limit})"
+            extra = "" if limit == GUESSES else \
+                f" (you stop after it unless right: {SIDES[giver]} found yours in {limit})"
             lines += wrapped(f"Guess {k + 1} of {limit}{extra}: name a state, by postal code or name.", 2)
         else:
             kind, index = facts.program(view.order)[k]
@@ -186,7 +189,8 @@ class StateIQViews:
         first = decision.legal[0]
         return fit([f"Type a border state of yours not yet named: its number on the list, its postal code "
                     f"('{POSTAL[first]}') or its name ('{NAMES[first]}').",
-                    "The guesser hears it before its next guess: name the one that leaves it most in doubt."], WIDTH - 2)
+                    "The guesser hears it before its next guess: name the one that leaves it most in doubt."],
+                   WIDTH - 2)
 
     def label(self, decision: Decision, action) -> str:
         return POSTAL[action]
@@ -237,8 +241,8 @@ class StateIQViews:
             if len(around) == 1:
                 return f"it is the only border left to name; {them} must tell yours from {others}"
             if len(around[action]) == most:
-                return f"{POSTAL[action]} borders {len(around[action]) + 1} states, yours among them, the most of your " \
-                       f"borders: {them} must tell yours from {others}"
+                return f"{POSTAL[action]} borders {len(around[action]) + 1} states, yours among them, the most of " \
+                       f"your borders: {them} must tell yours from {others}"
             return f"of your borders it leaves {them} the most guesses to expect (yours against {others}, and the " \
                    "clues to come)"
         fit_now = fitting(view)
@@ -248,7 +252,8 @@ class StateIQViews:
         if not others:
             return f"{POSTAL[action]} is the only state left that fits every clue"
         listed = " ".join(others[:10]) + (" ..." if len(others) > 10 else "")
-        head = f"{POSTAL[action]} fits every clue, as {'does' if len(others) == 1 else 'do'} {len(others)} more ({listed})"
+        verb = "does" if len(others) == 1 else "do"
+        head = f"{POSTAL[action]} fits every clue, as {verb} {len(others)} more ({listed})"
         k = len(view.phase.guesses)
         if k + 1 >= view.limit():
             return f"{head}: your last guess, so the likeliest of them"
