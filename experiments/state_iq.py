@@ -47,6 +47,7 @@ from geolab.lab.results import ResultSet, meta
 OUT = Path(__file__).resolve().parents[1] / "results" / "state_iq"
 ORDERS = sorted({p.clues for p in POWER_DECK})
 CARDS = {o: sum(p.clues == o for p in POWER_DECK) for o in ORDERS}  # Power cards of each order
+NUMBERS = {o: " ".join(str(i + 1) for i, p in enumerate(POWER_DECK) if p.clues == o) for o in ORDERS}
 COSTS = guess_costs(4)
 SETTINGS = {  # name -> (borders, capitals, postal)
     "borders 0.75": (0.75, 1.0, 1.0), "borders 0.5": (0.5, 1.0, 1.0),
@@ -69,7 +70,8 @@ LINEUPS = [  # (name, first bot, second bot): the first bot's share is reported
 
 
 def row(s: int, order: str, giver: str, o, **extra) -> dict:
-    return {"state": POSTAL[s], "name": NAMES[s], "order": order, "giver": giver, **extra,
+    return {"state": POSTAL[s], "name": NAMES[s], "order": order, "power_cards": NUMBERS[order], "giver": giver,
+            **extra,
             "expected": float(o.cost(COSTS)), "found_1": float(o.found[0]), "found_2": float(o.found[1]),
             "found_3": float(o.found[2]), "found": float(o.within), "miss": float(o.miss)}
 
@@ -99,6 +101,17 @@ def over_deck(states: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     w = states["order"].map(CARDS) / len(POWER_DECK)
     weighted = states[MEASURES].mul(w, axis=0)
     return weighted.groupby([states[k] for k in keys]).sum().reset_index()
+
+
+def extremes(deck: pd.DataFrame, k: int = 8) -> pd.DataFrame:
+    """The k hardest and k easiest states for the optimal guesser over the deck, against each
+    clue-giver, with their rank (1: hardest)."""
+    out = []
+    for giver, part in deck[deck.guesser == "optimal"].groupby("giver"):
+        part = part.sort_values("expected", ascending=False).reset_index(drop=True)
+        part["rank"] = np.arange(1, len(part) + 1)
+        out.append(pd.concat([part.head(k).assign(end="hardest"), part.tail(k).assign(end="easiest")]))
+    return pd.concat(out, ignore_index=True)
 
 
 def one_seed(job) -> list[dict]:
@@ -237,18 +250,21 @@ def main(argv=None) -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
     sizes = dict(seeds=3, games=20_000, settings=["borders 0.5", "capitals 0.5", "all 0.75"]) if args.small else \
-        dict(seeds=12, games=200_000, settings=list(SETTINGS))
+        dict(seeds=10, games=200_000, settings=list(SETTINGS))
     t0 = time.time()
     rules = Rules()
     states = perfect(rules)
     deck = over_deck(states, ["guesser", "state", "name", "giver"])
-    orders = states.groupby(["guesser", "order", "giver"])[MEASURES].mean().reset_index()
-    deck_mean = deck.groupby(["guesser", "giver"])[MEASURES].mean().reset_index().assign(order="deck")
+    orders = states.groupby(["guesser", "order", "power_cards", "giver"])[MEASURES].mean().reset_index()
+    deck_mean = deck.groupby(["guesser", "giver"])[MEASURES].mean().reset_index().assign(order="deck",
+                                                                                          power_cards="1-15")
     orders = pd.concat([orders, deck_mean], ignore_index=True)
     worth = orders.pivot(index=["guesser", "order"], columns="giver", values="expected")
     orders["hard_minus_random"] = [worth.loc[(g, o), "hard"] - worth.loc[(g, o), "random"]
                                    for g, o in zip(orders.guesser, orders.order)]
     print(orders.round(4).to_string(index=False), flush=True)
+    ranked = extremes(deck)
+    print(ranked.round(4).to_string(index=False), flush=True)
     t1 = time.time()
     summary, per_seed, states_partial = knowledge(sizes["seeds"], sizes["settings"], args.workers)
     print(summary[summary.order == "deck"].round(4).to_string(index=False), flush=True)
@@ -259,6 +275,7 @@ def main(argv=None) -> None:
     with ResultSet(args.out) as rs:
         rs.table(states, "states")
         rs.table(deck, "deck")
+        rs.table(ranked, "extremes")
         rs.table(orders, "orders")
         rs.table(summary, "knowledge")
         rs.table(per_seed, "knowledge_seeds")

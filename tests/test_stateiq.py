@@ -242,3 +242,19 @@ def test_a_bad_record_is_one_line_naming_the_place(change, message):
     with pytest.raises(RecordError, match=message) as error:
         GAME.replay(record)
     assert "\n" not in str(error.value)
+
+
+def test_a_state_built_from_a_seats_observation_alone_is_at_the_same_node():
+    rng = np.random.default_rng(3)
+    for n in range(40):
+        state = State(ENGINE, Rules(), ENGINE.deal(Rules(), rng))
+        for _ in range(int(rng.integers(0, 8))):
+            if state.is_over():
+                break
+            d = state.decisions()[0]
+            state.apply({d.seat: d.legal[int(rng.integers(len(d.legal)))]})
+        if state.is_over():
+            continue
+        seat = state.to_move()[0]
+        other = ENGINE.determinize(Rules(), seat, state.observe(seat), rng)
+        assert other.observe(seat) == state.observe(seat) and other.decision(seat).legal == state.decision(seat).legal

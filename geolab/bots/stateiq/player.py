@@ -37,12 +37,8 @@ class Player:
     def __init__(self, rules, guesser: Guesser, clue: str, giver: HardGiver | None):
         self.rules, self.guesser, self.clue, self.giver = rules, guesser, clue, giver
         self.name = "player"
-        scale = guesser.know.border_scale
-        degrees = [bin(m).count("1") for m in facts.neighbours(rules.four_corners, rules.water)]
-        #: each card's weight once m borders are named (m = 0-3), full knowledge: scale**m over
-        #: d (d - 1) ... (d - m + 1), d its border count (0 where it cannot be)
-        self.weights = tuple(tuple(scale ** m // math.prod(range(d - m + 1, d + 1)) if d >= m else 0
-                                   for m in range(GUESSES + 1)) for d in degrees)
+        self.tables = _Tables(guesser.know)  # what its guesser knows, as masks
+        self.true = _Tables(giver.model.know) if giver is not None else None  # the hard clue-giver's model's
 
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
         """A card for each game of `asked`: uniform among the answers this player picks among."""
@@ -50,42 +46,47 @@ class Player:
         u = rng.random(n)
         if asked.kind == "clue" and self.clue == "random":
             return _nth_bits(asked.legal, u)
-        if asked.kind == "clue" or self.guesser.know.perfect:  # the hard clue-giver's model knows every fact
-            columns = beliefs(self.rules, asked)
-            choose = self.from_belief
-        else:
-            columns = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
-                                       asked.guesses.reshape(n, -1), asked.found]).astype(np.int64)
-            choose = self.from_history
-        rows, inverse = np.unique(columns, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        options = np.zeros((len(rows), 64), np.int64)
-        counts = np.zeros(len(rows), np.int64)
-        for r, row in enumerate(rows):
-            got = choose(asked.kind, [int(x) for x in row])
-            options[r, :len(got)] = got
-            counts[r] = len(got)
-        pick = np.minimum((u * counts[inverse]).astype(np.int64), counts[inverse] - 1)
-        out = options[inverse, pick]
+        guess = asked.kind == "guess"
+        tables = self.tables if guess else self.true
+        fast = beliefs(self.rules, asked, tables.fit, tables.nbr)
+        slow = fast[:, 0] == 0  # no state fits every clue (a guesser with gaps): read the history
+        out = np.zeros(n, np.int64)
+        counts = np.zeros(n, np.int64)
+        history = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
+                                   asked.guesses.reshape(n, -1), asked.found]).astype(np.int64)
+        for where, columns, choose in ((~slow, fast, self.from_belief), (slow, history, self.from_history)):
+            at = np.flatnonzero(where)
+            if not len(at):
+                continue
+            rows, inverse = np.unique(columns[at], axis=0, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            options = np.zeros((len(rows), 64), np.int64)
+            count = np.zeros(len(rows), np.int64)
+            for r, row in enumerate(rows):
+                got = choose(asked.kind, [int(x) for x in row])
+                options[r, :len(got)] = got
+                count[r] = len(got)
+            counts[at] = count[inverse]
+            out[at] = options[inverse, np.minimum((u[at] * count[inverse]).astype(np.int64), count[inverse] - 1)]
         legal = (asked.legal >> out & 1) == 1
-        bad = (counts[inverse] == 0) | ~legal  # nothing it believes possible (never with full knowledge)
+        bad = (counts == 0) | ~legal  # nothing it believes possible: any legal answer
         out[bad] = _nth_bits(asked.legal[bad], u[bad])
         return out
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
-        """The answers picked among, from a row of `beliefs` (full knowledge)."""
+        """The answers picked among, from a row of `beliefs` (the states that fit every clue)."""
         support, m, k, order, phase, found, named, card = row
-        belief = tuple((c, self.weights[c][m]) for c in facts.cards_of(support))
-        if not belief:
-            return ()
         first = found or None
         plan, limit = facts.program(ORDERS[order]), phase_limit(phase, first)
         if kind == "guess":
+            belief = self.tables.belief(support, m, plan[:k + 1])
             return self.guesser.pick(belief, k, plan, named, limit, self.guesser.costs(phase, first))
+        belief = self.true.belief(support, m, plan[:k])
         return self.giver.options_from(card, belief, k, plan, named, limit, self.giver.model.costs(phase, first))
 
     def from_history(self, kind: str, row: list[int]) -> tuple[int, ...]:
-        """The guesses picked among, from a game's history (a guesser with gaps in its knowledge)."""
+        """The guesses picked among, from a game's history (a guesser with gaps in its knowledge,
+        when no state fits every clue)."""
         card, order, phase, slot = row[:4]
         clue_codes = np.array(row[4:4 + 2 * GUESSES]).reshape(2, GUESSES)
         guess_codes = np.array(row[4 + 2 * GUESSES:4 + 4 * GUESSES]).reshape(2, GUESSES)
@@ -101,11 +102,13 @@ class Player:
                                     self.guesser.costs(phase, first))
 
 
-def beliefs(rules, asked: Asked) -> np.ndarray:
-    """Full-knowledge beliefs of the batch, as columns that decide the answer: the belief's
-    states (a mask), the borders named (how many, and which where a border clue is still to
+def beliefs(rules, asked: Asked, fit_table: np.ndarray, nbr: np.ndarray) -> np.ndarray:
+    """The batch's beliefs, as columns that decide the answer: the states that fit every clue
+    by these facts (a mask: `fit_table` gives each letter's, `nbr` each state's known borders;
+    0 where none does), the borders named (how many, and which where a border clue is still to
     come), the slot, the order, the phase, the first phase's finding guess (second phase), and
-    for a clue the clue-giver's card.
+    for a clue the clue-giver's card. Given the order and the slot, they set every weight
+    (`_Tables.belief`).
 
     A guesser's belief is the states that fit every clue given, but its own card, its guesses
     and (second phase) the other team's first-phase guesses. The hard clue-giver's model
@@ -116,7 +119,6 @@ def beliefs(rules, asked: Asked) -> np.ndarray:
     rows = np.arange(n)
     p, k = asked.phase, asked.slot
     guess = asked.kind == "guess"
-    nbr = _NEIGHBOURS[(rules.four_corners, rules.water)]
     one = np.int64(1)
     support = np.full(n, facts.ALL, np.int64)
     if guess:
@@ -138,7 +140,7 @@ def beliefs(rules, asked: Asked) -> np.ndarray:
         kind, index, code = KIND[asked.order, j], INDEX[asked.order, j], codes[:, j]
         fit = np.full(n, facts.ALL, np.int64)
         letter = given & (kind != 1) & (code >= LETTER)
-        fit[letter] = _LETTER_FIT[kind[letter], index[letter], code[letter] - LETTER]
+        fit[letter] = fit_table[kind[letter], index[letter], code[letter] - LETTER]
         border = given & (kind == 1) & (code >= 0) & (code < N_CARDS)
         fit[border] = nbr[code[border]]
         nomore = given & (kind == 1) & (code == NONE)
@@ -157,26 +159,60 @@ def beliefs(rules, asked: Asked) -> np.ndarray:
                            ).astype(np.int64)
 
 
+class _Tables:
+    """One guesser's facts as masks and weights: each letter's fitting states (those it knows
+    give it, and those whose letter it cannot read), each state's known borders, and a belief's
+    weights from its states, the borders named and the clues given."""
+
+    def __init__(self, know):
+        self.know = know
+        self.fit = np.zeros((3, GUESSES, len(LETTERS)), np.int64)
+        for kind_i, kind in ((0, "A"), (2, "C")):
+            for index in range(GUESSES):
+                for c in range(N_CARDS):
+                    if not know.knows(c, kind, index):
+                        self.fit[kind_i, index, :] |= 1 << c
+                    elif facts.letter(c, kind, index) is not None:
+                        self.fit[kind_i, index, LETTERS.index(facts.letter(c, kind, index))] |= 1 << c
+        self.nbr = np.array(know.neighbours, np.int64)
+        scale = know.border_scale
+        degrees = [bin(m).count("1") for m in know.neighbours]
+        #: each card's border weight once m borders are named (m = 0-3): scale**m over
+        #: d (d - 1) ... (d - m + 1), d its known border count (0 where it cannot be)
+        self.borders = tuple(tuple(scale ** m // math.prod(range(d - m + 1, d + 1)) if d >= m else 0
+                                   for m in range(GUESSES + 1)) for d in degrees)
+        self.memo: dict = {}
+
+    def belief(self, support: int, m: int, given) -> tuple[tuple[int, int], ...]:
+        """The weights of the states of `support` after the clue slots `given` (kind, index),
+        m of them borders named: each letter it reads weighs the slot's scale, one it cannot
+        1 (its 1/26), each border the share of its borders still unnamed."""
+        key = (support, m, tuple(given))
+        hit = self.memo.get(key)
+        if hit is None:
+            know = self.know
+            letters = [(kind, index, know.scale(kind, index)) for kind, index in given if kind != "B"]
+            out = []
+            for c in facts.cards_of(support):
+                w = self.borders[c][m]
+                for kind, index, d in letters:
+                    w *= d if know.knows(c, kind, index) else d // 26
+                out.append((c, w))
+            hit = self.memo[key] = tuple(out)
+        return hit
+
+
 def _tables():
-    """Letter fits (kind, index, letter) -> mask; whether a border clue comes after slot k
-    within a phase of `limit` guesses, by order."""
-    fit = np.zeros((3, GUESSES, len(LETTERS)), np.int64)
-    for kind_i, kind in ((0, "A"), (2, "C")):
-        for index in range(GUESSES):
-            for c in range(N_CARDS):
-                x = facts.letter(c, kind, index)
-                if x is not None:
-                    fit[kind_i, index, LETTERS.index(x)] |= 1 << c
+    """Whether a border clue comes after slot k within a phase of `limit` guesses, by order."""
     future = np.zeros((len(ORDERS), GUESSES, GUESSES + 1), np.int64)
     for o, order in enumerate(ORDERS):
         for k in range(GUESSES):
             for limit in range(GUESSES + 1):
                 future[o, k, limit] = int("B" in order[k + 1:limit])
-    return fit, future
+    return future
 
 
-_LETTER_FIT, _FUTURE_B = _tables()
-_NEIGHBOURS = {(fc, w): np.array(facts.neighbours(fc, w), np.int64) for fc in (False, True) for w in (False, True)}
+_FUTURE_B = _tables()
 
 
 def _nth_bits(masks: np.ndarray, u: np.ndarray) -> np.ndarray:

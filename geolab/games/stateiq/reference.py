@@ -307,8 +307,13 @@ def possible_cards(rules: Rules, deal: Deal, phases: Sequence[Phase], seat: int)
     """The cards the other side may hold, as `seat` has seen the game: not the seat's own; fitting
     every clue the other gave; not a wrong guess of the seat's (the one a right guess named);
     not a state the other guessed (it never guesses its own, unless `Rules.futile_guesses`)."""
-    other = 1 - seat
-    mask = facts.ALL & ~(1 << deal.cards[seat])
+    mask = _possible(rules, deal.cards[seat], phases, seat)
+    assert mask >> deal.cards[1 - seat] & 1, "the real card fits what the seat has seen"
+    return facts.cards_of(mask)
+
+
+def _possible(rules: Rules, own: int, phases: Sequence, seat: int) -> int:
+    mask = facts.ALL & ~(1 << own)
     for phase in phases:
         if phase.guesser == seat:
             mask = facts.consistent(phase.clues, rules.four_corners, rules.water, mask)
@@ -318,8 +323,25 @@ def possible_cards(rules: Rules, deal: Deal, phases: Sequence[Phase], seat: int)
                 mask &= ~facts.mask_of(phase.guesses)
         elif not rules.futile_guesses:
             mask &= ~facts.mask_of(phase.guesses)
-    assert mask >> deal.cards[other] & 1, "the real card fits what the seat has seen"
-    return facts.cards_of(mask)
+    return mask
+
+
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> State:
+    """A state at the seat's node built from its observation alone: its own card, the other's
+    drawn as `resample` draws it, the public Power card, draw and first guesser, and the log of
+    every clue-giver's border and every guess the view shows."""
+    options = facts.cards_of(_possible(rules, view.card, view.phases, seat))
+    theirs = int(options[int(rng.integers(len(options)))])
+    cards = (view.card, theirs) if seat == 0 else (theirs, view.card)
+    deal = Deal(cards, view.power, view.draw, None if view.draw is not None else view.first)
+    log = []
+    for phase in view.phases:
+        for k, clue in enumerate(phase.clues):
+            if clue.kind == "B" and clue.value is not None:
+                log.append(("ask", {1 - phase.guesser: STATES[clue.value]}))
+            if k < len(phase.guesses):
+                log.append(("ask", {phase.guesser: STATES[phase.guesses[k]]}))
+    return State(ENGINE, rules, deal, log)
 
 
 def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
@@ -360,6 +382,9 @@ class Engine(StepGame):
 
     def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
         return resample(rules, deal, log, seat, rng)
+
+    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
+        return determinize(rules, seat, observation, rng)
 
     def max_length(self, rules: Rules) -> int:
         return max_length(rules)
