@@ -81,3 +81,14 @@ def test_a_bots_illegal_answer_is_refused_naming_the_decision():
         GAME.batch(rules, [Cheat(), Cheat()], 10, 1)
     with pytest.raises(IllegalActionError, match=head + r"guess 1: [A-Z]{2} is not legal"):
         GAME.batch(GAME.Rules(clues="ABC"), [Cheat(), Cheat()], 10, 1)
+
+
+def test_the_bench_reports_its_rates_beside_the_reference_engines():
+    """Its keys, not its speed (`geolab bench state-iq`)."""
+    from geolab.lab.benches import stateiq
+
+    out = stateiq(GAME.Rules.preset("official"), 200, 1, 0, 1)
+    for key in ("games_per_s", "reference_games_per_s", "ratio", "random_clues_games_per_s",
+                "partial_knowledge_games_per_s", "guesses_per_game", "summary"):
+        assert key in out
+    assert out["games"] == 200 and out["ratio"] > 0 and 2 <= out["guesses_per_game"] <= 6

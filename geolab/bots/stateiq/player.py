@@ -8,10 +8,12 @@ draws one uniformly. What it leaves out of its guesses' prior: its own card, and
 phase the other team's guesses of the first (a team never guesses its own state, unless the
 rules allow futile guesses).
 
-Games that share what decides the answer are answered once: with full knowledge that is the
-belief itself (`beliefs`: the states that fit every clue, as a mask, and how many borders were
-named, which sets every weight), computed for the whole batch with masks; with gaps in its
-knowledge it is each game's history, read one distinct history at a time.
+Games that share what decides the answer are answered once: that is the belief itself
+(`beliefs`: the states that fit every clue by the player's facts, as a mask, with the borders
+named, the order and the slot, which set every weight), computed for the whole batch with
+masks. Only where no state fits every clue (a guesser with gaps in its knowledge, whose belief
+then falls back to the fewest contradictions) is a game's history read, one distinct history
+at a time.
 """
 
 from __future__ import annotations
