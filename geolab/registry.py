@@ -41,6 +41,8 @@ BUILTIN = {
                          {"bench": "geolab.lab.benches:borderup"}),
     "dashing-states": Builtin("Dashing States", "geolab.games.dashing.game", "geolab.bots.dashing.registry",
                               {"bench": "geolab.lab.benches:dashing"}),
+    "state-iq": Builtin("State IQ", "geolab.games.stateiq.game", "geolab.bots.stateiq.registry",
+                        {"bench": "geolab.lab.benches:stateiq"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {

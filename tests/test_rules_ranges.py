@@ -114,6 +114,12 @@ OUT_OF_RANGE = {
         "simultaneous": [-0.5, 61.0],
         "simultaneous_announce": (),
     },
+    "state-iq": {
+        "clues": ["AB", "ABCA", "ABD", "abc", ""],
+        "four_corners": (),
+        "water": (),
+        "futile_guesses": (),
+    },
     "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
         "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
         "wins": [0, 6],
@@ -125,7 +131,8 @@ TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "
              ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
              ("border-up", "four_corners"), ("border-up", "water"),
              ("dashing-states", "face_down"), ("dashing-states", "either_direction"),
-             ("dashing-states", "simultaneous_announce")}
+             ("dashing-states", "simultaneous_announce"),
+             ("state-iq", "four_corners"), ("state-iq", "water"), ("state-iq", "futile_guesses")}
 
 
 def test_the_table_names_every_field_of_every_registered_game():

@@ -1,0 +1,65 @@
+"""State IQ's bots, registered once. One bot, ``player``: how it guesses (and what it knows),
+how it gives border clues, all in its spec."""
+
+from __future__ import annotations
+
+from geolab.bots.stateiq.knowledge import Knowledge
+from geolab.bots.stateiq.player import CLUE_KINDS, Player, PlayerSeat
+from geolab.bots.stateiq.search import GUESS_KINDS, Guesser, HardGiver
+from geolab.game import Bots, INT63_MAX, param_range
+
+OBJECTIVES = ("guesses", "game")
+AIMS = ("guesses", "miss")
+
+
+def _one_of(name: str, value: str, allowed) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+
+
+def player(rules, guess: str = "optimal", clue: str = "hard", objective: str = "guesses", miss: int = 4,
+           aim: str = "guesses", borders: float = 1.0, capitals: float = 1.0, postal: float = 1.0,
+           seed: int = 0) -> Player:
+    """guess: optimal (searches the clue tree), greedy (the likeliest state now) or random (any
+    state its clues leave); clue: hard (the border hardest for the optimal guesser) or random;
+    objective: guesses (fewest expected guesses) or game (the second guesser plays for the game
+    against the first's count); miss: what a miss costs, in guesses; aim: the hard clue-giver's,
+    guesses (most expected) or miss (most chance of a miss); borders, capitals, postal: the
+    share of border pairs, capitals and postal codes the guesser knows, drawn from seed."""
+    _one_of("guess", guess, GUESS_KINDS)
+    _one_of("clue", clue, CLUE_KINDS)
+    _one_of("objective", objective, OBJECTIVES)
+    _one_of("aim", aim, AIMS)
+    param_range("miss", miss, 3, 100)
+    param_range("borders", borders, 0, 1)
+    param_range("capitals", capitals, 0, 1)
+    param_range("postal", postal, 0, 1)
+    param_range("seed", seed, 0, INT63_MAX)
+    know = Knowledge(rules.four_corners, rules.water, borders, capitals, postal, seed)
+    guesser = Guesser(know, guess, objective, miss)
+    giver = None
+    if clue == "hard":
+        model = guesser if know.perfect and guess == "optimal" else \
+            Guesser(Knowledge(rules.four_corners, rules.water), "optimal", objective, miss)
+        giver = HardGiver(rules, model, aim)
+    return Player(rules, guesser, clue, giver)
+
+
+BOTS = Bots("state-iq")
+BOTS.add("player", player, "guesses by an exact search of the clue tree (with all or part of the facts), names "
+                           "the border clue hardest for that guesser, or either at random", family="search",
+         example="player:guess=greedy,clue=random,capitals=0.5,seed=1")
+
+#: `geolab simulate state-iq` and `geolab arena state-iq` line-ups by default.
+SIMULATE = "player,player:clue=random"
+ARENA = ("player,player:clue=random,player:guess=greedy,player:guess=random,player:objective=game,"
+         "player:borders=0.7,capitals=0.7,postal=0.7")
+
+
+def seat(bot, rules, rng) -> PlayerSeat:
+    """A built player at the reference engine, shown only its own observation."""
+    return PlayerSeat(bot, rules, rng)
+
+
+SEAT = seat
+HINT = "player"
