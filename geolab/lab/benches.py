@@ -270,7 +270,6 @@ def stateiq(rules, games, runs, seed, threads) -> dict:
                    f"{median['default']:,.0f} games/s ({median['random clues']:,.0f} with random clue-givers, "
                    f"{median['partial knowledge']:,.0f} with partial knowledge); reference engine "
                    f"{median['reference']:,.0f} games/s",
-        "rules": rules.to_spec(),
         "bots": {k: " v ".join(v) for k, v in lineups.items()},
         "games": games,
         "runs": runs,
