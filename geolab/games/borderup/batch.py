@@ -35,15 +35,14 @@ last deal), ``seconds`` (of its claim; inf where it made none or no race was run
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from geolab.common import chunks
 from geolab.common.seeding import int_seed
-from geolab.errors import GeolabError, IllegalActionError
+from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name
 from geolab.games import groups
 from geolab.games.borderup import records, reference
@@ -189,17 +188,9 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
          threads: int | None = None, keep: bool = False) -> list[Raced]:
     """The chunks' `Raced` games, in order (a chunk: `per` blocks, raced at once)."""
     rules.validate()
-    if n < 0:
-        raise GeolabError(f"games must be >= 0, got {n}")
-    if len(bots) != 2:
-        raise GeolabError("Border-Up needs two bots, one per team")
-    if start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
-    if chunk is not None and chunk < 1:
-        raise GeolabError(f"chunk must be positive, got {chunk}")
-    seed, first = int_seed(seed), start // BLOCK
-    blocks = -(-n // BLOCK)
-    per = -(-(chunk or CHUNK) // BLOCK)
+    first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots,
+                                             needs="Border-Up needs two bots, one per team")
+    seed = int_seed(seed)
 
     def rng(b: int, *key: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(first + b, *key)))
@@ -213,12 +204,6 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
         return race_blocks(rules, bots, lambda a, b: keys(a, c + b),
                            lambda b: [rng(c + b, 1, stream, s) for s in SEATS], sizes, BLOCK, keep)
 
-    starts = list(range(0, blocks, per))
     if not starts:  # no games: an empty chunk, for the columns
         return [race_blocks(rules, bots, keys, lambda b: [rng(0, 1, stream, s) for s in SEATS], [], BLOCK)]
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
-    threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
-    if threads == 1:
-        return [piece(c) for c in starts]
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(piece, starts))
+    return chunks.run(piece, starts, bots, threads)

@@ -28,19 +28,18 @@ seat's: ``seconds`` (of its shout; NaN: none) and ``fault`` (for a first shout: 
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from geolab.cards import MAP_DECK
+from geolab.common import chunks
 from geolab.common.seeding import int_seed
-from geolab.errors import GeolabError, IllegalActionError
+from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name
 from geolab.games.dashing import records, reference
-from geolab.games.dashing.reference import FAULTS, Row, Said
+from geolab.games.dashing.reference import Row, Said
 from geolab.games.dashing.rules import ANNOUNCE, Rules
 from geolab.stepwise import Claim
 
@@ -102,27 +101,14 @@ def played(rules: Rules, bots, n: int, seed, *, stream: int = 0) -> list[referen
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
          threads: int | None = None, log: bool = False) -> list[_Chunk]:
     rules.validate()
-    if n < 0:
-        raise GeolabError(f"games must be >= 0, got {n}")
-    if len(bots) != 2:
-        raise GeolabError("a game of Dashing States needs two bots, one per team")
-    if start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
-    if chunk is not None and chunk < 1:
-        raise GeolabError(f"chunk must be positive, got {chunk}")
-    seed, first = int_seed(seed), start // BLOCK
-    per = -(-(chunk or CHUNK) // BLOCK)
-    starts = list(range(0, -(-n // BLOCK), per)) or [0]  # no games: one empty chunk, for the columns
+    first, per, starts, _ = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots,
+                                        needs="a game of Dashing States needs two bots, one per team")
+    seed, starts = int_seed(seed), starts or [0]  # no games: one empty chunk, for the columns
 
     def one(b: int) -> _Chunk:
         return _Chunk(rules, bots, seed, first + b, min(per * BLOCK, n - b * BLOCK), stream, log).play()
 
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
-    threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
-    if threads == 1:
-        return [one(b) for b in starts]
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(one, starts))
+    return chunks.run(one, starts, bots, threads)
 
 
 def deal_block(rules: Rules, rng: np.random.Generator, m: int = BLOCK) -> np.ndarray:

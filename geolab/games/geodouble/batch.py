@@ -42,14 +42,13 @@ seat's: ``points``, ``races`` (races won), ``stages`` (stages won) and ``declare
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from geolab.common import chunks
 from geolab.common.seeding import int_seed
-from geolab.errors import GeolabError, IllegalActionError
+from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
 from geolab.games import groups
 from geolab.games.geodouble import records, reference
@@ -68,8 +67,8 @@ SEATS = reference.SEATS
 def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, chunk: int | None = None,
           threads: int | None = None) -> Batch:
     """Matches start .. start + n - 1 of the seed, ``bots[s]`` at seat s (module docstring)."""
-    chunks = _run(rules, bots, n, seed, start, stream, chunk, threads)
-    cat = lambda name: np.concatenate([getattr(c, name) for c in chunks])  # noqa: E731
+    parts = _run(rules, bots, n, seed, start, stream, chunk, threads)
+    cat = lambda name: np.concatenate([getattr(c, name) for c in parts])  # noqa: E731
     score, races, stages, declared = cat("score"), cat("races"), cat("stages"), cat("declared")
     columns = {}
     for s, side in enumerate("AB"):
@@ -91,27 +90,14 @@ def played(rules: Rules, bots, n: int, seed, *, stream: int = 0) -> list[referen
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
          threads: int | None = None, log: bool = False) -> list[_Chunk]:
     rules.validate()
-    if n < 0:
-        raise GeolabError(f"matches must be >= 0, got {n}")
-    if len(bots) != 2:
-        raise GeolabError("a match needs two bots, one per seat")
-    if start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
-    if chunk is not None and chunk < 1:
-        raise GeolabError(f"chunk must be positive, got {chunk}")
-    seed, first = int_seed(seed), start // BLOCK
-    per = -(-(chunk or CHUNK) // BLOCK)
-    starts = list(range(0, -(-n // BLOCK), per)) or [0]  # no matches: one empty chunk, for the columns
+    first, per, starts, _ = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots, "matches",
+                                        "a match needs two bots, one per seat")
+    seed, starts = int_seed(seed), starts or [0]  # no matches: one empty chunk, for the columns
 
     def one(b: int) -> _Chunk:
         return _Chunk(rules, bots, seed, first + b, min(per * BLOCK, n - b * BLOCK), stream, log).play()
 
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
-    threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
-    if threads == 1:
-        return [one(b) for b in starts]
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(one, starts))
+    return chunks.run(one, starts, bots, threads)
 
 
 def _by_block(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:

@@ -26,15 +26,14 @@ took to find the other's card, 0: not found), ``guesses_A``/``guesses_B`` (guess
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from geolab.cards import N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
+from geolab.common import chunks
 from geolab.common.seeding import int_seed
-from geolab.errors import GeolabError, IllegalActionError
+from geolab.errors import IllegalActionError
 from geolab.game import Batch, Decision, asking, bot_name
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq import records, reference
@@ -195,18 +194,8 @@ class Games:
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,
          threads: int | None = None) -> list[Games]:
     rules.validate()
-    if n < 0:
-        raise GeolabError(f"games must be >= 0, got {n}")
-    if len(bots) != 2:
-        raise GeolabError("a game needs two bots, one per seat")
-    if start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
-    if chunk is not None and chunk < 1:
-        raise GeolabError(f"chunk must be positive, got {chunk}")
-    seed, first = int_seed(seed), start // BLOCK
-    per = -(-(chunk or CHUNK) // BLOCK)
-    blocks = -(-n // BLOCK)
-    starts = list(range(0, blocks, per)) or [0]
+    first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots)
+    seed, starts = int_seed(seed), starts or [0]
 
     def one(b0: int) -> Games:
         parts = [_block(rules, bots, seed, first + b, min(BLOCK, n - b * BLOCK), stream)
@@ -216,12 +205,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
         return Games(rules, *(np.concatenate([getattr(p, k) for p in parts]) for k in
                               ("cards", "power", "draw", "first", "order", "clues", "guesses", "found")))
 
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
-    threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
-    if threads == 1:
-        return [one(b) for b in starts]
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(one, starts))
+    return chunks.run(one, starts, bots, threads)
 
 
 def _block(rules: Rules, bots, seed: int, b: int, m: int, stream: int) -> Games:
