@@ -8,17 +8,15 @@ this package; this class only puts them behind the one contract.
 
 from __future__ import annotations
 
-import numpy as np
-
-from geolab.game import Decision, replayed
+from geolab.game import Packaged
 from geolab.games.borderup import batch as engine
 from geolab.games.borderup import observations, records
-from geolab.games.borderup.reference import Engine, Played, View
+from geolab.games.borderup.reference import Engine, Played
 from geolab.games.borderup.rules import Rules
 from geolab.games.borderup.views import VIEWS
 
 
-class BorderUpGame(Engine):
+class BorderUpGame(Engine, Packaged):
     title = "Border-Up"
     record_game = records.GAME
     Rules = Rules
@@ -34,34 +32,9 @@ class BorderUpGame(Engine):
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         return engine.batch_records(rules, bots, n, seed)
 
-    # ----- the step-wise state: action indices and observations ----------------------------
-    def num_actions(self, rules: Rules) -> int:
-        return observations.num_actions(rules)
-
-    def action_id(self, rules: Rules, decision: Decision, action) -> int:
-        return observations.action_id(rules, decision, action)
-
-    def action_of(self, rules: Rules, decision: Decision, index: int):
-        return observations.action_of(rules, decision, index)
-
-    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
-        return observations.observation_string(rules, seat, observation)
-
-    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
-        return observations.observation_tensor(rules, seat, observation)
-
-    def tensor_size(self, rules: Rules) -> int:
-        return observations.tensor_size(rules)
-
-    # ----- records -------------------------------------------------------------------------
-    def to_record(self, played: Played) -> dict:
-        return records.to_record(played)
-
-    def replay(self, record) -> Played:
-        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
-
-    def report(self, played: Played) -> dict:
-        return records.report(played)
+    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    observations = observations
+    records = records
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS

@@ -8,17 +8,15 @@ behind the one contract.
 
 from __future__ import annotations
 
-import numpy as np
-
-from geolab.game import Decision, replayed
+from geolab.game import Packaged
 from geolab.games.stateiq import batch as engine
 from geolab.games.stateiq import observations, records
-from geolab.games.stateiq.reference import Engine, Played, View
+from geolab.games.stateiq.reference import Engine, Played
 from geolab.games.stateiq.rules import Rules
 from geolab.games.stateiq.views import VIEWS
 
 
-class StateIQGame(Engine):
+class StateIQGame(Engine, Packaged):
     title = "State IQ"
     record_game = records.GAME
     Rules = Rules
@@ -34,34 +32,9 @@ class StateIQGame(Engine):
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         return engine.batch_records(rules, bots, n, seed)
 
-    # ----- the step-wise state: action indices and observations ----------------------------
-    def num_actions(self, rules: Rules) -> int:
-        return observations.num_actions(rules)
-
-    def action_id(self, rules: Rules, decision: Decision, action) -> int:
-        return observations.action_id(rules, decision, action)
-
-    def action_of(self, rules: Rules, decision: Decision, index: int):
-        return observations.action_of(rules, decision, index)
-
-    def observation_string(self, rules: Rules, seat: int, observation: View) -> str:
-        return observations.observation_string(rules, seat, observation)
-
-    def observation_tensor(self, rules: Rules, seat: int, observation: View) -> np.ndarray:
-        return observations.observation_tensor(rules, seat, observation)
-
-    def tensor_size(self, rules: Rules) -> int:
-        return observations.tensor_size(rules)
-
-    # ----- records -------------------------------------------------------------------------
-    def to_record(self, played: Played) -> dict:
-        return records.to_record(played)
-
-    def replay(self, record) -> Played:
-        return replayed(record, records.GAME, records.replay_game, records.report, records.BODY_KEYS)
-
-    def report(self, played: Played) -> dict:
-        return records.report(played)
+    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    observations = observations
+    records = records
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
