@@ -179,6 +179,13 @@ def settle_claims(claims: Sequence[Claim], wrong, coin: int | None = None, tie: 
     return int(settle(seconds, valid, None if coin is None else [coin], tie=tie)[0])
 
 
+def race_length(claims: Sequence[Claim]) -> float:
+    """Seconds a race lasted: to the first claim, or (nobody claiming) until the later seat
+    gave up its search (a claim not made is written with the seconds searched)."""
+    made = [c.seconds for c in claims if c.action is not None]
+    return float(min(made)) if made else float(max(c.seconds for c in claims))
+
+
 def first_claims(claims: Sequence[Claim]) -> tuple[int, ...]:
     """The seats whose claim came first: both when at the same second, none when nobody
     claimed. Only these claims are made at the table; a later one is never seen."""

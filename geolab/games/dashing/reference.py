@@ -41,7 +41,7 @@ from geolab.cards import MAP_DECK, N_CARDS
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games.dashing.rules import Rules
-from geolab.games.race import settle
+from geolab.games.race import race_length, settle
 from geolab.games.ranks.reference import shuffled_prefix
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
@@ -243,8 +243,7 @@ class Played:
     @property
     def length(self) -> float:
         """Seconds to the first shout (nobody shouting: until the later team gave up)."""
-        shouts = [c.seconds for c in self.claims if c.action is not None]
-        return float(min(shouts)) if shouts else float(max(c.seconds for c in self.claims))
+        return race_length(self.claims)
 
 
 # ----- what a seat sees ----------------------------------------------------------------------

@@ -1,0 +1,472 @@
+"""A Combo 1 match's reference engine: one round's match between two teams, as the text reads.
+
+The match is a game made of games: it plays Border-Up, State IQ, Dashing States and Play the
+Ranks by their own engines' steps (`geolab.stepwise.stage`), with their own rules
+(`Rules.stage`), and keeps the clock and the games won.
+
+**The schedule** (`Rules.round`). A morning match plays the four games in order, again and
+again, while the round's clock runs; an afternoon match first draws a card each (the statehood
+rank closer to 1 chooses first), each team chooses a game (kind ``choose``; the second a
+different one), and the two alternate while the clock runs; the final plays the four games once,
+stops early (`Rules.early_stop`), and a level final goes to Border-Up tie-breakers.
+
+**The clock** (`geolab.games.combo1.timing`). Each game lasts its setup, its race or its turns:
+seconds that come from the game as played (a race's claims, the guesses, the tricks). A game
+that ends after the bell does not count (`Rules.unfinished`), and the bell ends the match.
+
+**Who goes first.** State IQ's first guesser is the winner of Border-Up, Play the Ranks' first
+lead the winner of Dashing States (`first_player`): the latest of the match, or only the game
+just before (`Rules.first_from`); otherwise, or after a tie, a statehood draw, the one each
+game's own deal holds.
+
+**The deal** (`Deal`): for each game its deals in the order the match uses them (the i-th
+Border-Up of the match plays ``deal.games[0][i]``), as many as the clock allows at most
+(`slots`), and the afternoon's statehood draw. Stepped without a deal, chance deals each game
+as it begins, after a one-outcome chance node that names the game (`MARK` + game, so the deal
+a chance-stepped match made can be read back from its outcomes alone, `deal_from_chance`).
+
+**What a seat sees** (`MatchView`): the clock, the games won, every game so far (which, who won,
+its seconds, whether it counted), the choices, and the game being played as that game's own
+view shows it to the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from geolab.cards import N_CARDS, RANKS as CARD_RANKS, STATEHOOD
+from geolab.errors import IllegalActionError
+from geolab.game import Decision
+from geolab.games.borderup import reference as border_up
+from geolab.games.combo1 import timing
+from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ, TITLES, Rules
+from geolab.games.dashing import reference as dashing
+from geolab.games.ranks import reference as ranks
+from geolab.games.stateiq import reference as state_iq
+from geolab.stepwise import Ask, Chance, Resampled, State, StepGame, draw_cards, stage
+
+SEATS = (0, 1)
+SIDES = "AB"
+ENGINES = (border_up.ENGINE, state_iq.ENGINE, dashing.ENGINE, ranks.ENGINE)
+#: The game that decides who goes first at a game, where one does.
+DECIDER = {STATE_IQ: BORDER_UP, RANKS: DASHING}
+#: Chance outcomes that are not cards: MARK + g names game g beginning; DRAW, a statehood draw.
+MARK = N_CARDS
+DRAW = MARK + len(GAMES)
+
+
+class Pick(int):
+    """A game as an action (an afternoon choice), naming itself by its title."""
+
+    def label(self) -> str:
+        return TITLES[self]
+
+
+# ----- the deal ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Deal:
+    """A match's cards: each game's deals, in the order the match plays them, and the
+    afternoon's statehood draw (A's card, B's)."""
+
+    games: tuple[tuple, tuple, tuple, tuple]
+    choice_draw: tuple[int, int] | None = None
+
+
+def slots(rules: Rules) -> tuple[int, ...]:
+    """How many games of each kind a match may begin at most: the schedule played with every
+    game at its shortest (`timing.shortest`), over every afternoon choice."""
+    if rules.round == "final":
+        return (1 + rules.tiebreaks, 1, 1, 1)
+    plans = [GAMES] if rules.round == "morning" else [(a, b) for a in GAMES for b in GAMES if a != b]
+    most = [0] * len(GAMES)
+    for plan in plans:
+        count, clock, k = [0] * len(GAMES), 0.0, 0
+        while clock < rules.seconds:
+            g = GAMES.index(plan[k % len(plan)])
+            count[g] += 1
+            clock += timing.shortest(rules, g)
+            k += 1
+        most = [max(m, c) for m, c in zip(most, count)]
+    return tuple(most)
+
+
+def deal_one(rules: Rules, rng: np.random.Generator) -> Deal:
+    """Every game's deals by its own engine (`slots` of each), then the afternoon draw."""
+    games = tuple(tuple(ENGINES[g].deal(rules.stage(g), rng) for _ in range(n)) for g, n in enumerate(slots(rules)))
+    draw = tuple(int(c) for c in rng.choice(N_CARDS, 2, replace=False)) if rules.round == "afternoon" else None
+    return Deal(games, draw)
+
+
+def drawn(draw: Sequence[int]) -> int:
+    """The side whose drawn card has the statehood rank closer to 1."""
+    return 0 if CARD_RANKS[draw[0], STATEHOOD] < CARD_RANKS[draw[1], STATEHOOD] else 1
+
+
+# ----- what happened -------------------------------------------------------------------------
+def winner_of(game: int, played) -> int | None:
+    """A game's winner (None: a tie), whatever its engine calls a tie."""
+    w = played.winner
+    return None if w is None or w < 0 else int(w)
+
+
+@dataclass(frozen=True)
+class GamePlayed:
+    """One game of the match: which (`GAMES` index), its place among the match's games of that
+    kind (the deal it used), the inner game as its engine played it, when it began and how long
+    it took, whether it counts (finished before the bell), who was given the first turn (None:
+    a draw, or not the kind of game), and whether it was a final's tie-breaker."""
+
+    game: int
+    slot: int
+    played: Any
+    start: float
+    seconds: float
+    counted: bool = True
+    first: int | None = None
+    tiebreak: bool = False
+
+    @property
+    def winner(self) -> int | None:
+        return winner_of(self.game, self.played)
+
+    @property
+    def end(self) -> float:
+        return self.start + self.seconds
+
+
+@dataclass
+class Played:
+    """A match played by the reference engine: the afternoon's choices, then its games."""
+
+    rules: Rules
+    chooser: int | None = None
+    picks: tuple[int, ...] = ()
+    games: list[GamePlayed] = field(default_factory=list)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        """Games won by each team, of the games that count (tie-breakers apart)."""
+        won = [g.winner for g in self.games if g.counted and not g.tiebreak]
+        return (won.count(0), won.count(1))
+
+    @property
+    def winner(self) -> int | None:
+        a, b = self.wins
+        if a != b:
+            return int(b > a)
+        breaker = [g.winner for g in self.games if g.tiebreak and g.winner is not None]
+        return breaker[-1] if breaker else None
+
+    def scores(self) -> np.ndarray:
+        w = self.winner
+        return np.array([0.5, 0.5]) if w is None else np.eye(2)[w]
+
+    @property
+    def clock(self) -> float:
+        return self.games[-1].end if self.games else 0.0
+
+
+# ----- what a seat sees ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSeen:
+    """A game of the match as both teams saw it end: which, who won, its seconds, whether it
+    counted, whether it was a tie-breaker."""
+
+    game: int
+    winner: int | None
+    seconds: float
+    counted: bool
+    tiebreak: bool
+
+
+def seen(g: GamePlayed) -> GameSeen:
+    return GameSeen(g.game, g.winner, g.seconds, g.counted, g.tiebreak)
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """What one seat may see at a node of the match (module docstring): ``game`` is the game
+    being played (None before the first, at the choices), ``index`` how many games began
+    before it, and ``inner`` that game's own view of the seat (None at the choices)."""
+
+    rules: Rules
+    seat: int
+    clock: float
+    wins: tuple[int, int]
+    past: tuple[GameSeen, ...]
+    choice_draw: tuple[int, int] | None = None
+    chooser: int | None = None
+    picks: tuple[int, ...] = ()
+    game: int | None = None
+    index: int = 0
+    inner: Any = None
+
+
+# ----- the reference engine ------------------------------------------------------------------
+def first_player(rules: Rules, past: Sequence, game: int) -> int | None:
+    """Who takes the first turn at `game` (State IQ's guess, Play the Ranks' lead): the winner
+    of the game that decides it (`DECIDER`), the latest of `past` (games with ``game`` and
+    ``winner``) or only the one just before (`Rules.first_from`); None: a draw decides."""
+    decider = DECIDER.get(game)
+    if decider is None:
+        return None
+    for g in reversed(past):
+        if g.game == decider:
+            return g.winner
+        if rules.first_from == "previous":
+            return None
+    return None
+
+
+def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -> tuple[int, bool] | None:
+    """The game the match plays next and whether it is a tie-breaker; None: the match is over."""
+    k = len(games)
+    if rules.round == "morning":
+        return (k % len(GAMES), False)
+    if rules.round == "afternoon":
+        return (picks[k % 2], False)
+    regular = [g for g in games if not g.tiebreak]
+    if len(regular) < len(GAMES) and not final_decided(rules, regular):
+        return (len(regular), False)
+    if Played(rules, games=list(games)).winner is None and len(games) - len(regular) < rules.tiebreaks:
+        return (BORDER_UP, True)
+    return None
+
+
+def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
+    """Whether a final stops after its first three games (`Rules.early_stop`)."""
+    if len(games) != 3 or rules.early_stop == "never":
+        return False
+    won = [g.winner for g in games]
+    a, b = won.count(0), won.count(1)
+    if rules.early_stop == "decided":
+        return abs(a - b) >= 2
+    return max(a, b) == 3 or (max(a, b) == 2 and won[2] is None)
+
+
+def with_first(game: int, deal, first: int | None):
+    """A game's deal with its first turn given (unchanged where the draw it holds decides)."""
+    if first is None:
+        return deal
+    return replace(deal, first=first) if game == STATE_IQ else replace(deal, first_lead=first)
+
+
+def steps(rules: Rules, deal: Deal | None = None):
+    """The match, as a generator of nodes (`geolab.stepwise`); returns the `Played` match."""
+    rules.validate()
+    match = Played(rules)
+    now: dict = {"game": None, "choice_draw": None}
+
+    def observe(seat: int, inner=None) -> MatchView:
+        return MatchView(rules, seat, match.clock, match.wins, tuple(seen(g) for g in match.games),
+                         now["choice_draw"], match.chooser, match.picks, now["game"], len(match.games), inner)
+
+    if rules.round == "afternoon":
+        if deal is None:
+            yield Chance("draw", (DRAW,))
+            draw = yield from draw_cards(range(N_CARDS), 2, "draw")
+        else:
+            draw = _checked_draw(deal.choice_draw, "deal: choice_draw")
+        now["choice_draw"] = (int(draw[0]), int(draw[1]))
+        match.chooser = drawn(draw)
+        for seat in (match.chooser, 1 - match.chooser):
+            legal = tuple(Pick(g) for g in range(len(GAMES)) if g not in match.picks)
+            asked = yield Ask((Decision(seat, "choose", observe(seat), legal, "choice"),), observe)
+            match.picks = (*match.picks, int(asked[seat]))
+    used = [0] * len(GAMES)
+    while (upcoming := next_game(rules, match.games, match.picks)) is not None:
+        game, tiebreak = upcoming
+        first = first_player(rules, match.games, game)
+        now["game"] = game
+        where = f"game {len(match.games) + 1} ({TITLES[game]})"
+        if deal is None:
+            inner_deal = yield from _chance_deal(rules, game, first)
+        else:
+            inner_deal = with_first(game, _slot(deal, game, used[game]), first)
+        played = yield from stage(ENGINES[game].steps(rules.stage(game), inner_deal), observe, where)
+        start, seconds = match.clock, timing.seconds(rules, game, played)
+        limit = rules.seconds
+        counted = limit is None or start + seconds <= limit or rules.unfinished == "count"
+        match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak))
+        used[game] += 1
+        now["game"] = None
+        if limit is not None and match.clock >= limit:
+            break
+    return match
+
+
+def _chance_deal(rules: Rules, game: int, first: int | None):
+    """A game's deal as chance makes it: the game named (`MARK`), a statehood draw where one
+    decides the first turn, then its cards (Border-Up's and Dashing States' by their own
+    steps: None)."""
+    yield Chance("game", (MARK + game,))
+    draw = None
+    if game in DECIDER and first is None:
+        yield Chance("draw", (DRAW,))
+        draw = tuple((yield from draw_cards(range(N_CARDS), 2, "draw")))
+    if game == STATE_IQ:
+        a, b = yield from draw_cards(range(N_CARDS), 2)
+        power = yield Chance("power card", tuple(range(len(state_iq.POWER_DECK))))
+        return state_iq.Deal((a, b), power, draw, first)
+    if game == RANKS:
+        h = rules.ranks.hand_size
+        cards = yield from draw_cards(range(N_CARDS), 2 * h)
+        return ranks.Deal((tuple(sorted(cards[:h])), tuple(sorted(cards[h:]))), draw, None, first)
+    return None
+
+
+def _slot(deal: Deal, game: int, k: int):
+    if not isinstance(deal, Deal) or len(deal.games) != len(GAMES):
+        raise IllegalActionError("deal: expected a Combo 1 match's deal (each game's deals)")
+    if k >= len(deal.games[game]):
+        raise IllegalActionError(f"deal: {TITLES[game]} deal {k + 1} is not dealt")
+    return deal.games[game][k]
+
+
+def _checked_draw(draw, where: str) -> tuple[int, int]:
+    if draw is None or len(draw) != 2 or len({*draw}) != 2 or \
+            not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < N_CARDS for c in draw):
+        raise IllegalActionError(f"{where}: expected two different cards, got {draw!r}")
+    return (int(draw[0]), int(draw[1]))
+
+
+# ----- chance and hidden information -------------------------------------------------------
+def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
+    """The deal a chance-stepped match's outcomes make: the afternoon draw, then each game's
+    outcomes after its `MARK` (its draw after a `DRAW`), read by its own engine (State IQ's
+    and Play the Ranks' cards here, as `_chance_deal` draws them)."""
+    outcomes = [int(o) for o in outcomes]
+    choice_draw, segments, k = None, [], 0
+    while k < len(outcomes):
+        o = outcomes[k]
+        if o == DRAW and not segments:
+            choice_draw = _pad(outcomes[k + 1:k + 3], 2)
+            k += 3
+        elif MARK <= o < DRAW:
+            segments.append((o - MARK, None, []))
+            k += 1
+        elif o == DRAW:
+            segments[-1] = (segments[-1][0], _pad(outcomes[k + 1:k + 3], 2), segments[-1][2])
+            k += 3
+        elif segments:
+            segments[-1][2].append(o)
+            k += 1
+        else:
+            raise IllegalActionError(f"chance: outcome {o} before any game began")
+    games: list[list] = [[] for _ in GAMES]
+    for game, draw, got in segments:
+        games[game].append(_segment_deal(rules, game, draw, got))
+    if rules.round == "afternoon" and choice_draw is None:
+        choice_draw = (0, 1)
+    return Deal(tuple(tuple(g) for g in games), choice_draw)
+
+
+def _pad(cards: list[int], n: int) -> tuple[int, ...]:
+    return tuple(cards + [c for c in range(N_CARDS) if c not in cards][:n - len(cards)])
+
+
+def _segment_deal(rules: Rules, game: int, draw, got: list[int]):
+    if game == STATE_IQ:
+        a, b = _pad(got[:2], 2)
+        power = got[2] if len(got) > 2 else 0
+        return state_iq.Deal((a, b), power, draw or (0, 1), None)
+    if game == RANKS:
+        h = rules.ranks.hand_size
+        cards = _pad(got, 2 * h)
+        return ranks.Deal((tuple(sorted(cards[:h])), tuple(sorted(cards[h:]))), draw or (0, 1), None, None)
+    return ENGINES[game].deal_from_chance(rules.stage(game), got)
+
+
+def max_length(rules: Rules) -> int:
+    """The choices (a draw and two picks), then every game the clock allows: its mark, a draw,
+    and its own longest."""
+    per = [1 + 3 + ENGINES[g].max_length(rules.stage(g)) for g in range(len(GAMES))]
+    return 5 + sum(n * p for n, p in zip(slots(rules), per))
+
+
+def split_log(rules: Rules, deal: Deal, log: Sequence) -> tuple[list, list[tuple[int, int, int | None, list]], bool]:
+    """The log's answers split: the afternoon's choices, and for each game begun (in order)
+    ``(game, slot, first, its answers)``, the game now being played included (its answers
+    possibly none yet); and whether the match is over."""
+    state = State(ENGINE, rules, deal)
+    choices: list = []
+    games: list[tuple[int, int, int | None, list]] = []
+
+    def begin(game: int, past: Sequence[GameSeen]) -> None:
+        games.append((game, sum(1 for g in games if g[0] == game), first_player(rules, past, game), []))
+
+    def reach(view: MatchView) -> None:
+        for j in range(len(games), view.index):  # games that asked nothing (a Border-Up nobody could win)
+            begin(view.past[j].game, view.past[:j])
+        if view.game is not None and len(games) == view.index:
+            begin(view.game, view.past)
+
+    for entry in log:
+        if entry[0] != "ask":
+            continue
+        view = state.observe(state.to_move()[0])
+        reach(view)
+        (choices if view.game is None else games[view.index][3]).append(entry)
+        state.apply(entry[1])
+    reach(state.observe(state.to_move()[0] if state.to_move() else 0))
+    return choices, games, state.is_over()
+
+
+def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
+    """A deal and log `seat` cannot tell from these: every game begun resampled by its own
+    engine on its part of the log (a finished game that asked nothing, a Border-Up deal
+    nobody could win, kept), every game not begun dealt afresh; the draws are public, and
+    kept."""
+    choices, begun, over = split_log(rules, deal, log)
+    games = [list(g) for g in deal.games]
+    new_log = list(choices)
+    for i, (game, slot, first, answers) in enumerate(begun):
+        if answers or (i == len(begun) - 1 and not over):
+            inner = with_first(game, deal.games[game][slot], first)
+            new = ENGINES[game].resample(rules.stage(game), inner, answers, seat, rng)
+            games[game][slot], answers = (new.deal, list(new.log)) if isinstance(new, Resampled) else (new, answers)
+        new_log += answers
+    for k in range(len(GAMES)):
+        used = sum(1 for g in begun if g[0] == k)
+        games[k][used:] = [ENGINES[k].deal(rules.stage(k), rng) for _ in games[k][used:]]
+    return Resampled(Deal(tuple(tuple(g) for g in games), deal.choice_draw), tuple(new_log))
+
+
+class Engine(StepGame):
+    """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+
+    name = "combo1"
+
+    def seats(self, rules: Rules) -> int:
+        return 2
+
+    def seat_name(self, rules: Rules, seat: int) -> str:
+        return SIDES[seat]
+
+    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
+        return deal_one(rules, rng)
+
+    def steps(self, rules: Rules, deal: Deal | None):
+        return steps(rules, deal)
+
+    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
+        return deal_from_chance(rules, outcomes)
+
+    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
+        return resample(rules, deal, log, seat, rng)
+
+    def chance_outcomes(self, rules: Rules) -> int:
+        return DRAW + 1
+
+    def max_length(self, rules: Rules) -> int:
+        return max_length(rules)
+
+    def scores(self, played: Played) -> np.ndarray:
+        return played.scores()
+
+
+ENGINE = Engine()
