@@ -268,19 +268,25 @@ def play(rules: TournamentRules, teams: int, seat: Seats, rng: np.random.Generat
         for a, b in games:
             result = match(-1, a, b, playoff)
             out.matches.append(result)
-            winners.append(decided(result, rng, out))
+            winners.append(_through(result, rng, out))
         alive = after_knockout(alive, games, winners)
     a, b = (sure + alive)[:2]
     final = match(-2, a, b, rules.stage_rules("final"))
     out.matches.append(final)
     out.finalists = (a, b)
-    out.champion = (a, b)[decided(final, rng, out)]
+    out.champion = (a, b)[_through(final, rng, out)]
     return out
 
 
-def decided(result: MatchResult, rng: np.random.Generator, out: TournamentPlayed) -> int:
-    """The seat that goes through: the match's winner, or a coin after all its tie-breakers."""
-    if result.winner is not None:
-        return int(result.winner == result.b)
-    out.coins += 1
-    return int(rng.integers(2))
+def through(seat: int | None, rng: np.random.Generator) -> tuple[int, bool]:
+    """The seat that goes through a playoff or final, given its winning seat (None: still level
+    after all its tie-breakers), and whether a coin decided it."""
+    if seat is not None:
+        return seat, False
+    return int(rng.integers(2)), True
+
+
+def _through(result: MatchResult, rng: np.random.Generator, out: TournamentPlayed) -> int:
+    seat, coin = through(None if result.winner is None else int(result.winner == result.b), rng)
+    out.coins += coin
+    return seat

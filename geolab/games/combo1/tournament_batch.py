@@ -29,7 +29,7 @@ from geolab.common import chunks
 from geolab.errors import GeolabError
 from geolab.games.combo1.rules import GAMES
 from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, after_knockout, check_teams, knockout,
-                                            pairs, points)
+                                            pairs, points, through)
 
 #: Tournaments per seed block.
 BLOCK = 256
@@ -197,8 +197,6 @@ def _finals(rules: TournamentRules, out: Tournaments, rngs, m: int, play) -> Non
 
 
 def _decided(w: int, rng: np.random.Generator, out: Tournaments, i: int) -> int:
-    """The seat that goes through: the winner, or a coin after all the tie-breakers."""
-    if w >= 0:
-        return w
-    out.coins[i] += 1
-    return int(rng.integers(2))
+    seat, coin = through(None if w < 0 else w, rng)
+    out.coins[i] += coin
+    return seat
