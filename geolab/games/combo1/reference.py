@@ -140,12 +140,13 @@ class GamePlayed:
 
 @dataclass
 class Played:
-    """A match played by the reference engine: the afternoon's choices, then its games."""
+    """A match played by the reference engine: the afternoon's draw and choices, then its games."""
 
     rules: Rules
     chooser: int | None = None
     picks: tuple[int, ...] = ()
     games: list[GamePlayed] = field(default_factory=list)
+    choice_draw: tuple[int, int] | None = None
 
     @property
     def wins(self) -> tuple[int, int]:
@@ -271,7 +272,7 @@ def steps(rules: Rules, deal: Deal | None = None):
             draw = yield from draw_cards(range(N_CARDS), 2, "draw")
         else:
             draw = _checked_draw(deal.choice_draw, "deal: choice_draw")
-        now["choice_draw"] = (int(draw[0]), int(draw[1]))
+        now["choice_draw"] = match.choice_draw = (int(draw[0]), int(draw[1]))
         match.chooser = drawn(draw)
         for seat in (match.chooser, 1 - match.chooser):
             legal = tuple(Pick(g) for g in range(len(GAMES)) if g not in match.picks)
