@@ -12,7 +12,7 @@ its own tensor of the seat's view, the others are zeros.
 
 from __future__ import annotations
 
-import dataclasses
+from functools import cache
 
 import numpy as np
 
@@ -20,18 +20,34 @@ from geolab.cards import N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games.borderup import observations as border_up
+from geolab.games.borderup.reference import View as BorderUpView
 from geolab.games.combo1.reference import SIDES, MatchView, slots
 from geolab.games.combo1.rules import GAMES, ROUNDS, TITLES, Rules
 from geolab.games.dashing import observations as dashing
+from geolab.games.dashing.reference import View as DashingView
 from geolab.games.ranks import observations as ranks
+from geolab.games.ranks.reference import View as RanksView
 from geolab.games.stateiq import observations as state_iq
+from geolab.games.stateiq.reference import View as StateIQView
 from geolab.stepwise import checked, legal_index
 
 #: Each game's observations module, in `GAMES` order.
 MODULES = (border_up, state_iq, dashing, ranks)
+#: Each game's own view, in `GAMES` order.
+VIEWS = (BorderUpView, StateIQView, DashingView, RanksView)
 CHOICES = len(GAMES)
 
 
+def now_view(view: MatchView):
+    """The view of the game being played, or None. Between two games (the next game's chance
+    nodes, when chance is stepped) a view names the next game but still holds the last one's
+    view: that one is not the game being played."""
+    if view.game is None or not isinstance(view.inner, VIEWS[view.game]):
+        return None
+    return view.inner
+
+
+@cache
 def starts(rules: Rules) -> tuple[int, ...]:
     """Where each game's action range starts, then where the last one ends."""
     out = [CHOICES]
@@ -46,7 +62,8 @@ def num_actions(rules: Rules) -> int:
 
 def inner(decision: Decision) -> Decision:
     """A game's decision as that game asks it: its own view of the seat."""
-    return dataclasses.replace(decision, observation=decision.observation.inner)
+    d = decision
+    return Decision(d.seat, d.kind, d.observation.inner, d.legal, d.where, d.timed)
 
 
 def action_id(rules: Rules, decision: Decision, action) -> int:
@@ -99,7 +116,7 @@ def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
     for n, g in enumerate(view.past, start=1):
         notes = "".join(((", tie-breaker" if g.tiebreak else ""), ("" if g.counted else ", after the bell")))
         parts.append(f"game {n} {TITLES[g.game]}: {_winner(g.winner)} in {g.seconds:.0f} s{notes}")
-    if view.game is not None and view.inner is not None:
+    if now_view(view) is not None:
         g = view.game
         parts.append(f"now game {view.index + 1} {TITLES[g]}: "
                      + MODULES[g].observation_string(rules.stage(g), seat, view.inner))
@@ -119,6 +136,7 @@ def _games(rules: Rules) -> int:
     return sum(slots(rules))
 
 
+@cache
 def _inner_starts(rules: Rules) -> tuple[int, ...]:
     out = [HEAD + PAST * _games(rules)]
     for g, module in enumerate(MODULES):
@@ -165,7 +183,7 @@ def observation_tensor(rules: Rules, seat: int, view: MatchView) -> np.ndarray:
             out[k + CHOICES + 3] = float(g.counted)
             out[k + CHOICES + 4] = float(g.tiebreak)
         put(PAST)
-    if view.game is not None and view.inner is not None:
+    if now_view(view) is not None:
         g, at = view.game, _inner_starts(rules)
         out[at[g]:at[g + 1]] = MODULES[g].observation_tensor(rules.stage(g), seat, view.inner)
     return out
