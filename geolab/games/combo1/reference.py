@@ -251,10 +251,12 @@ def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
 
 
 def with_first(game: int, deal, first: int | None):
-    """A game's deal with its first turn given (unchanged where the draw it holds decides)."""
+    """A game's deal with its first turn given, and then no draw (nobody draws for it at the
+    table, so no view shows one, whether the deal was dealt, made by chance or resampled);
+    unchanged where the draw it holds decides."""
     if first is None:
         return deal
-    return replace(deal, first=first) if game == STATE_IQ else replace(deal, first_lead=first)
+    return replace(deal, first=first, draw=None) if game == STATE_IQ else replace(deal, first_lead=first, draw=None)
 
 
 def steps(rules: Rules, deal: Deal | None = None):

@@ -57,7 +57,7 @@ def _views(decision: Decision):
 def _round_words(rules) -> str:
     if rules.seconds is None:
         return {"final": "the championship final", "playoff": "a playoff"}.get(rules.round, rules.round)
-    return f"a {rules.round} match"
+    return f"{'an' if rules.round[0] in 'aeiou' else 'a'} {rules.round} match"
 
 
 def _wins(wins, me: int) -> str:
