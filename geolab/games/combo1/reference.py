@@ -251,12 +251,10 @@ def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
 
 
 def with_first(game: int, deal, first: int | None):
-    """A game's deal with its first turn given, and then no draw (nobody draws for it at the
-    table, so no view shows one, whether the deal was dealt, made by chance or resampled);
-    unchanged where the draw it holds decides."""
+    """A game's deal with its first turn given (unchanged where the draw it holds decides)."""
     if first is None:
         return deal
-    return replace(deal, first=first, draw=None) if game == STATE_IQ else replace(deal, first_lead=first, draw=None)
+    return replace(deal, first=first) if game == STATE_IQ else replace(deal, first_lead=first)
 
 
 def steps(rules: Rules, deal: Deal | None = None):
@@ -377,7 +375,9 @@ def _segment_deal(rules: Rules, game: int, draw, got: list[int]):
     if game == STATE_IQ:
         a, b = _pad(got[:2], 2)
         power = got[2] if len(got) > 2 else 0
-        return state_iq.Deal((a, b), power, draw or (0, 1), None)
+        # cards dealt without a draw before them: the first guesser was given (`with_first`), and
+        # no draw was made, as the match stepped by chance shows it
+        return state_iq.Deal((a, b), power, draw if draw is not None or got else (0, 1), None)
     if game == RANKS:
         h = rules.ranks.hand_size
         cards = _pad(got, 2 * h)
