@@ -28,7 +28,7 @@ class Combo1Game(Engine, Packaged):
     record_game = records.GAME
     Rules = Rules
     length_unit = "games"
-    first_means = "first to choose the afternoon's game (A where nobody chooses)"
+    first_means = "first to choose (the afternoon), else the first State IQ's first guesser (A where none)"
 
     # ----- batch engine ------------------------------------------------------------------
     @property
