@@ -287,12 +287,13 @@ def test_the_deal_a_chance_stepped_match_made_replays_it(preset):
         assert again.observe(seat) == state.observe(seat)
 
 
-def test_resampling_a_chance_stepped_match_keeps_what_the_seat_saw_and_redeals_the_rest():
-    rules = Rules(round="final")
+@pytest.mark.parametrize("preset, every", [("afternoon", 7), ("final", 3)])
+def test_resampling_a_chance_stepped_match_keeps_what_the_seat_saw_and_redeals_the_rest(preset, every):
+    rules = Rules.preset(preset)
     _, states = _chance_stepped(rules, 10)
     rng = np.random.default_rng(11)
     changed = 0
-    for state in states[::3]:
+    for state in states[::every]:
         for d in state.decisions():
             other = state.resample(d.seat, rng)
             assert other.observe(d.seat) == state.observe(d.seat)
