@@ -132,3 +132,20 @@ def test_a_claim_typed_in_time_wins_the_race_of_the_match():
     first = m.played[0].games[0]
     assert first.played.claims[0].seconds == pytest.approx(0.5) and first.winner == 0
     assert m.played[0].winner == 0 and keys.out[-1] == "You won the match, 1-0 in games."
+
+
+def test_the_story_says_who_goes_first_and_why_and_which_games_count():
+    from geolab.games.combo1.reference import GameSeen
+    from geolab.games.combo1.rules import BORDER_UP, DASHING, RANKS, STATE_IQ
+    from geolab.games.combo1.views import begin_line, end_line
+
+    won_by_b = [GameSeen(BORDER_UP, 1, 56.0, True, False)]
+    assert begin_line(Rules(), 0, 2, STATE_IQ, won_by_b, 56.0) == \
+        "Game 2, State IQ, begins at 0:56: B guesses first (won Border-Up)."
+    assert begin_line(Rules(), 0, 4, RANKS, [GameSeen(DASHING, 0, 47.0, True, False)], 183.0) == \
+        "Game 4, Play the Ranks, begins at 3:03: you lead first (won Dashing States)."
+    assert begin_line(Rules(), 0, 2, STATE_IQ, [GameSeen(BORDER_UP, None, 50.0, True, False)], 50.0) == \
+        "Game 2, State IQ, begins at 0:50: a statehood draw decides who guesses first."
+    late = GameSeen(STATE_IQ, None, 80.0, False, False)
+    assert end_line(1, 6, late, 400.0) == \
+        "Game 6, State IQ: a tie (1:20 long, to 8:00). It ended after the bell: it does not count."

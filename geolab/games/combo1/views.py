@@ -22,18 +22,18 @@ import dataclasses
 
 from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
 from geolab.game import Decision, MoveError
-from geolab.games.borderup.views import VIEWS as BORDER_UP
+from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
 from geolab.games.combo1.reference import DECIDER, SIDES, MatchView, Played, first_player, seen
-from geolab.games.combo1.rules import GAMES, TITLES
-from geolab.games.dashing.views import VIEWS as DASHING
-from geolab.games.ranks.views import VIEWS as RANKS
+from geolab.games.combo1.rules import GAMES, STATE_IQ, TITLES
+from geolab.games.dashing.views import VIEWS as DASHING_VIEWS
+from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
 from geolab.games.ranks.views import fit, ordinal, wrapped
-from geolab.games.stateiq.views import VIEWS as STATE_IQ
+from geolab.games.stateiq.views import VIEWS as STATE_IQ_VIEWS
 
 WIDTH = 79
 #: Each game's own views, in `GAMES` order.
-GAME_VIEWS = (BORDER_UP, STATE_IQ, DASHING, RANKS)
+GAME_VIEWS = (BORDER_UP_VIEWS, STATE_IQ_VIEWS, DASHING_VIEWS, RANKS_VIEWS)
 #: Words a person may type for a game at the choice (besides its number and its title).
 WORDS = {"border-up": 0, "border": 0, "borderup": 0, "state-iq": 1, "state": 1, "stateiq": 1, "iq": 1,
          "dashing-states": 2, "dashing": 2, "ranks": 3, "play-the-ranks": 3, "play": 3}
@@ -79,10 +79,10 @@ def begin_line(rules, me: int, n: int, game: int, past, start: float) -> str:
     if game not in DECIDER:
         return f"{what}."
     first = first_player(rules, past, game)
-    turn = "guesses first" if game == 1 else "leads first"
+    verb, third = ("guess", "guesses") if game == STATE_IQ else ("lead", "leads")
     if first is None:
-        return f"{what}: a statehood draw decides who {turn}."
-    return f"{what}: {_who(first, me)} {turn} (won {TITLES[DECIDER[game]]})."
+        return f"{what}: a statehood draw decides who {third} first."
+    return f"{what}: {_who(first, me)} {verb if first == me else third} first (won {TITLES[DECIDER[game]]})."
 
 
 def end_line(me: int, n: int, game, start: float) -> str:
