@@ -12,7 +12,7 @@ its own tensor of the seat's view, the others are zeros.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -47,7 +47,7 @@ def now_view(view: MatchView):
     return view.inner
 
 
-@cache
+@lru_cache(maxsize=64)
 def starts(rules: Rules) -> tuple[int, ...]:
     """Where each game's action range starts, then where the last one ends."""
     out = [CHOICES]
@@ -136,7 +136,7 @@ def _games(rules: Rules) -> int:
     return sum(slots(rules))
 
 
-@cache
+@lru_cache(maxsize=64)
 def _inner_starts(rules: Rules) -> tuple[int, ...]:
     out = [HEAD + PAST * _games(rules)]
     for g, module in enumerate(MODULES):
