@@ -63,7 +63,7 @@ from geolab.games.stateiq import reference as state_iq_ref
 #: Matches per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
 #: Default matches per chunk.
-CHUNK = 16384
+CHUNK = 8192
 SEATS = reference.SEATS
 COLUMN = tuple(g.replace("-", "_") for g in GAMES)
 #: DRAWN[a, b]: the side a statehood draw of cards a (A's) and b (B's) gives (`reference.drawn`).
@@ -400,26 +400,35 @@ def batch(rules: Rules, bots, n: int, seed, *, start: int = 0, stream: int = 0, 
 
 def table(rules: Rules, parts) -> Batch:
     """Blocks of `Matches` as one `Batch` (module docstring)."""
-    cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
+    width = max([int((p.games >= 0).sum(axis=1).max(initial=0)) for p in parts] + [1])  # columns any match used
+    cat = lambda name: np.concatenate([getattr(p, name)[:, :width] for p in parts])  # noqa: E731
+    whole = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
     games, winners, counted, tiebreak = cat("games"), cat("winners"), cat("counted"), cat("tiebreak")
-    winner, wins, chooser, starter = cat("winner").astype(np.int64), cat("wins"), cat("chooser"), cat("starter")
-    scores = np.full((len(winner), 2), 0.5)
+    winner, wins, chooser, starter = whole("winner").astype(np.int64), whole("wins"), whole("chooser"), cat("starter")
+    m, n_games = len(winner), len(GAMES)
+    scores = np.full((m, 2), 0.5)
     for s in SEATS:
         scores[winner == s] = np.eye(2)[s]
     siq = games == STATE_IQ
-    first_siq = np.where(siq.any(axis=1), starter[np.arange(len(winner)), np.argmax(siq, axis=1)], 0)
+    first_siq = np.where(siq.any(axis=1), starter[np.arange(m), np.argmax(siq, axis=1)], 0)
     first = np.where(chooser >= 0, chooser, np.maximum(first_siq, 0)).astype(np.int64)
-    scoring = counted & ~tiebreak
+    row = np.arange(m)[:, None]
+    # each match's games of each kind (played) and each side's wins of each kind, counted at once
+    kind = np.where(games >= 0, games, n_games).astype(np.int64)
+    played = np.bincount((row * (n_games + 1) + kind).ravel(), minlength=m * (n_games + 1)).reshape(m, -1)
+    scoring = counted & ~tiebreak & (winners >= 0) & (games >= 0)
+    code = np.where(scoring, kind * 2 + winners, 2 * n_games).astype(np.int64)
+    won = np.bincount((row * (2 * n_games + 1) + code).ravel(), minlength=m * (2 * n_games + 1)).reshape(m, -1)
     columns = {"wins_A": wins[:, 0], "wins_B": wins[:, 1]}
     for g, name in enumerate(COLUMN):
-        columns[f"played_{name}"] = (games == g).sum(axis=1)
+        columns[f"played_{name}"] = played[:, g]
         for s, side in enumerate(reference.SIDES):
-            columns[f"{name}_{side}"] = (scoring & (games == g) & (winners == s)).sum(axis=1)
+            columns[f"{name}_{side}"] = won[:, 2 * g + s]
     columns["void"] = ((games >= 0) & ~counted).sum(axis=1)
     columns["tiebreaks"] = tiebreak.sum(axis=1)
-    columns["clock"] = np.where(games >= 0, cat("seconds"), 0.0).sum(axis=1) if len(winner) else np.zeros(0)
+    columns["clock"] = np.where(games >= 0, cat("seconds"), 0.0).sum(axis=1)
     if rules.round == "afternoon":
-        picks = cat("picks")
+        picks = whole("picks")
         columns |= {"pick_1": picks[:, 0].astype(np.int64), "pick_2": picks[:, 1].astype(np.int64)}
     return Batch(scores, (games >= 0).sum(axis=1), first, columns)
 
