@@ -8,7 +8,8 @@ Ranks by their own engines' steps (`geolab.stepwise.stage`), with their own rule
 again, while the round's clock runs; an afternoon match first draws a card each (the statehood
 rank closer to 1 chooses first), each team chooses a game (kind ``choose``; the second a
 different one), and the two alternate while the clock runs; the final plays the four games once,
-stops early (`Rules.early_stop`), and a level final goes to Border-Up tie-breakers.
+stops early (`Rules.early_stop`), and a level final goes to Border-Up tie-breakers; a playoff
+(the tournament's, for a place in the final) is one Border-Up game, played again while it ties.
 
 **The clock** (`geolab.games.combo1.timing`). Each game lasts its setup, its race or its turns:
 seconds that come from the game as played (a race's claims, the guesses, the tricks). A game
@@ -79,8 +80,8 @@ class Deal:
 def slots(rules: Rules) -> tuple[int, ...]:
     """How many games of each kind a match may begin at most: the schedule played with every
     game at its shortest (`timing.shortest`), over every afternoon choice."""
-    if rules.round == "final":
-        return (1 + rules.tiebreaks, 1, 1, 1)
+    if rules.regular:
+        return (1 + rules.tiebreaks, *(int(g < rules.regular) for g in range(1, len(GAMES))))
     plans = [GAMES] if rules.round == "morning" else [(a, b) for a in GAMES for b in GAMES if a != b]
     most = [0] * len(GAMES)
     for plan in plans:
@@ -230,7 +231,7 @@ def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -
     if rules.round == "afternoon":
         return (picks[k % 2], False)
     regular = [g for g in games if not g.tiebreak]
-    if len(regular) < len(GAMES) and not final_decided(rules, regular):
+    if len(regular) < rules.regular and not final_decided(rules, regular):
         return (len(regular), False)
     if Played(rules, games=list(games)).winner is None and len(games) - len(regular) < rules.tiebreaks:
         return (BORDER_UP, True)
@@ -239,7 +240,7 @@ def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -
 
 def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
     """Whether a final stops after its first three games (`Rules.early_stop`)."""
-    if len(games) != 3 or rules.early_stop == "never":
+    if rules.round != "final" or len(games) != 3 or rules.early_stop == "never":
         return False
     won = [g.winner for g in games]
     a, b = won.count(0), won.count(1)

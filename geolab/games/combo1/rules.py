@@ -20,7 +20,7 @@ from geolab.games.stateiq.rules import Rules as StateIQRules
 GAMES = ("border-up", "state-iq", "dashing-states", "ranks")
 TITLES = ("Border-Up", "State IQ", "Dashing States", "Play the Ranks")
 BORDER_UP, STATE_IQ, DASHING, RANKS = range(4)
-ROUNDS = ("morning", "afternoon", "final")
+ROUNDS = ("morning", "afternoon", "final", "playoff")
 UNFINISHED = ("void", "count")
 FIRST_FROM = ("latest", "previous")
 EARLY_STOP = ("text", "decided", "never")
@@ -60,12 +60,14 @@ class Rules(RulesBase):
         "morning": lambda: Rules(),
         "afternoon": lambda: Rules(round="afternoon"),
         "final": lambda: Rules(round="final"),
+        "playoff": lambda: Rules(round="playoff"),
     }
     DEFAULT = "morning"
     HELP = {
         "round": "morning (the four games in order, again and again until the bell), afternoon (each team "
                  "picks a game, the statehood draw picks first; the two alternate until the bell) or final (the "
-                 "championship: the four games once, an early stop, a Border-Up tie-breaker)",
+                 "championship: the four games once, an early stop, a Border-Up tie-breaker) or playoff (one "
+                 "Border-Up game, again while it ties: the tournament's playoff for a place in the final)",
         "minutes": "the round's length (none: the text's, 20 in the morning and 12 in the afternoon; the final "
                    "is not timed)",
         "unfinished": "a game still being played at the bell: void (it does not count) or count",
@@ -74,7 +76,7 @@ class Rules(RulesBase):
                       "the one just before); otherwise, or after a tie, a statehood draw",
         "early_stop": "the final stops after three games: text (3-0, or 2-0 with the third game tied), decided "
                       "(whenever the fourth game cannot change the winner) or never",
-        "tiebreaks": "Border-Up tie-breakers the final plays at most while they tie (then the final is a tie)",
+        "tiebreaks": "Border-Up tie-breakers a final or a playoff plays at most while they tie (then it is a tie)",
         "setup_border_up": "seconds to shuffle and deal a Border-Up game",
         "setup_state_iq": "seconds to deal a State IQ game and turn its Power card",
         "setup_dashing": "seconds to shuffle and deal a Dashing States game",
@@ -88,10 +90,16 @@ class Rules(RulesBase):
 
     @property
     def seconds(self) -> float | None:
-        """The round's length in seconds (None: not timed, the final)."""
-        if self.round == "final":
+        """The round's length in seconds (None: not timed, the final and a playoff)."""
+        if self.round in ("final", "playoff"):
             return None
         return 60.0 * (self.minutes if self.minutes is not None else 20 if self.round == "morning" else 12)
+
+    @property
+    def regular(self) -> int:
+        """The games an untimed round plays before its tie-breakers: the four of a final, a
+        playoff's one Border-Up (0: a timed round, whose clock decides)."""
+        return {"final": len(GAMES), "playoff": 1}.get(self.round, 0)
 
     def setup(self, game: int) -> float:
         return (self.setup_border_up, self.setup_state_iq, self.setup_dashing, self.setup_ranks)[game]

@@ -1,0 +1,173 @@
+"""Combo 1 tournaments for a coach: teams as profiles, one tournament's tables, and many
+tournaments' summary (how often each profile wins the event, with intervals).
+
+A *profile* is a named team: a Combo 1 ``team`` bot spec (`geolab.bots.combo1.registry`), whose
+knobs are race speed, trivia knowledge, the Play the Ranks bot and the afternoon preference.
+Profiles come from a file (JSON: a list of ``{"name": ..., "team": "team:..."}``; CSV: columns
+``name`` and ``team``) or from the built-in ladder (`LADDER`, cycled and numbered for more
+teams than it has).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from geolab.bots.combo1.registry import BOTS
+from geolab.errors import GeolabError, RulesError
+from geolab.games.combo1.rules import TITLES
+from geolab.games.combo1.tournament import TournamentRules, check_teams
+from geolab.games.combo1.tournament_batch import BLOCK, Tournaments, run
+from geolab.lab.stats import wilson
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    team: str
+
+
+#: The built-in teams: one strength each, against the default team.
+LADDER = (
+    Profile("all-rounders", "team"),
+    Profile("sprinters", "team:speed=1.4"),
+    Profile("scholars", "team:knowledge=1"),
+    Profile("card sharps", "team:tricks=counter"),
+    Profile("planners", "team:tricks=planner"),
+    Profile("steady", "team:speed=0.85,knowledge=0.95"),
+    Profile("rookies", "team:speed=0.8,knowledge=0.6,tricks=random"),
+    Profile("wildcards", "team:prefer=random"),
+)
+
+
+def ladder(n: int) -> list[Profile]:
+    """n teams from `LADDER` in order, numbered when it is used more than once."""
+    n = check_teams(n)
+    out = []
+    for i in range(n):
+        p = LADDER[i % len(LADDER)]
+        out.append(Profile(p.name if n <= len(LADDER) else f"{p.name} {i // len(LADDER) + 1}", p.team))
+    return out
+
+
+def load_profiles(path: str | Path) -> list[Profile]:
+    """Profiles from a JSON or CSV file (module docstring); a bad file is one line."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise GeolabError(f"profiles: cannot read {path}: {error.strerror or error}") from None
+    if path.suffix.lower() == ".csv":
+        rows = list(csv.DictReader(text.splitlines()))
+        if rows and not {"name", "team"} <= set(rows[0]):
+            raise GeolabError(f"profiles: {path}: expected columns name and team")
+    else:
+        try:
+            rows = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise GeolabError(f"profiles: {path}: not JSON ({error.msg}, line {error.lineno})") from None
+        if not isinstance(rows, list):
+            raise GeolabError(f"profiles: {path}: expected a list of {{\"name\": ..., \"team\": ...}}")
+    profiles = []
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not isinstance(row.get("team"), str) \
+                or not row["name"].strip() or not row["team"].strip():
+            raise GeolabError(f"profiles: {path}: team {i}: expected a name and a team spec (text)")
+        profiles.append(Profile(row["name"].strip(), row["team"].strip()))
+    names = [p.name for p in profiles]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise GeolabError(f"profiles: {path}: the name {twice!r} is used twice")
+    check_teams(len(profiles))
+    return profiles
+
+
+def teams(rules: TournamentRules, profiles: Sequence[Profile]) -> list:
+    """Each profile's team bot; a bad spec is one line naming the team."""
+    out = []
+    for p in profiles:
+        try:
+            out.append(BOTS.make(p.team, rules.match))
+        except (GeolabError, RulesError, ValueError) as error:
+            raise GeolabError(f"team {p.name!r}: {error}") from None
+    return out
+
+
+def standings(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> pd.DataFrame:
+    """Tournament i's table: each team's points, matches and games won by game, best first."""
+    rows = []
+    for t, p in enumerate(profiles):
+        row = {"team": p.name, "points": float(played.standing[i, t]), "won": int(played.wins[i, t]),
+               "drawn": int(played.draws[i, t]), "byes": int(played.byes[i, t]),
+               "playoffs": int(played.playoffs[i, t])}
+        for g, title in enumerate(TITLES):
+            row[title] = f"{played.games_won[i, t, g]}/{played.games_played[i, t, g]}"
+        row["final"] = "champion" if played.champion[i] == t else "runner-up" if t in played.finalists[i] else ""
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    order = [int(t) for t in played.order[i]]
+    table["drawn order"] = [order.index(t) for t in range(len(profiles))]
+    return table.sort_values(["points", "drawn order"], ascending=[False, True]).drop(columns="drawn order")
+
+
+def final_line(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> dict:
+    """Tournament i's final, as a sentence and as numbers."""
+    a, b = (int(t) for t in played.finalists[i])
+    champion = int(played.champion[i])
+    score = [int(x) for x in played.final_score[i]]
+    won = score[0] if champion == a else score[1]
+    lost = score[1] if champion == a else score[0]
+    loser = b if champion == a else a
+    how = f"{won}-{lost} in games"
+    if played.final_tiebreaks[i]:
+        how += f", then the Border-Up tie-breaker ({played.final_tiebreaks[i]} played)"
+    if played.coins[i] and won == lost:
+        how += ", then a coin (every tie-breaker tied)"
+    early = " (stopped early)" if played.final_games[i] - played.final_tiebreaks[i] < 4 else ""
+    text = f"Champion: {profiles[champion].name}, beating {profiles[loser].name} {how}{early}."
+    return {"text": text, "champion": profiles[champion].name, "runner_up": profiles[loser].name,
+            "finalists": [profiles[a].name, profiles[b].name], "games": score,
+            "tiebreaks": int(played.final_tiebreaks[i]), "coins": int(played.coins[i])}
+
+
+def summary(played: Tournaments, profiles: Sequence[Profile], confidence: float = 0.95) -> pd.DataFrame:
+    """Many tournaments: how often each profile won the event and reached the final (with
+    Wilson intervals over the tournaments), its mean points, and its share of games won by
+    game."""
+    n = len(played)
+    rows = []
+    for t, p in enumerate(profiles):
+        titles = int((played.champion == t).sum())
+        finals = int((played.finalists == t).any(axis=1).sum())
+        lo, hi = wilson(titles, n, confidence)
+        row = {"team": p.name, "spec": p.team, "tournaments": n, "titles": titles, "title share": titles / n,
+               "title low": lo, "title high": hi, "final share": finals / n,
+               "mean points": float(played.standing[:, t].mean())}
+        for g, title in enumerate(TITLES):
+            won, games = played.games_won[:, t, g].sum(), played.games_played[:, t, g].sum()
+            row[f"{title} won"] = won / games if games else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows).sort_values("title share", ascending=False)
+
+
+def tournaments(rules: TournamentRules, profiles: Sequence[Profile], n: int, seed: int, *,
+                threads: int | None = None, progress: Callable[[int], None] | None = None) -> Tournaments:
+    """n tournaments of these profiles, a block at a time (``progress(k)`` after each block of
+    k), with the numbers one run of n gives."""
+    bots = teams(rules, profiles)
+    parts = []
+    done = 0
+    while done < n:
+        # whole blocks, several at once so the threads share them; each is seeded by its index
+        k = min(n - done, BLOCK * max(1, threads or 2))
+        parts.append(run(rules, bots, k, seed, start=done, threads=threads))
+        done += k
+        if progress is not None:
+            progress(k)
+    return Tournaments.concatenate(parts)
