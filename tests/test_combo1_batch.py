@@ -10,6 +10,7 @@ import pytest
 
 from geolab.bots.combo1.registry import BOTS
 from geolab.errors import GeolabError
+from geolab.games.borderup.rules import Rules as BorderUpRules
 from geolab.games.combo1 import batch as engine
 from geolab.games.combo1 import reference
 from geolab.games.combo1.rules import GAMES, Rules
@@ -22,6 +23,7 @@ VARIANTS = {
     "count": Rules(minutes=5, unfinished="count"),
     "previous": Rules(round="afternoon", first_from="previous"),
     "decided": Rules(round="final", early_stop="decided"),
+    "playoff": Rules.preset("playoff"),
 }
 
 
@@ -61,7 +63,7 @@ def test_batch_agrees_with_the_reference_engine(name):
     rules = VARIANTS[name]
     matches = check_replays(rules, lineup(rules), 24, seed=3)
     games = [g for m, _, _ in matches for g in m.games]
-    if rules.round != "final":
+    if rules.seconds is not None:
         assert {g.game for g in games} >= ({0, 3} if rules.round == "afternoon" else set(range(len(GAMES))))
     if name in ("short", "morning"):
         assert any(not g.counted for g in games)  # the bell voids a game
@@ -76,6 +78,13 @@ def test_a_level_final_goes_to_tie_breakers():
     matches = check_replays(rules, [team(rules), team(rules)], 48, seed=1)
     assert any(g.tiebreak for m, _, _ in matches for g in m.games)
     assert any(len(m.games) == 3 for m, _, _ in matches)  # stopped early
+
+
+def test_a_tied_playoff_is_played_again():
+    rules = Rules(round="playoff", tiebreaks=3, border_up=BorderUpRules(cards=8, redeals=0))  # dry hands tie
+    matches = check_replays(rules, [team(rules), team(rules)], 60, seed=2)
+    assert {g.game for m, _, _ in matches for g in m.games} == {0}
+    assert any(len(m.games) > 1 for m, _, _ in matches)
 
 
 def table_rows(table):

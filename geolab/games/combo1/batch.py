@@ -5,7 +5,9 @@ plays the same matches as arrays whose first axis is the match, and must agree w
 game (``tests/test_combo1_batch.py`` replays its matches there on their deal and log). It loops
 over game slots: the j-th game of every live match at once, each of the four games played for
 the rows whose j-th game it is by that game's own batch engine (Border-Up's `race_block`, State
-IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), with the first turn given
+IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), on the schedule of the
+round (morning, afternoon, the final's early stop and tie-breakers, a playoff's Border-Up
+again while it ties), with the first turn given
 by the latest (or previous) Border-Up / Dashing States winner, else the inner deal's own
 statehood draw. The clock is `geolab.games.combo1.timing`'s sums on the inner arrays, in the
 same order of float operations, so the bell falls where the reference engine's does.
@@ -208,7 +210,7 @@ class _Block:
     def play(self) -> Matches:
         if self.rules.round == "afternoon":
             self.choose()
-        decided = _decided_table(self.rules) if self.rules.round == "final" else None
+        decided = _decided_table(self.rules) if self.rules.seconds is None else None
         for j in range(self.out.games.shape[1]):
             kind, tiebreak = self.schedule(j, decided)
             rows = np.flatnonzero(kind >= 0)
@@ -249,24 +251,20 @@ class _Block:
         """Each match's j-th game (-1: over) and whether it is a tie-breaker (`next_game`)."""
         rules, out, m = self.rules, self.out, self.m
         tiebreak = np.zeros(m, bool)
-        if rules.round != "final":
+        if rules.seconds is not None:
             live = self.clock < rules.seconds if j else np.ones(m, bool)
             kind = np.full(m, j % len(GAMES), np.int8) if rules.round == "morning" else out.picks[:, j % 2].copy()
             return np.where(live, kind, -1).astype(np.int8), tiebreak
-        if j < 3:
-            return np.full(m, j, np.int8), tiebreak
-        kind = np.full(m, -1, np.int8)
-        if j == 3:
-            w = out.winners[:, :3].astype(np.int64) + 1
-            kind[~decided[w[:, 0], w[:, 1], w[:, 2]]] = RANKS
-        else:
-            a, b = self.wins()
-            broken = (out.tiebreak & (out.winners >= 0)).any(axis=1)
-            breaks = out.tiebreak.sum(axis=1)
-            more = (out.games[:, j - 1] >= 0) & (a == b) & ~broken & (breaks < rules.tiebreaks)
-            kind[more] = BORDER_UP
-            tiebreak = more
-        return kind, tiebreak
+        if j < rules.regular:  # an untimed round's regular games: the final's four (it may stop after three)
+            kind = np.full(m, j, np.int8)
+            if j == 3:
+                w = out.winners[:, :3].astype(np.int64) + 1
+                kind[decided[w[:, 0], w[:, 1], w[:, 2]]] = -1
+            return kind, tiebreak
+        a, b = self.wins()
+        broken = (out.tiebreak & (out.winners >= 0)).any(axis=1)
+        more = (out.games[:, j - 1] >= 0) & (a == b) & ~broken & (out.tiebreak.sum(axis=1) < rules.tiebreaks)
+        return np.where(more, BORDER_UP, -1).astype(np.int8), more
 
     def wins(self) -> tuple[np.ndarray, np.ndarray]:
         out = self.out
