@@ -127,6 +127,8 @@ def test_the_table_counts_the_games():
         np.testing.assert_array_equal(won, table.columns[f"wins_{side}"])
     assert set(np.unique(table.columns["pick_1"])) <= set(range(len(GAMES)))
     assert (table.columns["pick_1"] != table.columns["pick_2"]).all()
+    empty = engine.batch(rules, lineup(rules), 0, seed=2)
+    assert len(empty) == 0 and set(empty.columns) == set(table.columns)
 
 
 def test_bad_input_is_one_line():

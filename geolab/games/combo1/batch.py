@@ -5,12 +5,12 @@ plays the same matches as arrays whose first axis is the match, and must agree w
 game (``tests/test_combo1_batch.py`` replays its matches there on their deal and log). It loops
 over game slots: the j-th game of every live match at once, each of the four games played for
 the rows whose j-th game it is by that game's own batch engine (Border-Up's `race_block`, State
-IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), on the schedule of the
-round (morning, afternoon, the final's early stop and tie-breakers, a playoff's Border-Up
-again while it ties), with the first turn given
-by the latest (or previous) Border-Up / Dashing States winner, else the inner deal's own
-statehood draw. The clock is `geolab.games.combo1.timing`'s sums on the inner arrays, in the
-same order of float operations, so the bell falls where the reference engine's does.
+IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), on the round's schedule
+(morning, afternoon, the final's early stop and tie-breakers, a playoff's Border-Up again while
+it ties), the first turn given by the latest (or previous) Border-Up / Dashing States winner,
+else by the inner deal's own statehood draw. The clock is `geolab.games.combo1.timing`'s sums
+on the inner arrays, in the same order of float operations, so the bell falls where the
+reference engine's does.
 
 **The bots.** Teams (`geolab.bots.combo1.team.Team`): ``bots[s].games[g]`` plays game g by
 that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choices.
@@ -27,7 +27,10 @@ that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choi
 - ``key + (3, stream, step, s)``: seat s's afternoon choices (every match of the block asked).
 
 So every seating (``stream``) of a seed plays the same cards; a run can start at any multiple
-of `BLOCK`; chunks are whole blocks and run on threads, neither changing a result.
+of `BLOCK`; chunks are whole blocks and run on threads, neither changing a result. The inner
+engines ask their bots for the matches that play a game, so a match's draws (never its cards)
+depend on the other matches of its block: a run of n matches gives a longer run's first n only
+when n is a multiple of `BLOCK`.
 
 **The table.** `Batch.scores`: 1 / 0 to the team that won more games (a final's tie-breaker
 deciding a level final), 0.5 each at a tie; ``length``: games played (counted or not);
@@ -39,11 +42,10 @@ State IQ (A where none was played). Columns: each side's ``wins`` and wins per g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from geolab.bots.combo1.team import Choosing
 from geolab.cards import N_CARDS
 from geolab.common import chunks
 from geolab.common.seeding import int_seed
@@ -80,6 +82,20 @@ def _decided_table(rules: Rules) -> np.ndarray:
         past = [GameSeen(g, None if w == 0 else w - 1, 0.0, True, False) for g, w in enumerate(idx)]
         out[idx] = final_decided(rules, past)
     return out
+
+
+@dataclass(frozen=True)
+class Choosing:
+    """A batch of afternoon choices, one row a match: the games still open to the chooser
+    (m, 4) and the game the other team chose (-1: this team chooses first). What a team's
+    ``choose(rng, choosing)`` answers, in both engines (the reference engine's seat asks a
+    batch of one)."""
+
+    open: np.ndarray
+    other: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.open)
 
 
 @dataclass
@@ -413,10 +429,10 @@ def table(rules: Rules, parts) -> Batch:
     row = np.arange(m)[:, None]
     # each match's games of each kind (played) and each side's wins of each kind, counted at once
     kind = np.where(games >= 0, games, n_games).astype(np.int64)
-    played = np.bincount((row * (n_games + 1) + kind).ravel(), minlength=m * (n_games + 1)).reshape(m, -1)
+    played = _counts(row * (n_games + 1) + kind, m, n_games + 1)
     scoring = counted & ~tiebreak & (winners >= 0) & (games >= 0)
     code = np.where(scoring, kind * 2 + winners, 2 * n_games).astype(np.int64)
-    won = np.bincount((row * (2 * n_games + 1) + code).ravel(), minlength=m * (2 * n_games + 1)).reshape(m, -1)
+    won = _counts(row * (2 * n_games + 1) + code, m, 2 * n_games + 1)
     columns = {"wins_A": wins[:, 0], "wins_B": wins[:, 1]}
     for g, name in enumerate(COLUMN):
         columns[f"played_{name}"] = played[:, g]
@@ -429,6 +445,11 @@ def table(rules: Rules, parts) -> Batch:
         picks = whole("picks")
         columns |= {"pick_1": picks[:, 0].astype(np.int64), "pick_2": picks[:, 1].astype(np.int64)}
     return Batch(scores, (games >= 0).sum(axis=1), first, columns)
+
+
+def _counts(codes: np.ndarray, m: int, k: int) -> np.ndarray:
+    """(m, k): how often each row's codes (row * k + code) hold each code."""
+    return np.bincount(codes.ravel(), minlength=m * k).reshape(m, k)
 
 
 def batch_records(rules: Rules, bots, n: int, seed) -> list[dict]:
