@@ -42,8 +42,11 @@ State IQ (A where none was played). Columns: each side's ``wins`` and wins per g
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
+import numba
 import numpy as np
 
 from geolab.cards import N_CARDS
@@ -74,6 +77,13 @@ COLUMN = tuple(g.replace("-", "_") for g in GAMES)
 DRAWN = np.array([[drawn((a, b)) for b in range(N_CARDS)] for a in range(N_CARDS)], np.int8)
 
 
+@lru_cache(maxsize=64)
+def _slots(rules: Rules) -> tuple[int, ...]:
+    """`reference.slots`, once for each rules (a tournament plays many blocks of few matches)."""
+    return slots(rules)
+
+
+@lru_cache(maxsize=64)
 def _decided_table(rules: Rules) -> np.ndarray:
     """DECIDED[w0 + 1, w1 + 1, w2 + 1]: whether a final stops after games won by w0, w1, w2
     (-1 a tie), by `reference.final_decided` itself."""
@@ -199,7 +209,22 @@ def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, s
     def rng(*tail: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key + tail))
 
-    return _Block(rules, bots, rng, m, stream, keep).play()
+    with _one_numba_thread():
+        return _Block(rules, bots, rng, m, stream, keep).play()
+
+
+@contextmanager
+def _one_numba_thread():
+    """This thread's parallel kernels (Border-Up's group finder) on one worker while a block
+    plays: a block's hands are too few to pay for waking the others (on a busy machine, far
+    too few), and `batch` runs its chunks on threads of their own. Numba's setting is the
+    calling thread's, so other threads keep theirs."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 class _Block:
@@ -207,7 +232,7 @@ class _Block:
 
     def __init__(self, rules: Rules, bots, rng, m: int, stream: int, keep: bool):
         self.rules, self.bots, self.rng, self.m, self.stream = rules, bots, rng, m, stream
-        self.most = slots(rules)
+        self.most = _slots(rules)
         G = sum(self.most)
         self.out = Matches(
             rules, np.full((m, G), -1, np.int8), np.full((m, G), -1, np.int8), np.zeros((m, G)),
