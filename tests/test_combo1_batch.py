@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from geolab.bots.combo1.registry import BOTS
-from geolab.errors import GeolabError
+from geolab.errors import GeolabError, IllegalActionError
 from geolab.games.borderup.rules import Rules as BorderUpRules
 from geolab.games.combo1 import batch as engine
 from geolab.games.combo1 import reference
@@ -137,6 +137,21 @@ def test_bad_input_is_one_line():
         engine.batch(rules, [object(), object()], 4, seed=0)
     with pytest.raises(GeolabError, match="matches must be"):
         engine.batch(rules, lineup(rules), -1, seed=0)
+
+    class Stubborn:  # always Border-Up, open or not
+        name = "stubborn"
+
+        def __init__(self, bot):
+            self.games, self.thread_safe = bot.games, True
+
+        def choose(self, rng, choosing):
+            return np.zeros(len(choosing), np.int64)
+
+    afternoon = Rules(round="afternoon")
+    bots = [Stubborn(b) for b in lineup(afternoon)]
+    with pytest.raises(IllegalActionError) as error:
+        engine.batch(afternoon, bots, 16, seed=0)
+    assert str(error.value) == "combo1: bot 'stubborn', choose: game 0 is not open"
 
 
 def test_the_bench_reports_its_rates():

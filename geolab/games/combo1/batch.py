@@ -141,7 +141,6 @@ class Matches:
     winner: np.ndarray  # (m,) int8, -1 a tie
     kept: list[dict[int, Kept]] | None = None  # per slot, per game kind (keep=True)
     give_up: tuple[float, float] = (0.0, 0.0)  # each team's Border-Up give-up seconds (records)
-    offset: int = 0  # the first row's index in the run (rows of `kept` are block rows)
 
     def __len__(self) -> int:
         return len(self.winner)
