@@ -43,6 +43,8 @@ BUILTIN = {
                               {"bench": "geolab.lab.benches:dashing"}),
     "state-iq": Builtin("State IQ", "geolab.games.stateiq.game", "geolab.bots.stateiq.registry",
                         {"bench": "geolab.lab.benches:stateiq"}),
+    "combo1": Builtin("Combo 1 match", "geolab.games.combo1.game", "geolab.bots.combo1.registry",
+                      {"bench": "geolab.lab.benches:combo1"}),
 }
 #: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
 OFFERS = {

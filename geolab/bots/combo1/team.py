@@ -9,24 +9,13 @@ the Ranks policy, built for the match's rules of that game), and through one cal
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from geolab.game import Decision
+from geolab.games.combo1.batch import Choosing  # the choice contract, the engine's (games layer)
 from geolab.games.combo1.rules import GAMES
-
-
-@dataclass(frozen=True)
-class Choosing:
-    """A batch of afternoon choices, one row a match: the games still open to the chooser
-    (m, 4) and the game the other team chose (-1: this team chooses first)."""
-
-    open: np.ndarray
-    other: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.open)
 
 
 class Team:

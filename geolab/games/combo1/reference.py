@@ -141,12 +141,13 @@ class GamePlayed:
 
 @dataclass
 class Played:
-    """A match played by the reference engine: the afternoon's choices, then its games."""
+    """A match played by the reference engine: the afternoon's draw and choices, then its games."""
 
     rules: Rules
     chooser: int | None = None
     picks: tuple[int, ...] = ()
     games: list[GamePlayed] = field(default_factory=list)
+    choice_draw: tuple[int, int] | None = None
 
     @property
     def wins(self) -> tuple[int, int]:
@@ -272,7 +273,7 @@ def steps(rules: Rules, deal: Deal | None = None):
             draw = yield from draw_cards(range(N_CARDS), 2, "draw")
         else:
             draw = _checked_draw(deal.choice_draw, "deal: choice_draw")
-        now["choice_draw"] = (int(draw[0]), int(draw[1]))
+        now["choice_draw"] = match.choice_draw = (int(draw[0]), int(draw[1]))
         match.chooser = drawn(draw)
         for seat in (match.chooser, 1 - match.chooser):
             legal = tuple(Pick(g) for g in range(len(GAMES)) if g not in match.picks)
@@ -374,7 +375,9 @@ def _segment_deal(rules: Rules, game: int, draw, got: list[int]):
     if game == STATE_IQ:
         a, b = _pad(got[:2], 2)
         power = got[2] if len(got) > 2 else 0
-        return state_iq.Deal((a, b), power, draw or (0, 1), None)
+        # cards dealt without a draw before them: the first guesser was given (`with_first`), and
+        # no draw was made, as the match stepped by chance shows it
+        return state_iq.Deal((a, b), power, draw if draw is not None or got else (0, 1), None)
     if game == RANKS:
         h = rules.ranks.hand_size
         cards = _pad(got, 2 * h)

@@ -4,7 +4,9 @@ The reference engine (`geolab.games.dashing.reference.steps`) is the specificati
 plays the same games as arrays whose first axis is the game and must agree with it game for
 game (``tests/test_dashing_batch.py`` replays its games there). A block's deals, both teams'
 claims (`Claims`, one call of each bot a block), the judging of every claim and
-`reference.outcome` are a few numpy passes each; nothing loops over games.
+`reference.outcome` are a few numpy passes each; nothing loops over games. `race_hands` is
+that race on given hands, public so a game that holds Dashing States as a stage (the Combo 1
+match) plays its games with its own deals and streams.
 
 **The bots.** A bot is a batch policy: ``bots[s].act(obs, rng)`` gives seat s's `Claims` for
 a block of hands (`Hands`: ``obs.hands`` (m, cards), each in the order dealt): every team's
@@ -230,8 +232,62 @@ def _settle(shout, gave_up, row, said, window, announce, both_speak, winner, fau
         length[i] = lo if f0 or f1 else gave_up[i]
 
 
+@dataclass
+class Raced:
+    """Given hands raced: rows are games. ``claims`` are each seat's (`Claims`, rows as the
+    hands); ``shout`` (m, 2) the seconds of each shout (inf: none); ``fault`` each first
+    shout's (-1: not first); ``speaking`` the seats whose announcement is judged."""
+
+    rules: Rules
+    hands: np.ndarray
+    claims: list[Claims]
+    shout: np.ndarray
+    winner: np.ndarray
+    first: np.ndarray
+    length: np.ndarray
+    fault: np.ndarray
+    speaking: np.ndarray
+
+    def played(self, i: int) -> reference.Played:
+        """Game i as the reference engine's `Played`."""
+        rules = self.rules
+        hands = tuple(tuple(int(c) for c in self.hands[i, s]) for s in (0, 1))
+        claims, said = [], []
+        for s in (0, 1):
+            c = self.claims[s]
+            row = Row(tuple(int(p) for p in c.order[i]), bool(c.face_down[i]))
+            claims.append(Claim(row if c.claimed[i] else None, float(c.seconds[i])))
+            spoken = ()
+            if self.speaking[i, s]:
+                spoken = tuple(Said(None if c.states[i, k] < 0 else int(c.states[i, k]),
+                                    None if rules.announce != "capitals" or c.capitals[i, k] < 0
+                                    else int(c.capitals[i, k])) for k in range(rules.placed))
+            said.append(spoken)
+        return reference.Played(rules, (hands[0], hands[1]), (claims[0], claims[1]), (said[0], said[1]))
+
+
+def race_hands(rules: Rules, bots, hands: np.ndarray, streams) -> Raced:
+    """Given hands (m, 2, cards) raced: seat s's claims from ``bots[s].act(Hands(...),
+    streams[s])`` (one call a seat), judged and settled. The piece a game holding Dashing
+    States as a stage (the Combo 1 match) plays its games with, on its own deals and streams."""
+    m = len(hands)
+    claims, row, said = [], np.empty((m, 2), np.int64), np.empty((m, 2), np.int64)
+    for s, bot in enumerate(bots):
+        with asking("dashing-states", bot, "race"):
+            made = bot.act(Hands(hands[:, s]), streams[s])
+        claims.append(checked_claims(rules, bot, made, m))
+        row[:, s], said[:, s] = faults(rules, hands[:, s], claims[s])
+    shout = np.stack([np.where(c.claimed, c.seconds, np.inf) for c in claims], axis=1)
+    gave_up = np.maximum(claims[0].seconds, claims[1].seconds)
+    winner, first, length = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m)
+    fault, speaking = np.empty((m, 2), np.int64), np.empty((m, 2), np.bool_)
+    _settle(shout, gave_up, row, said, rules.simultaneous, rules.announce != "none", rules.simultaneous_announce,
+            winner, fault, first, length, speaking)
+    return Raced(rules, hands, claims, shout, winner, first, length, fault, speaking)
+
+
 class _Chunk:
-    """m games from block `b0` on (`log`: the deals and claims kept, for records)."""
+    """m games from block `b0` on (`log`: each block's `Raced` games kept, for records)."""
 
     def __init__(self, rules: Rules, bots, seed: int, b0: int, m: int, stream: int, log: bool):
         self.rules, self.bots, self.seed, self.b0, self.m, self.stream, self.log = rules, bots, seed, b0, m, stream, log
@@ -240,9 +296,7 @@ class _Chunk:
         self.first = np.zeros(m, np.int64)
         self.seconds = np.full((m, 2), np.nan)
         self.fault = np.full((m, 2), -1, np.int8)
-        self.hands = np.zeros((m, 2, rules.cards), np.int64) if log else None
-        self.claims: list[list[Claims]] = []
-        self.speakers = np.zeros((m, 2), bool) if log else None
+        self.raced: list[Raced] = []
 
     def rng(self, b: int, *key: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.b0 + b, *key)))
@@ -254,44 +308,17 @@ class _Chunk:
         return self
 
     def block(self, b: int, rows: slice, size: int) -> None:
-        rules = self.rules
-        hands = deal_block(rules, self.rng(b, 0))
-        claims, row, said = [], np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.int64)
-        for s, bot in enumerate(self.bots):
-            with asking("dashing-states", bot, "race"):
-                made = bot.act(Hands(hands[:, s]), self.rng(b, 1, self.stream, s))
-            claims.append(checked_claims(rules, bot, made, BLOCK))
-            row[:, s], said[:, s] = faults(rules, hands[:, s], claims[s])
-        shout = np.stack([np.where(c.claimed, c.seconds, np.inf) for c in claims], axis=1)
-        gave_up = np.maximum(claims[0].seconds, claims[1].seconds)
-        winner, first, length = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.int64), np.empty(BLOCK)
-        fault, speaking = np.empty((BLOCK, 2), np.int64), np.empty((BLOCK, 2), np.bool_)
-        _settle(shout, gave_up, row, said, rules.simultaneous, rules.announce != "none", rules.simultaneous_announce,
-                winner, fault, first, length, speaking)
-        self.winner[rows] = winner[:size]
-        self.length[rows] = length[:size]
-        self.first[rows] = first[:size]
-        self.seconds[rows] = np.where(np.isfinite(shout), shout, np.nan)[:size]
-        self.fault[rows] = fault[:size]
+        hands = deal_block(self.rules, self.rng(b, 0))
+        raced = race_hands(self.rules, self.bots, hands, [self.rng(b, 1, self.stream, s) for s in (0, 1)])
+        self.winner[rows] = raced.winner[:size]
+        self.length[rows] = raced.length[:size]
+        self.first[rows] = raced.first[:size]
+        self.seconds[rows] = np.where(np.isfinite(raced.shout), raced.shout, np.nan)[:size]
+        self.fault[rows] = raced.fault[:size]
         if self.log:
-            self.hands[rows] = hands[:size]
-            self.speakers[rows] = speaking[:size]
-            self.claims.append(claims)
+            self.raced.append(raced)
 
     def played(self, i: int) -> reference.Played:
         """Game i as the reference engine's `Played` (needs `log`)."""
-        rules = self.rules
         b, j = divmod(i, BLOCK)
-        hands = tuple(tuple(int(c) for c in self.hands[i, s]) for s in (0, 1))
-        claims, said = [], []
-        for s in (0, 1):
-            c = self.claims[b][s]
-            row = Row(tuple(int(p) for p in c.order[j]), bool(c.face_down[j]))
-            claims.append(Claim(row if c.claimed[j] else None, float(c.seconds[j])))
-            spoken = ()
-            if self.speakers[i, s]:
-                spoken = tuple(Said(None if c.states[j, k] < 0 else int(c.states[j, k]),
-                                    None if rules.announce != "capitals" or c.capitals[j, k] < 0
-                                    else int(c.capitals[j, k])) for k in range(rules.placed))
-            said.append(spoken)
-        return reference.Played(rules, (hands[0], hands[1]), (claims[0], claims[1]), (said[0], said[1]))
+        return self.raced[b].played(j)

@@ -1,0 +1,62 @@
+"""A Combo 1 match on the game interface (`geolab.game.Game`): the adapter the registry holds.
+
+Seat 0 is team A, seat 1 team B. The reference engine (`reference`: the match as steps, holding
+the four games' own steps), the batch engine (`batch`), action indices and observations
+(`observations`), records (`records`) and the keyboard's words (`views`) are each a module of
+this package; this class only puts them behind the one contract.
+"""
+
+from __future__ import annotations
+
+from geolab.game import Packaged
+from geolab.games.combo1 import observations, records
+from geolab.games.combo1.reference import Engine, Played
+from geolab.games.combo1.rules import Rules
+from geolab.games.combo1.views import VIEWS
+
+
+def _engine():
+    """The batch engine, imported on first use (it compiles its kernels; the reference engine,
+    records and play need none of it)."""
+    from geolab.games.combo1 import batch
+
+    return batch
+
+
+class Combo1Game(Engine, Packaged):
+    title = "Combo 1 match"
+    record_game = records.GAME
+    Rules = Rules
+    length_unit = "games"
+    first_means = "first to choose (the afternoon), else the first State IQ's first guesser (A where none)"
+
+    # ----- batch engine ------------------------------------------------------------------
+    @property
+    def block(self) -> int:
+        return _engine().BLOCK
+
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
+        return _engine().batch(rules, bots, n, seed, start=start, stream=stream, chunk=chunk, threads=threads)
+
+    def batch_records(self, rules, bots, n, seed) -> list[dict]:
+        return _engine().batch_records(rules, bots, n, seed)
+
+    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    observations = observations
+    records = records
+
+    def to_record(self, played: Played, seed: int | None = None, players=None) -> dict:
+        return records.to_record(played, seed, players)
+
+    # ----- at the keyboard ---------------------------------------------------------------
+    views = VIEWS
+
+    def series_target(self, rules: Rules) -> int | None:
+        """The match is the whole game: its games are played inside it."""
+        return None
+
+    def deal_points(self, played: Played) -> tuple[int, int]:
+        return played.wins
+
+
+GAME = Combo1Game()

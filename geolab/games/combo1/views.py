@@ -1,0 +1,216 @@
+"""A Combo 1 match at the keyboard (`geolab.game.Views`), for `geolab play combo1`.
+
+Every screen of a game starts with the match line (the round, the clock against the round's
+length, the games won, the game being played and its number), then that game's story so far
+and its own screen: each of the four games is played at the keyboard by its own views
+(`geolab.games.<game>.views`), handed its own view of the seat (``view.inner``), races
+included: the play loop draws the bots' claims first and the earliest is the person's
+deadline, as in the game played alone, and the game's own ``echo``, ``called`` and
+``race_note`` words are passed on.
+
+**The afternoon choice** (``choose``) is a screen of its own: the statehood draw, who chooses
+first, the game already chosen and the games still open.
+
+**The story** (`events`): a line as each game begins (who takes the first turn, and why) and a
+line as it ends (its winner, its minutes, whether it counted); lines are only ever added, as
+the play loop needs. `ending` adds the last game's own ending and the match's verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
+from geolab.game import Decision, MoveError
+from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
+from geolab.games.combo1.observations import clock_text
+from geolab.games.combo1.reference import DECIDER, SIDES, MatchView, Played, first_player, seen
+from geolab.games.combo1.rules import GAMES, STATE_IQ, TITLES
+from geolab.games.dashing.views import VIEWS as DASHING_VIEWS
+from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
+from geolab.games.ranks.views import fit, ordinal, wrapped
+from geolab.games.stateiq.views import VIEWS as STATE_IQ_VIEWS
+
+WIDTH = 79
+#: Each game's own views, in `GAMES` order.
+GAME_VIEWS = (BORDER_UP_VIEWS, STATE_IQ_VIEWS, DASHING_VIEWS, RANKS_VIEWS)
+#: Words a person may type for a game at the choice (besides its number and its title).
+WORDS = {"border-up": 0, "border": 0, "borderup": 0, "state-iq": 1, "state": 1, "stateiq": 1, "iq": 1,
+         "dashing-states": 2, "dashing": 2, "ranks": 3, "play-the-ranks": 3, "play": 3}
+
+
+def _who(seat: int, me: int, capital: bool = False) -> str:
+    if seat == me:
+        return "You" if capital else "you"
+    return SIDES[seat]
+
+
+def inner(decision: Decision) -> Decision:
+    """A game's decision as that game asks it: its own view of the seat."""
+    return dataclasses.replace(decision, observation=decision.observation.inner)
+
+
+def _views(decision: Decision):
+    return GAME_VIEWS[decision.observation.game]
+
+
+def _round_words(rules) -> str:
+    if rules.seconds is None:
+        return {"final": "the championship final", "playoff": "a playoff"}.get(rules.round, rules.round)
+    return f"{'an' if rules.round[0] in 'aeiou' else 'a'} {rules.round} match"
+
+
+def _wins(wins, me: int) -> str:
+    return f"A{' (you)' if me == 0 else ''} {wins[0]} - B{' (you)' if me == 1 else ''} {wins[1]}"
+
+
+def match_line(view: MatchView) -> str:
+    """The line on top of every game's screen."""
+    rules = view.rules
+    clock = "not timed" if rules.seconds is None else f"clock {clock_text(view.clock)} of {clock_text(rules.seconds)}"
+    now = "" if view.game is None else f", game {view.index + 1}: {TITLES[view.game]}"
+    return f"Combo 1, {_round_words(rules)}{now}; {clock}; games won {_wins(view.wins, view.seat)}."
+
+
+# ----- the story ----------------------------------------------------------------------------
+def begin_line(rules, me: int, n: int, game: int, past, start: float) -> str:
+    """The line a game begins with: its number, when, and who takes the first turn."""
+    what = f"Game {n}, {TITLES[game]}, begins at {clock_text(start)}"
+    if game not in DECIDER:
+        return f"{what}."
+    first = first_player(rules, past, game)
+    verb, third = ("guess", "guesses") if game == STATE_IQ else ("lead", "leads")
+    if first is None:
+        return f"{what}: a statehood draw decides who {third} first."
+    return f"{what}: {_who(first, me)} {verb if first == me else third} first (won {TITLES[DECIDER[game]]})."
+
+
+def end_line(me: int, n: int, game, start: float) -> str:
+    """The line a game (a `GameSeen`) ends with: its winner, its length, whether it counted."""
+    result = "a tie" if game.winner is None else f"{_who(game.winner, me)} won"
+    kind = ", the tie-breaker" if game.tiebreak else ""
+    late = " It ended after the bell: it does not count." if not game.counted else ""
+    return f"Game {n}, {TITLES[game.game]}{kind}: {result} ({clock_text(game.seconds)} long, to " \
+           f"{clock_text(start + game.seconds)}).{late}"
+
+
+def story(rules, me: int, past, now: int | None) -> list[str]:
+    """Each finished game's two lines, and the first line of the game now begun."""
+    lines, start = [], 0.0
+    for n, game in enumerate(past, start=1):
+        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start))
+        lines.append(end_line(me, n, game, start))
+        start += game.seconds
+    if now is not None:
+        lines.append(begin_line(rules, me, len(past) + 1, now, past, start))
+    return lines
+
+
+def verdict(played: Played, me: int) -> list[str]:
+    a, b = played.wins
+    mine, theirs = (a, b) if me == 0 else (b, a)
+    breakers = [g for g in played.games if g.tiebreak]
+    w = played.winner
+    if w is None:
+        return [f"The match is level, {mine}-{theirs}: a tie."]
+    verb = "won" if w == me else "lost"
+    if mine == theirs and breakers:
+        return [f"Level at {mine}-{theirs}; {_who(w, me)} won the Border-Up tie-breaker: you {verb} the match."]
+    return [f"You {verb} the match, {mine}-{theirs} in games."]
+
+
+# ----- the views ----------------------------------------------------------------------------
+class Combo1Views:
+    """`geolab.game.Views` for a Combo 1 match: ``choose`` (the afternoon's games), then each
+    game's own decisions by its own views."""
+
+    def screen(self, decision: Decision) -> list[str]:
+        view: MatchView = decision.observation
+        if decision.kind == "choose":
+            return fit([match_line(view)] + self._choosing(view, decision.legal))
+        mine = inner(decision)
+        return fit([match_line(view)] + _views(decision).events(mine) + _views(decision).screen(mine))
+
+    def prompt(self, decision: Decision) -> str:
+        if decision.kind == "choose":
+            return "choose GAME > "
+        return _views(decision).prompt(inner(decision))
+
+    def help(self, decision: Decision) -> list[str]:
+        if decision.kind != "choose":
+            return _views(decision).help(inner(decision))
+        first = decision.legal[0]
+        return fit([f"Type a game's number or name: '{first + 1}' or '{TITLES[first]}'.",
+                    "The two chosen games are played in turn, the first chooser's first, until the bell."], WIDTH - 2)
+
+    def label(self, decision: Decision, action) -> str:
+        if decision.kind == "choose":
+            return TITLES[action]
+        return _views(decision).label(inner(decision), action)
+
+    def parse(self, decision: Decision, text: str):
+        if decision.kind != "choose":
+            return _views(decision).parse(inner(decision), text)
+        words = "-".join(text.strip().lower().split())
+        titles = {t.lower().replace(" ", "-"): g for g, t in enumerate(TITLES)}
+        g = int(words) - 1 if words.isdigit() else titles.get(words, WORDS.get(words))
+        if g is None or not 0 <= g < len(GAMES):
+            raise MoveError(f"'{text.strip()[:30]}' is not a game: type 1-4 or a name ('Border-Up', 'ranks')")
+        for option in decision.legal:
+            if option == g:
+                return option
+        raise MoveError(f"{TITLES[g]} is chosen already: choose another game")
+
+    def events(self, decision: Decision) -> list[str]:
+        view: MatchView = decision.observation
+        return fit(story(view.rules, view.seat, view.past, view.game))
+
+    def ending(self, played: Played, seat: int) -> list[str]:
+        past = tuple(seen(g) for g in played.games)
+        lines = story(played.rules, seat, past[:-1], past[-1].game if past else None)
+        if past:
+            last = played.games[-1]
+            lines += GAME_VIEWS[last.game].ending(last.played, seat)
+            lines.append(end_line(seat, len(past), past[-1], last.start))
+        return fit(lines + verdict(played, seat))
+
+    def reason(self, decision: Decision, action) -> str:
+        if decision.kind == "choose":
+            return f"{TITLES[action]} comes first among the open games in the hint team's preference"
+        return _views(decision).reason(inner(decision), action)
+
+    # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
+    def echo(self, decision: Decision, action, text: str) -> str:
+        echo = None if decision.kind == "choose" else getattr(_views(decision), "echo", None)
+        return echo(inner(decision), action, text) if echo else f"-> {self.label(decision, action)}"
+
+    def called(self, decision: Decision, seat: int, claim, words: str) -> list[str]:
+        called = getattr(_views(decision), "called", None)
+        if called is None:
+            return [f"{SIDES[seat]} claimed first: {words}.", "Your time is up: no claim from you."]
+        return called(inner(decision), seat, claim, words)
+
+    def race_note(self, decision: Decision) -> str:
+        note = getattr(_views(decision), "race_note", None)
+        return note(inner(decision)) if note else "it is yours to find"
+
+    # ----- parts ----------------------------------------------------------------------------
+    @staticmethod
+    def _choosing(view: MatchView, legal) -> list[str]:
+        me, draw = view.seat, view.choice_draw
+        ranks = [int(CARD_RANKS[c, STATEHOOD]) for c in draw]
+        lines = wrapped(f"The statehood draw: A drew {POSTAL[draw[0]]} ({ordinal(ranks[0])} state), B drew "
+                        f"{POSTAL[draw[1]]} ({ordinal(ranks[1])}): {_who(view.chooser, me)} "
+                        f"{'choose' if view.chooser == me else 'chooses'} first.", 0)
+        if view.picks:
+            lines += wrapped(f"{_who(view.chooser, me, True)} chose {TITLES[view.picks[0]]}, played first; now you "
+                             "choose a different game, played second.", 0)
+        else:
+            lines += wrapped("Choose the game played first; the other team then chooses a different one, and the "
+                             "two alternate until the bell.", 0)
+        lines.append("Open games:")
+        lines += [f"  [{g + 1}] {TITLES[g]}" for g in legal]
+        return lines
+
+
+VIEWS = Combo1Views()

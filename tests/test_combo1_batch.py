@@ -1,0 +1,163 @@
+"""Combo 1's batch engine against its reference engine: matches of every round (and rule
+variants) replayed there on their deal and log of answers give the same games, winners,
+seconds, counted flags, first turns and wins; the table does not depend on chunks, threads or
+where a run starts, and gives every seating the same cards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from geolab.bots.combo1.registry import BOTS
+from geolab.errors import GeolabError, IllegalActionError
+from geolab.games.borderup.rules import Rules as BorderUpRules
+from geolab.games.combo1 import batch as engine
+from geolab.games.combo1 import reference
+from geolab.games.combo1.rules import GAMES, Rules
+
+VARIANTS = {
+    "morning": Rules.preset("morning"),
+    "afternoon": Rules.preset("afternoon"),
+    "final": Rules.preset("final"),
+    "short": Rules(minutes=5),
+    "count": Rules(minutes=5, unfinished="count"),
+    "previous": Rules(round="afternoon", first_from="previous"),
+    "decided": Rules(round="final", early_stop="decided"),
+    "playoff": Rules.preset("playoff"),
+}
+
+
+def team(rules, spec="team"):
+    return BOTS.make(spec, rules)
+
+
+def lineup(rules, a="team", b="team:speed=1.5,knowledge=0.6,prefer=random"):
+    return [team(rules, a), team(rules, b)]
+
+
+def check_replays(rules, bots, n, seed):
+    table = engine.batch(rules, bots, n, seed)
+    matches = engine.replayable(rules, bots, n, seed)
+    assert len(matches) == n
+    for i, (match, deal, log) in enumerate(matches):
+        state = reference.ENGINE.state(rules, deal, log)
+        assert state.is_over()
+        ref = state.played
+        assert [g.game for g in ref.games] == [g.game for g in match.games]
+        assert [g.winner for g in ref.games] == [g.winner for g in match.games]
+        assert [g.counted for g in ref.games] == [g.counted for g in match.games]
+        assert [g.first for g in ref.games] == [g.first for g in match.games]
+        assert [g.tiebreak for g in ref.games] == [g.tiebreak for g in match.games]
+        np.testing.assert_allclose([g.seconds for g in ref.games], [g.seconds for g in match.games], rtol=0, atol=1e-9)
+        assert [g.played for g in ref.games] == [g.played for g in match.games]  # every inner game, as played
+        assert (ref.chooser, ref.picks) == (match.chooser, match.picks)
+        assert ref.wins == match.wins == (table.columns["wins_A"][i], table.columns["wins_B"][i])
+        assert ref.winner == match.winner
+        np.testing.assert_array_equal(ref.scores(), table.scores[i])
+        assert table.length[i] == len(ref.games)
+    return matches
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_batch_agrees_with_the_reference_engine(name):
+    rules = VARIANTS[name]
+    matches = check_replays(rules, lineup(rules), 24, seed=3)
+    games = [g for m, _, _ in matches for g in m.games]
+    if rules.seconds is not None:
+        assert {g.game for g in games} >= ({0, 3} if rules.round == "afternoon" else set(range(len(GAMES))))
+    if name in ("short", "morning"):
+        assert any(not g.counted for g in games)  # the bell voids a game
+    if name == "count":
+        assert all(g.counted for g in games) and any(m.clock > rules.seconds for m, _, _ in matches)
+    if name == "previous":
+        assert any(g.first is None and g.game in reference.DECIDER for g in games)
+
+
+def test_a_level_final_goes_to_tie_breakers():
+    rules = Rules(round="final")
+    matches = check_replays(rules, [team(rules), team(rules)], 48, seed=1)
+    assert any(g.tiebreak for m, _, _ in matches for g in m.games)
+    assert any(len(m.games) == 3 for m, _, _ in matches)  # stopped early
+
+
+def test_a_tied_playoff_is_played_again():
+    rules = Rules(round="playoff", tiebreaks=3, border_up=BorderUpRules(cards=8, redeals=0))  # dry hands tie
+    matches = check_replays(rules, [team(rules), team(rules)], 60, seed=2)
+    assert {g.game for m, _, _ in matches for g in m.games} == {0}
+    assert any(len(m.games) > 1 for m, _, _ in matches)
+
+
+def table_rows(table):
+    return np.column_stack([table.scores, table.length, table.first, *table.columns.values()])
+
+
+def test_chunks_threads_and_start_do_not_change_the_table(monkeypatch):
+    monkeypatch.setattr(engine, "BLOCK", 32)
+    rules = Rules(round="afternoon")
+    bots = lineup(rules)
+    whole = table_rows(engine.batch(rules, bots, 128, seed=9, chunk=1000, threads=1))
+    for chunk, threads in [(32, 1), (32, 2), (70, 2)]:
+        np.testing.assert_array_equal(table_rows(engine.batch(rules, bots, 128, 9, chunk=chunk, threads=threads)),
+                                      whole)
+    np.testing.assert_array_equal(table_rows(engine.batch(rules, bots, 64, 9, start=64)), whole[64:])
+    assert not np.array_equal(table_rows(engine.batch(rules, bots, 128, 10)), whole)
+
+
+def test_every_seating_plays_the_same_cards():
+    rules = Rules(minutes=8)
+    a, b = lineup(rules)
+    straight = engine.replayable(rules, [a, b], 16, seed=4)
+    swapped = engine.replayable(rules, [b, a], 16, seed=4, stream=1)
+    compared = 0
+    for (_, one, _), (_, other, _) in zip(straight, swapped):
+        for x, y in zip(one.games, other.games):
+            common = min(len(x), len(y))
+            assert x[:common] == y[:common]
+            compared += common
+    assert compared > 16 * len(GAMES)
+
+
+def test_the_table_counts_the_games():
+    rules = Rules(round="afternoon")
+    table = engine.batch(rules, lineup(rules), 64, seed=2)
+    played = sum(table.columns[f"played_{g.replace('-', '_')}"] for g in GAMES)
+    np.testing.assert_array_equal(played, table.length)
+    for side in "AB":
+        won = sum(table.columns[f"{g.replace('-', '_')}_{side}"] for g in GAMES)
+        np.testing.assert_array_equal(won, table.columns[f"wins_{side}"])
+    assert set(np.unique(table.columns["pick_1"])) <= set(range(len(GAMES)))
+    assert (table.columns["pick_1"] != table.columns["pick_2"]).all()
+    empty = engine.batch(rules, lineup(rules), 0, seed=2)
+    assert len(empty) == 0 and set(empty.columns) == set(table.columns)
+
+
+def test_bad_input_is_one_line():
+    rules = Rules()
+    with pytest.raises(GeolabError, match="two teams"):
+        engine.batch(rules, [object(), object()], 4, seed=0)
+    with pytest.raises(GeolabError, match="matches must be"):
+        engine.batch(rules, lineup(rules), -1, seed=0)
+
+    class Stubborn:  # always Border-Up, open or not
+        name = "stubborn"
+
+        def __init__(self, bot):
+            self.games, self.thread_safe = bot.games, True
+
+        def choose(self, rng, choosing):
+            return np.zeros(len(choosing), np.int64)
+
+    afternoon = Rules(round="afternoon")
+    bots = [Stubborn(b) for b in lineup(afternoon)]
+    with pytest.raises(IllegalActionError) as error:
+        engine.batch(afternoon, bots, 16, seed=0)
+    assert str(error.value) == "combo1: bot 'stubborn', choose: game 0 is not open"
+
+
+def test_the_bench_reports_its_rates():
+    from geolab.lab.benches import combo1
+
+    out = combo1(Rules(minutes=3), 64, 1, 0, 1)
+    assert out["games"] == 64 and len(out["runs_matches_per_s"]) == 1
+    assert out["ratio"] == pytest.approx(out["matches_per_s"] / out["reference_matches_per_s"])
+    assert "matches/s" in out["summary"]

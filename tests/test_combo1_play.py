@@ -1,0 +1,151 @@
+"""A Combo 1 match at the keyboard (`geolab play combo1`): the afternoon's choice screen and
+how a choice is typed, and a race inside the match run as the game alone runs it (the bot's
+claim is the person's deadline), on a scripted keyboard and a simulated clock."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from geolab import registry
+from geolab.cards import POSTAL, card
+from geolab.game import Decision, MoveError
+from geolab.games.borderup.reference import solutions
+from geolab.games.combo1.reference import ENGINE, Deal, deal_one
+from geolab.games.combo1.rules import Rules
+from geolab.games.combo1.views import VIEWS
+from geolab.lab.play import Match, Person, TimeUp, play_match, seat_bots
+from geolab.stepwise import State
+
+WIDTH = 79
+
+
+def _choice(first_pick=None) -> Decision:
+    rules = Rules(round="afternoon")
+    draw = (POSTAL.index("NJ"), POSTAL.index("PA"))  # A drew the 3rd state, B the 2nd: B chooses first
+    state = State(ENGINE, rules, Deal(deal_one(rules, np.random.default_rng(0)).games, draw))
+    if first_pick is not None:
+        state.apply({1: first_pick})
+        return state.decision(0)
+    return state.decision(1)
+
+
+def test_the_choice_screen_shows_the_draw_who_chooses_and_the_open_games():
+    first = _choice()
+    lines = VIEWS.screen(first)
+    text = "\n".join(lines)
+    assert lines[0] == "Combo 1, an afternoon match; clock 0:00 of 12:00; games won A 0 - B (you) 0."
+    assert "A drew NJ (3rd state), B drew PA (2nd): you choose first." in text
+    assert "[1] Border-Up" in text and "[4] Play the Ranks" in text
+    second = _choice(3)
+    text = "\n".join(VIEWS.screen(second))
+    assert "B chose Play the Ranks, played first; now you choose a different game" in text
+    assert "[4]" not in text and "[3] Dashing States" in text
+    assert all(len(x) <= WIDTH for x in VIEWS.screen(second) + VIEWS.help(second))
+
+
+def test_a_choice_is_typed_by_number_or_name_and_a_chosen_game_is_refused():
+    d = _choice(3)
+    assert VIEWS.parse(d, "1") == 0 and VIEWS.parse(d, "state iq") == 1 and VIEWS.parse(d, "Dashing") == 2
+    for g in d.legal:
+        assert VIEWS.parse(d, VIEWS.label(d, g)) == g
+    with pytest.raises(MoveError, match="Play the Ranks is chosen already"):
+        VIEWS.parse(d, "ranks")
+    with pytest.raises(MoveError, match="is not a game"):
+        VIEWS.parse(d, "chess")
+    assert VIEWS.reason(d, d.legal[0]).startswith("Border-Up comes first")
+
+
+# ----- a race at the keyboard -----------------------------------------------------------------
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Keyboard:
+    """A person answering each race prompt by `answer(screen)`: (seconds, line) typed that long
+    after the prompt; a read whose timeout is shorter runs the clock to it and is `TimeUp`."""
+
+    def __init__(self, answer, clock: Clock):
+        self.answer, self.clock, self.out, self.timeouts = answer, clock, [], []
+
+    def read(self, prompt: str, timeout: float | None = None) -> str:
+        self.out.append(prompt)
+        assert prompt.startswith("GeoPlunge!"), prompt
+        start = max(i for i, line in enumerate(self.out) if line.startswith("Combo 1,"))
+        delay, line = self.answer(self.out[start:])
+        if timeout is not None:
+            self.timeouts.append(timeout)
+            if delay > timeout:
+                self.clock.now += timeout
+                raise TimeUp
+        self.clock.now += delay
+        return line
+
+    def write(self, line: str = "") -> None:
+        self.out.append(line)
+
+
+def _hand(screen: list[str]) -> tuple[int, ...]:
+    start = next(i for i, line in enumerate(screen) if line.startswith("Your 18 cards:"))
+    return tuple(sorted(card(w) for line in screen[start + 1:start + 7] for w in line.split()
+                        if re.fullmatch(r"[A-Z]{2}", w)))
+
+
+def _playoff(seed: int, answer) -> tuple[Match, Keyboard]:
+    """A playoff (Border-Up, again while it ties) with the person at A against a team."""
+    entry = registry.get("combo1")
+    rules = Rules(round="playoff")
+    m = Match(entry, rules, seed, 0, seat_bots(entry, rules, 0, "team"))
+    clock = Clock()
+    keys = Keyboard(answer, clock)
+    play_match(m, Person(entry.game.views, keys, clock=clock), keys.write)
+    return m, keys
+
+
+def test_the_bots_claim_is_the_persons_deadline_in_a_race_of_the_match():
+    m, keys = _playoff(1, lambda screen: (10_000.0, "pass"))
+    assert m.finished
+    played = m.played[0]
+    first = played.games[0].played
+    b = first.claims[1]
+    assert b.action is not None and keys.timeouts[0] == pytest.approx(b.seconds)  # B's claim is the deadline
+    assert "  Your time is up: no claim from you." in keys.out
+    assert "Combo 1, a playoff, game 1: Border-Up; not timed; games won A (you) 0 - B 0." in keys.out
+    claim = m.games[0][0]
+    assert claim[:4] == [0, "claim", -1, "pass"] and claim[4] >= b.seconds
+    assert re.search(r"You (won|lost) the match, \d-\d in games\.|level", keys.out[-1])
+    assert all(len(line) <= WIDTH for line in keys.out)
+
+
+def test_a_claim_typed_in_time_wins_the_race_of_the_match():
+    def answer(screen):
+        found = solutions(Rules().border_up, _hand(screen))
+        return (0.5, " ".join(POSTAL[c] for g in found[0] for c in g)) if found else (0.5, "pass")
+
+    m, keys = _playoff(1, answer)
+    first = m.played[0].games[0]
+    assert first.played.claims[0].seconds == pytest.approx(0.5) and first.winner == 0
+    assert m.played[0].winner == 0 and keys.out[-1] == "You won the match, 1-0 in games."
+
+
+def test_the_story_says_who_goes_first_and_why_and_which_games_count():
+    from geolab.games.combo1.reference import GameSeen
+    from geolab.games.combo1.rules import BORDER_UP, DASHING, RANKS, STATE_IQ
+    from geolab.games.combo1.views import begin_line, end_line
+
+    won_by_b = [GameSeen(BORDER_UP, 1, 56.0, True, False)]
+    assert begin_line(Rules(), 0, 2, STATE_IQ, won_by_b, 56.0) == \
+        "Game 2, State IQ, begins at 0:56: B guesses first (won Border-Up)."
+    assert begin_line(Rules(), 0, 4, RANKS, [GameSeen(DASHING, 0, 47.0, True, False)], 183.0) == \
+        "Game 4, Play the Ranks, begins at 3:03: you lead first (won Dashing States)."
+    assert begin_line(Rules(), 0, 2, STATE_IQ, [GameSeen(BORDER_UP, None, 50.0, True, False)], 50.0) == \
+        "Game 2, State IQ, begins at 0:50: a statehood draw decides who guesses first."
+    late = GameSeen(STATE_IQ, None, 80.0, False, False)
+    assert end_line(1, 6, late, 400.0) == \
+        "Game 6, State IQ: a tie (1:20 long, to 8:00). It ended after the bell: it does not count."
