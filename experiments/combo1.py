@@ -26,8 +26,10 @@ Parts (``--parts``, all by default):
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +38,6 @@ import pandas as pd
 from geolab import registry
 from geolab.bots.combo1.registry import BOTS
 from geolab.common import chunks
-from geolab.game import split_bots
 from geolab.games.combo1.rules import GAMES, TITLES, Rules
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.lab import balance
@@ -66,9 +67,10 @@ CHOICES = GAMES
 THEIRS = GAMES + ("random",)
 
 SIZES = {
-    "full": {"matches": 8192, "strongest": 4096, "practice": 2048, "afternoon": 4096, "deals": 20000,
-             "match_deals": 8192},
-    "quick": {"matches": 64, "strongest": 16, "practice": 16, "afternoon": 32, "deals": 256, "match_deals": 32},
+    "full": {"matches": 4096, "strongest": 2048, "practice": 512, "practice_matches": 2048, "afternoon": 768,
+             "deals": 20000, "match_deals": 4096},
+    "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "deals": 256,
+              "match_deals": 32},
 }
 #: --quick studies fewer knob values (the notebook handles any).
 QUICK_KNOBS = {"speed": (1.0, 1.2), "knowledge": (0.8, 0.9), "tricks": ("random", "greedy")}
@@ -137,14 +139,61 @@ def make(spec: str, rules=None):
     return BOTS.make(spec, rules or Rules())
 
 
+# ----- jobs ----------------------------------------------------------------------------------
+class Runner:
+    """Jobs on worker processes (State IQ's guessers search in Python, so threads share one
+    core): each job is seeded by its arguments alone, so the results do not depend on the
+    number of workers. One worker: each job runs when it is submitted."""
+
+    def __init__(self, workers: int, threads: int | None):
+        self.threads = threads
+        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) \
+            if workers > 1 else None
+
+    def submit(self, fn, *args):
+        if self.pool is None:
+            return Done(fn(*args, threads=self.threads))
+        return self.pool.submit(fn, *args, threads=1)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+class Done:
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
+def job_tournaments(specs: tuple, n: int, seed: int, threads: int | None = None):
+    """n tournaments of the teams (name, spec), seeded by `seed` (`geolab.lab.tournament`)."""
+    return tournaments(TournamentRules(), [Profile(*p) for p in specs], n, seed, threads=threads)
+
+
+def job_paired(kind: str, test: str, base: str, n: int, seed: int, tag: tuple, threads: int | None = None) -> dict:
+    return paired(Rules(round=kind), make(test), make(base), n, seed, tag, threads)
+
+
+def job_matches(kind: str, a: str, b: str, n: int, seed: int, tag: tuple, threads: int | None = None) -> dict:
+    return matches(Rules(round=kind), (make(a), make(b)), n, seed, tag, threads)
+
+
 # ----- length --------------------------------------------------------------------------------
-def part_length(sizes: dict, seed: int, threads: int | None) -> dict:
+def part_length(sizes: dict, seed: int, runner: Runner, quick: bool):
     """Games a match plays: started, counted (a game still on at the bell is void), by game."""
+    kinds = ("morning", "afternoon")
+    jobs = {kind: runner.submit(job_matches, kind, DEFAULT, DEFAULT, sizes["matches"], seed, (1, r))
+            for r, kind in enumerate(kinds)}
+    return lambda: length_tables(jobs)
+
+
+def length_tables(jobs: dict) -> dict:
     rows, dist = [], []
-    team = make(DEFAULT)
-    for r, kind in enumerate(("morning", "afternoon")):
-        rules = Rules(round=kind)
-        got = matches(rules, (team, team), sizes["matches"], seed, (1, r), threads)
+    for kind, job in jobs.items():
+        got = job.result()
         started = got["games"] >= 0
         counted = started & got["counted"]
         n = len(got["winner"])
@@ -189,23 +238,27 @@ def facts(name: str, played) -> dict:
             **share(int((played.coins > 0).sum()), n, "coin")}
 
 
-def part_strongest(sizes: dict, seed: int, threads: int | None) -> dict:
-    rules = TournamentRules()
+def part_strongest(sizes: dict, seed: int, runner: Runner, quick: bool):
     n = sizes["strongest"]
     fields = {"one strongest + 7 default": [Profile("strongest", STRONG)] +
               [Profile(f"default {i}", DEFAULT) for i in range(1, 8)],
               "the ladder": ladder(len(LADDER))}
+    jobs = {name: runner.submit(job_tournaments, tuple((p.name, p.team) for p in profiles), n, seed)
+            for name, profiles in fields.items()}
+    return lambda: strongest_tables(fields, jobs, n)
+
+
+def strongest_tables(fields: dict, jobs: dict, n: int) -> dict:
     rows, ends = [], []
     for name, profiles in fields.items():
-        played = tournaments(rules, profiles, n, seed, threads=threads)
+        played = jobs[name].result()
         rows += field_rows(name, played, profiles, n)
         ends.append(facts(name, played))
         if name.startswith("one"):  # the seven default teams together: each one's fair share
             d = [t for t, p in enumerate(profiles) if p.team == DEFAULT]
             titles = int(np.isin(played.champion, d).sum())
             rows.append({"field": name, "team": "any default (of 7)", "spec": DEFAULT, "tournaments": n,
-                         **share(titles, n, "title_share"),
-                         **share(int(np.isin(played.finalists, d).all(axis=1).sum()), n, "final_share")})
+                         **share(titles, n, "title_share")})
     return {"strongest": pd.DataFrame(rows), "tournament_facts": pd.DataFrame(ends)}
 
 
@@ -223,23 +276,27 @@ def knob_spec(knob: str, value) -> tuple[str, float]:
     return f"team:{knob}={value}", round((value - DEFAULTS[knob]) / 0.1, 6)
 
 
-def part_practice(sizes: dict, seed: int, threads: int | None, quick: bool) -> dict:
+def part_practice(sizes: dict, seed: int, runner: Runner, quick: bool):
     """Each knob value: title share of the test team among seven defaults (same seeds for
     every value, so the differences to the default are paired by tournament), and its match
     score against a default team in the morning and the afternoon (paired by deal)."""
-    rules = TournamentRules()
-    n, m = sizes["practice"], sizes["matches"]
-    base = make(DEFAULT)
+    n, m = sizes["practice"], sizes["practice_matches"]
     specs = {}
     for knob, values in knob_values(quick).items():
         for v in values:
             specs[(knob, v)] = knob_spec(knob, v)
-    champion, scores = {}, {}
+    tours, games = {}, {}
     for spec in dict.fromkeys(s for s, _ in specs.values()):
-        profiles = [Profile("test", spec)] + [Profile(f"default {i}", DEFAULT) for i in range(1, 8)]
-        champion[spec] = tournaments(rules, profiles, n, seed, threads=threads).champion == 0
+        field = (("test", spec),) + tuple((f"default {i}", DEFAULT) for i in range(1, 8))
+        tours[spec] = runner.submit(job_tournaments, field, n, seed)
         for r, kind in enumerate(("morning", "afternoon")):
-            scores[(spec, kind)] = paired(Rules(round=kind), make(spec), base, m, seed, (2, r), threads)
+            games[(spec, kind)] = runner.submit(job_paired, kind, spec, DEFAULT, m, seed, (2, r))
+    return lambda: practice_tables(specs, tours, games, n, quick)
+
+
+def practice_tables(specs: dict, tours: dict, games: dict, n: int, quick: bool) -> dict:
+    champion = {spec: job.result().champion == 0 for spec, job in tours.items()}
+    scores = {key: job.result() for key, job in games.items()}
     rows = []
     for (knob, v), (spec, units) in specs.items():
         head = {"knob": knob, "setting": str(v), "spec": spec, "units": units}
@@ -301,19 +358,24 @@ def split_params(text: str) -> list[str]:
     return [p for p in out + [cur] if p]
 
 
-def part_afternoon(sizes: dict, seed: int, threads: int | None, quick: bool = False) -> dict:
+def part_afternoon(sizes: dict, seed: int, runner: Runner, quick: bool):
     """Our default team, first choice X, against each ladder profile, first choice Y (or a
     random pick), in afternoon matches on the same deals for every (X, Y)."""
-    rules = Rules(round="afternoon")
     n = sizes["afternoon"]
     # "wildcards" differs from the default team only by its random preference: that is Y=random
     opponents = [p for p in LADDER if "prefer=" not in p.team][:2 if quick else None]
+    jobs = {(o.name, y, x): runner.submit(job_paired, "afternoon", with_prefer(DEFAULT, x), with_prefer(o.team, y),
+                                          n, seed, (3,))
+            for o in opponents for y in THEIRS for x in CHOICES}
+    return lambda: afternoon_tables(opponents, jobs, n)
+
+
+def afternoon_tables(opponents: list, jobs: dict, n: int) -> dict:
     rows, per_deal = [], {}
     for o in opponents:
         for y in THEIRS:
-            them = make(with_prefer(o.team, y))
             for x in CHOICES:
-                p = paired(rules, make(with_prefer(DEFAULT, x)), them, n, seed, (3,), threads)
+                p = jobs[(o.name, y, x)].result()
                 per_deal[(o.name, y, x)] = p["per_deal"]
                 rows.append({"opponent": o.name, "opponent_spec": o.team, "theirs": y, "ours": x, **score_row(p)})
     table = pd.DataFrame(rows)
@@ -356,30 +418,45 @@ def card_lines() -> list[tuple[str, str, object, str, str]]:
     return out
 
 
-def part_balance(sizes: dict, seed: int, threads: int | None) -> dict:
+def part_balance(sizes: dict, seed: int, runner: Runner, quick: bool):
     """Each game's card from `geolab.lab.balance.metrics` on duplicate deals (`play_totals`,
     every deal under both seatings): the default team's bot in self-play (seat advantage,
     ties, length) and the stronger bot against it (skill and luck)."""
+    jobs = [runner.submit(job_card, i, sizes, seed) for i in range(len(card_lines()))]
+    ladder_job = runner.submit(job_tricks_ladder, sizes, seed)
+    return lambda: {"balance": pd.DataFrame([r for j in jobs for r in j.result()]),
+                    "tricks_ladder": pd.DataFrame(ladder_job.result())}
+
+
+def job_card(i: int, sizes: dict, seed: int, threads: int | None = None) -> list[dict]:
+    """The card of `card_lines()[i]`."""
     from geolab.lab.tables import play_totals
 
-    rows, ladder_rows = [], []
-    for card, game, rules, strong, weak in card_lines():
-        entry = registry.get(game)
-        deals = sizes["match_deals" if game == "combo1" else "deals"]
-        found = {"self-play": play_totals(entry, rules, [weak], deals, seed, threads=threads),
-                 "stronger v weaker": play_totals(entry, rules, [strong, weak], deals, seed, threads=threads)}
-        for kind, name, column, prefix in CARD:
-            totals = found[kind]
-            if column == "seat_a":
-                value, low, high = totals.interval(("seat", 0))
-            else:
-                e = balance.estimate(balance.metrics(totals), column, prefix)
-                value, low, high = e.value, e.low, e.high
-            rows.append({"card": card, "game": game, "line_up": strong + " v " + weak if kind != "self-play" else weak,
-                         "kind": kind, "metric": name, "value": value, "ci_low": low, "ci_high": high,
-                         "deals": totals.deals, "games": totals.games, "first_means": entry.game.first_means,
-                         "length_unit": entry.game.length_unit})
-    # the Play the Ranks rungs of the tricks knob, each against greedy (combo1 rules)
+    rows = []
+    card, game, rules, strong, weak = card_lines()[i]
+    entry = registry.get(game)
+    deals = sizes["match_deals" if game == "combo1" else "deals"]
+    found = {"self-play": play_totals(entry, rules, [weak], deals, seed, threads=threads),
+             "stronger v weaker": play_totals(entry, rules, [strong, weak], deals, seed, threads=threads)}
+    for kind, name, column, prefix in CARD:
+        totals = found[kind]
+        if column == "seat_a":
+            value, low, high = totals.interval(("seat", 0))
+        else:
+            e = balance.estimate(balance.metrics(totals), column, prefix)
+            value, low, high = e.value, e.low, e.high
+        rows.append({"card": card, "game": game, "line_up": strong + " v " + weak if kind != "self-play" else weak,
+                     "kind": kind, "metric": name, "value": value, "ci_low": low, "ci_high": high,
+                     "deals": totals.deals, "games": totals.games, "first_means": entry.game.first_means,
+                     "length_unit": entry.game.length_unit})
+    return rows
+
+
+def job_tricks_ladder(sizes: dict, seed: int, threads: int | None = None) -> list[dict]:
+    """The Play the Ranks rungs of the tricks knob, each against greedy (combo1 rules)."""
+    from geolab.lab.tables import play_totals
+
+    ladder_rows = []
     entry, rules = registry.get("ranks"), Rules().ranks
     for bot in TRICKS:
         if bot == "greedy":
@@ -388,7 +465,7 @@ def part_balance(sizes: dict, seed: int, threads: int | None) -> dict:
                                                          threads=threads)), "a_share", "a")
         ladder_rows.append({"bot": bot, "against": "greedy", "win_share": e.value, "ci_low": e.low, "ci_high": e.high,
                             "deals": e.n})
-    return {"balance": pd.DataFrame(rows), "tricks_ladder": pd.DataFrame(ladder_rows)}
+    return ladder_rows
 
 
 # ----- plots ---------------------------------------------------------------------------------
@@ -467,28 +544,37 @@ def main(argv=None) -> Path:
     parser.add_argument("--quick", action="store_true", help="tiny sizes (the notebook's test)")
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2, help="threads of a job (one worker)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default 2; --quick 1)")
+    parser.add_argument("--scale", type=float, default=1.0, help="every size times this (e.g. 0.25 for a look)")
     parser.add_argument("--out", default=str(OUT), help="the result folder (replaced whole)")
     args = parser.parse_args(argv)
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
         parser.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
-    sizes = SIZES["quick" if args.quick else "full"]
+    sizes = {k: max(1, round(v * args.scale)) for k, v in SIZES["quick" if args.quick else "full"].items()}
+    workers = args.workers or (1 if args.quick else 2)
     tables, seconds = {}, {}
-    for part in parts:
-        start = time.perf_counter()
-        if part in ("practice", "afternoon"):
-            got = globals()[f"part_{part}"](sizes, args.seed, args.threads, args.quick)
-        else:
-            got = globals()[f"part_{part}"](sizes, args.seed, args.threads)
-        tables |= got
-        seconds[part] = round(time.perf_counter() - start, 1)
-        print(f"{part}: {seconds[part]} s", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    runner = Runner(workers, args.threads)  # before any play: the workers fork a clean process
+    try:
+        finish = {}
+        for part in parts:  # one worker: each part is played here, in turn
+            finish[part] = globals()[f"part_{part}"](sizes, args.seed, runner, args.quick)
+            if runner.pool is None:
+                tables |= finish.pop(part)()
+                seconds[part] = round(time.perf_counter() - start, 1)
+        for part, done in finish.items():  # workers: every part's jobs are queued, then collected
+            tables |= done()
+            seconds[part] = round(time.perf_counter() - start, 1)  # ready after this many seconds
+            print(f"{part}: ready after {seconds[part]} s", file=sys.stderr, flush=True)
+    finally:
+        runner.close()
     figs = plots(tables)
     out = Path(args.out)
-    info = meta(command=command(argv), parts=parts, seed=args.seed, threads=args.threads,
-                sizes=sizes, seconds=seconds, strong=STRONG, default=DEFAULT, units=UNIT,
+    info = meta(command=command(argv), parts=parts, seed=args.seed, threads=args.threads, workers=workers,
+                sizes=sizes, ready_after_seconds=seconds, wall_seconds=round(time.perf_counter() - start, 1), strong=STRONG, default=DEFAULT, units=UNIT,
                 knobs={k: [str(v) for v in vs] for k, vs in knob_values(args.quick).items()},
                 files=sorted([f"{n}.csv" for n in tables] + list(figs)))
     if out.exists() and (out / "meta.json").exists():  # an earlier run's set: replaced whole
