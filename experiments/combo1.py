@@ -67,8 +67,8 @@ CHOICES = GAMES
 THEIRS = GAMES + ("random",)
 
 SIZES = {
-    "full": {"matches": 4096, "strongest": 2048, "practice": 512, "practice_matches": 2048, "afternoon": 768,
-             "deals": 20000, "match_deals": 4096},
+    "full": {"matches": 8192, "strongest": 4096, "practice": 1024, "practice_matches": 4096, "afternoon": 1024,
+             "deals": 50000, "match_deals": 8192},
     "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "deals": 256,
               "match_deals": 32},
 }
