@@ -7,7 +7,7 @@ over game slots: the j-th game of every live match at once, each of the four gam
 the rows whose j-th game it is by that game's own batch engine (Border-Up's `race_block`, State
 IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), on the round's schedule
 (morning, afternoon, the final's early stop and tie-breakers, a playoff's Border-Up again while
-it ties), the first turn given by the latest (or previous) Border-Up / Dashing States winner,
+it ties), the first turn given by the latest Border-Up / Dashing States winner,
 else by the inner deal's own statehood draw. The clock is `geolab.games.combo1.timing`'s sums
 on the inner arrays, in the same order of float operations, so the bell falls where the
 reference engine's does.
@@ -175,7 +175,8 @@ class Matches:
                                             bool(self.tiebreak[i, j])))
         chooser = None if self.chooser[i] < 0 else int(self.chooser[i])
         picks = () if chooser is None else (int(self.picks[i, 0]), int(self.picks[i, 1]))
-        return reference.Played(rules, chooser, picks, out)
+        draw = None if chooser is None else (int(self.draw[i, 0]), int(self.draw[i, 1]))
+        return reference.Played(rules, chooser, picks, out, draw)
 
     def deal(self, i: int) -> reference.Deal:
         """Match i's `reference.Deal`: each game's deals it used, in order (needs ``keep``)."""
@@ -244,8 +245,6 @@ class _Block:
         self.clock = np.zeros(m)
         self.used = np.zeros((m, len(GAMES)), np.int64)
         self.latest = np.full((m, len(GAMES)), -1, np.int8)  # the latest winner of each kind (-1: tie / none)
-        self.prev = np.full(m, -1, np.int8)  # the kind of the game just played
-        self.prev_winner = np.full(m, -1, np.int8)
 
     def play(self) -> Matches:
         if self.rules.round == "afternoon":
@@ -317,10 +316,7 @@ class _Block:
         given = np.full(len(rows), -1, np.int8)
         for game, decider in DECIDER.items():
             at = kind == game
-            if rules.first_from == "latest":
-                given[at] = self.latest[rows[at], decider]
-            else:
-                given[at] = np.where(self.prev[rows[at]] == decider, self.prev_winner[rows[at]], -1)
+            given[at] = self.latest[rows[at], decider]
         winner, seconds, starter = np.empty(len(rows), np.int8), np.empty(len(rows)), np.full(len(rows), -1, np.int8)
         kept: dict[int, Kept] = {}
         for g in range(len(GAMES)):
@@ -342,7 +338,6 @@ class _Block:
         out.counted[rows, j], out.tiebreak[rows, j], out.first[rows, j] = counted, tiebreak, given
         out.starter[rows, j], out.start[rows, j] = starter, start
         self.latest[rows, kind] = winner
-        self.prev[rows], self.prev_winner[rows] = kind, winner
         if out.kept is not None:
             out.kept.append(kept)
 

@@ -16,9 +16,9 @@ seconds that come from the game as played (a race's claims, the guesses, the tri
 that ends after the bell does not count (`Rules.unfinished`), and the bell ends the match.
 
 **Who goes first.** State IQ's first guesser is the winner of Border-Up, Play the Ranks' first
-lead the winner of Dashing States (`first_player`): the latest of the match, or only the game
-just before (`Rules.first_from`); otherwise, or after a tie, a statehood draw, the one each
-game's own deal holds.
+lead the winner of Dashing States (`first_player`): the latest of the match (on every schedule
+the text gives, the game just before, where it was played at all); otherwise, or after a tie, a
+statehood draw, the one each game's own deal holds.
 
 **The deal** (`Deal`): for each game its deals in the order the match uses them (the i-th
 Border-Up of the match plays ``deal.games[0][i]``), as many as the clock allows at most
@@ -212,16 +212,9 @@ class MatchView:
 def first_player(rules: Rules, past: Sequence, game: int) -> int | None:
     """Who takes the first turn at `game` (State IQ's guess, Play the Ranks' lead): the winner
     of the game that decides it (`DECIDER`), the latest of `past` (games with ``game`` and
-    ``winner``) or only the one just before (`Rules.first_from`); None: a draw decides."""
+    ``winner``); None: a draw decides."""
     decider = DECIDER.get(game)
-    if decider is None:
-        return None
-    for g in reversed(past):
-        if g.game == decider:
-            return g.winner
-        if rules.first_from == "previous":
-            return None
-    return None
+    return next((g.winner for g in reversed(past) if g.game == decider), None)
 
 
 def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -> tuple[int, bool] | None:

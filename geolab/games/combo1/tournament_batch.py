@@ -32,7 +32,7 @@ from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, aft
                                             pairs, points, through)
 
 #: Tournaments per seed block.
-BLOCK = 256
+BLOCK = 1024
 #: Stage numbers in the match keys: the rounds' phases count from 0; then these.
 PLAYOFF, FINAL = 1000, 2000
 
