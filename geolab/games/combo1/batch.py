@@ -63,7 +63,6 @@ from geolab.games.dashing import batch as dashing
 from geolab.games.dashing import reference as dashing_ref
 from geolab.games.ranks import batch as ranks
 from geolab.games.ranks import reference as ranks_ref
-from geolab.games.ranks.reference import Lead
 from geolab.games.stateiq import batch as state_iq
 from geolab.games.stateiq import reference as state_iq_ref
 
@@ -509,22 +508,7 @@ def _answer(match: reference.Played, decision):
     if decision.kind == "choose":
         return Pick(match.picks[len(view.picks)])
     game = match.games[view.index]
-    inner, p, seat = view.inner, game.played, decision.seat
-    if game.game in (BORDER_UP, DASHING) and decision.timed:
-        return p.claims[seat]
-    if game.game == DASHING:
-        return p.said[seat][inner.place]
-    if game.game == STATE_IQ:
-        phase = len(inner.phases) - 1
-        if decision.kind == "clue":
-            return p.phases[phase].clues[len(inner.phases[phase].clues)].value
-        return p.phases[phase].guesses[len(inner.phases[phase].guesses)]
-    if decision.kind == "discard":
-        return tuple(sorted(p.discards[seat]))
-    if decision.kind == "declare":
-        return p.declarations[seat]
-    trick = p.tricks[inner.trick]
-    return Lead(trick.lead, trick.category, trick.base) if decision.kind == "lead" else trick.follow
+    return reference.answered(game.game, game.played, view.inner, decision.kind, decision.seat, decision.timed)
 
 
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,

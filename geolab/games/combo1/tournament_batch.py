@@ -75,27 +75,29 @@ def _default_matches():
 
 
 def run(rules: TournamentRules, bots: Sequence, n: int, seed: int, *, start: int = 0, threads: int | None = None,
-        matches: Matches | None = None) -> Tournaments:
+        matches: Matches | None = None, block: int = BLOCK) -> Tournaments:
     """Tournaments start .. start + n - 1 of `seed` (start: a whole number of blocks), of
-    ``len(bots)`` teams (team i is ``bots[i]``, a Combo 1 team bot; module docstring).
-    ``matches``: the match engine (`play_block`'s signature; the batch engine's by default)."""
+    ``len(bots)`` teams (team i is ``bots[i]``, a Combo 1 team bot; module docstring), in blocks
+    of `block` tournaments. ``matches``: the match engine (`play_block`'s signature; the batch
+    engine's by default)."""
     rules.validate()
     teams = check_teams(len(bots))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise GeolabError(f"tournaments must be at least 1, got {n!r}")
-    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start!r}")
+    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0 or start % block:
+        raise GeolabError(f"start must be a whole number of blocks of {block}, got {start!r}")
     engine = matches or _default_matches()
-    first = start // BLOCK
+    first = start // block
 
     def one(b: int) -> Tournaments:
-        return _block(rules, bots, teams, seed, first + b, min(BLOCK, n - b * BLOCK), engine)
+        return _block(rules, bots, teams, seed, first + b, block, min(block, n - b * block), engine)
 
-    return Tournaments.concatenate(chunks.run(one, list(range(-(-n // BLOCK))), bots, threads))
+    return Tournaments.concatenate(chunks.run(one, list(range(-(-n // block))), bots, threads))
 
 
-def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int, m: int, engine) -> Tournaments:
-    rngs = [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b * BLOCK + i,))) for i in range(m)]
+def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int, block: int, m: int,
+           engine) -> Tournaments:
+    rngs = [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b * block + i,))) for i in range(m)]
     order = np.array([rng.permutation(teams) for rng in rngs], np.int64)
     out = Tournaments(rules, order, np.zeros((m, teams)), *(np.zeros((m, teams), np.int64) for _ in range(3)),
                       np.zeros((m, teams, len(GAMES)), np.int64), np.zeros((m, teams, len(GAMES)), np.int64),
