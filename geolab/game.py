@@ -721,11 +721,23 @@ class Packaged:
     class sets ``observations`` (the module with num_actions, action_id, action_of,
     observation_string, observation_tensor and tensor_size) and ``records`` (the module with
     BODY_KEYS, to_record, replay_game and report; `replay` checks the envelope first, as every
-    game's does, with the class's ``record_game``)."""
+    game's does, with the class's ``record_game``); and ``batch_engine`` (the module with
+    BLOCK, batch and batch_records), where the game's batch verbs are its batch module's."""
 
     observations: Any = None
     records: Any = None
     record_game: str = ""
+    batch_engine: Any = None
+
+    @property
+    def block(self) -> int:
+        return self.batch_engine.BLOCK
+
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
+        return self.batch_engine.batch(rules, bots, n, seed, start=start, stream=stream, chunk=chunk, threads=threads)
+
+    def batch_records(self, rules, bots, n, seed) -> list[dict]:
+        return self.batch_engine.batch_records(rules, bots, n, seed)
 
     def num_actions(self, rules) -> int:
         return self.observations.num_actions(rules)

@@ -192,6 +192,39 @@ class StepGame:
         return State(self, rules, deal, log)
 
 
+class TwoSides(StepGame):
+    """A game of two seats, A and B, whose verbs are its reference module's own functions
+    (``reference``: the module with ``steps``, ``deal_one(rules, rng)``, ``deal_from_chance``,
+    ``resample`` and ``max_length``, its played games having ``scores()``): what each such
+    game's engine would otherwise spell out again."""
+
+    reference: Any = None
+
+    def seats(self, rules) -> int:
+        return 2
+
+    def seat_name(self, rules, seat: int) -> str:
+        return "AB"[seat]
+
+    def deal(self, rules, rng: np.random.Generator):
+        return self.reference.deal_one(rules, rng)
+
+    def steps(self, rules, deal):
+        return self.reference.steps(rules, deal)
+
+    def deal_from_chance(self, rules, outcomes: Sequence[int]):
+        return self.reference.deal_from_chance(rules, outcomes)
+
+    def resample(self, rules, deal, log: Sequence, seat: int, rng: np.random.Generator):
+        return self.reference.resample(rules, deal, log, seat, rng)
+
+    def max_length(self, rules) -> int:
+        return self.reference.max_length(rules)
+
+    def scores(self, played) -> np.ndarray:
+        return played.scores()
+
+
 class State:
     """One game in progress: rules, the deal (None: chance is stepped from outside), the log
     of every answer so far, and the node it stands at (`node`: an `Ask`, a `Chance`, or None

@@ -154,22 +154,16 @@ def test_the_border_up_winner_guesses_first_at_state_iq_and_a_tie_leaves_it_to_t
     assert tied.games[1].played.first == drawn.first_guesser()
 
 
-def test_first_from_previous_needs_the_deciding_game_just_before():
+def test_the_first_turn_goes_to_the_latest_deciding_game_of_the_match():
     def seen(game, winner):
         return GameSeen(game, winner, 60.0, True, False)
 
     past = [seen(BORDER_UP, 0), seen(DASHING, 1)]
     assert first_player(Rules(), past, STATE_IQ) == 0  # the latest Border-Up of the match
-    assert first_player(Rules(first_from="previous"), past, STATE_IQ) is None  # not the game just before
-    assert first_player(Rules(first_from="previous"), past, PLAY_RANKS) == 1
+    assert first_player(Rules(), past, PLAY_RANKS) == 1
     assert first_player(Rules(), [seen(BORDER_UP, None), seen(BORDER_UP, 1)][::-1], STATE_IQ) is None
     assert first_player(Rules(), past, DASHING) is None  # nobody is given Dashing States' first turn
-    # on the morning's order State IQ always follows Border-Up: both readings give the same match
-    deal = _deal(Rules(), 5)
-    latest = _play(Rules(minutes=8), deal, wins=[1, 0, 0, 0, 1])
-    previous = _play(Rules(minutes=8, first_from="previous"), deal, wins=[1, 0, 0, 0, 1])
-    assert [g.first for g in latest.games] == [g.first for g in previous.games]
-    assert latest.games[1].first == 1
+    assert first_player(Rules(), [], STATE_IQ) is None  # no Border-Up yet: a draw
 
 
 def test_the_dashing_states_winner_leads_first_at_play_the_ranks():

@@ -150,3 +150,62 @@ def test_profiles_load_from_json_and_csv_and_bad_files_are_one_line(tmp_path):
         lab.teams(TournamentRules(), [lab.Profile("Hawks", "team"), lab.Profile("Owls", "team:speed=-1")])
     with pytest.raises(GeolabError, match="tricks"):
         lab.teams(TournamentRules(), [lab.Profile("Hawks", "team:tricks=oracle"), lab.Profile("Owls", "team")])
+
+
+# ----- the batch tournament ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def field():
+    rules = TournamentRules(morning=1, afternoon=1)
+    return rules, lab.ladder(5)
+
+
+def test_the_batch_tournament_keeps_its_books(field):
+    rules, profiles = field
+    out = lab.tournaments(rules, profiles, 6, 3, workers=1, block=4)
+    n, teams = out.standing.shape
+    assert (n, teams) == (6, 5)
+    for i in range(n):
+        assert sorted(out.order[i]) == list(range(teams))
+        assert out.byes[i].sum() == rules.rounds  # one bye a round, five teams
+        assert np.allclose(out.standing[i], out.wins[i])  # draw_value 0: a point a win or bye
+        assert out.wins[i].sum() + out.draws[i].sum() / 2 == rules.rounds * 3  # 2 matches + a bye a round
+        assert out.champion[i] in out.finalists[i]
+        cut = sorted(out.standing[i], reverse=True)[1]
+        assert all(out.standing[i, t] >= cut for t in out.finalists[i])
+        assert (out.games_won[i] <= out.games_played[i]).all()
+        assert out.final_score[i].sum() <= out.final_games[i] - out.final_tiebreaks[i]
+    assert (out.playoffs > 0).any()  # level teams at the cut played off
+
+
+def test_the_numbers_do_not_depend_on_blocks_in_one_run_or_on_processes(field):
+    rules, profiles = field
+    one = lab.tournaments(rules, profiles, 4, 9, workers=1, block=2)
+    two = lab.tournaments(rules, profiles, 4, 9, workers=2, block=2)
+    parts = lab.tournaments(rules, profiles, 2, 9, workers=1, block=2)
+    for name in ("standing", "champion", "finalists", "games_won", "playoffs"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))
+        assert np.array_equal(getattr(one, name)[:2], getattr(parts, name))
+
+
+def test_the_command_prints_standings_the_final_and_a_summary(tmp_path, capsys):
+    from geolab.cli import main
+
+    path = tmp_path / "teams.json"
+    path.write_text(json.dumps([{"name": n, "team": s} for n, s in
+                                [("Hawks", "team:speed=1.3"), ("Owls", "team"), ("Doves", "team:tricks=random")]]))
+    assert main(["tournament", "--profiles", str(path), "--rules", "short", "--seed", "2"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "Champion:" in out and "Hawks" in out and "Play the Ranks" in out
+    assert main(["tournament", "--profiles", str(path), "--rules", "short", "--repeat", "3", "--json",
+                 "--workers", "1"]) in (0, None)
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["tournaments"] == 3 and sum(t["titles"] for t in summary["teams"]) == 3
+    for bad in (["--teams", "1"], ["--teams", "5", "--profiles", str(path)], ["--profiles", str(tmp_path / "no.json")],
+                ["--set", "pairing=random"], ["--repeat", "0"]):
+        try:
+            code = main(["tournament", *bad])
+        except SystemExit as stop:  # argparse's own refusals
+            code = stop.code
+        assert code == 2, bad
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err

@@ -124,7 +124,6 @@ OUT_OF_RANGE = {
         "round": ["noon", ""],
         "minutes": [0, 601],
         "unfinished": ["half"],
-        "first_from": ["coin"],
         "early_stop": ["always"],
         "tiebreaks": [-1, 101],
         "border_up": [{"cards": 5}, "no-such-preset"],

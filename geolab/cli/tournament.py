@@ -11,6 +11,7 @@ from geolab.lab import progress
 from geolab.lab import tournament as lab
 
 teams_count = argtypes.whole("--teams", 2, 64, "a tournament of at most 64 teams")
+workers = argtypes.whole("--workers", 1, argtypes.max_threads, "the larger of 64 and 8 a core")
 repeat = argtypes.whole("--repeat", 1, 10**7, "tournaments are summed as they finish, but each is kept in memory")
 
 
@@ -30,7 +31,7 @@ def register(commands) -> None:
     p.add_argument("--repeat", type=repeat, default=1, help="tournaments to play; above 1, a summary of how often "
                                                             "each team wins the event (default 1)")
     p.add_argument("--seed", type=argtypes.seed, default=0)
-    p.add_argument("--threads", type=argtypes.threads)
+    p.add_argument("--workers", type=workers, help="processes (default: one a core; the numbers are the same for any)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run)
 
@@ -44,7 +45,7 @@ def run(args) -> None:
         from geolab.errors import GeolabError
         raise GeolabError(f"--teams {args.teams} but {args.profiles} lists {len(profiles)} teams")
     with progress.bar(args.repeat, unit="tournaments", enabled=None if args.repeat > 1 else False) as bar:
-        played = lab.tournaments(rules, profiles, args.repeat, args.seed, threads=args.threads, progress=bar.update)
+        played = lab.tournaments(rules, profiles, args.repeat, args.seed, workers=args.workers, progress=bar.update)
     if args.repeat == 1:
         _one(played, profiles, args)
     else:

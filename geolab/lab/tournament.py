@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from geolab.bots.combo1.registry import BOTS
@@ -157,17 +160,37 @@ def summary(played: Tournaments, profiles: Sequence[Profile], confidence: float 
 
 
 def tournaments(rules: TournamentRules, profiles: Sequence[Profile], n: int, seed: int, *,
-                threads: int | None = None, progress: Callable[[int], None] | None = None) -> Tournaments:
-    """n tournaments of these profiles, a block at a time (``progress(k)`` after each block of
-    k), with the numbers one run of n gives."""
-    bots = teams(rules, profiles)
-    parts = []
-    done = 0
-    while done < n:
-        # whole blocks, several at once so the threads share them; each is seeded by its index
-        k = min(n - done, BLOCK * max(1, threads or 2))
-        parts.append(run(rules, bots, k, seed, start=done, threads=threads))
-        done += k
-        if progress is not None:
-            progress(k)
+                workers: int | None = None, progress: Callable[[int], None] | None = None,
+                block: int = BLOCK) -> Tournaments:
+    """n tournaments of these profiles, a block of `block` at a time (``progress(k)`` after each
+    block of k), on `workers` processes (default: one a core, never more than the blocks). A
+    block's tournaments depend on the block alone, so the numbers are the same however many
+    processes play them. Processes, not threads: the State IQ search is Python."""
+    teams(rules, profiles)  # a bad profile is refused here, in one line, before any process starts
+    sizes = [min(block, n - start) for start in range(0, n, block)]
+    workers = max(1, min(workers or os.cpu_count() or 1, len(sizes)))
+    parts: list = []
+    if workers == 1:
+        for b, k in enumerate(sizes):
+            parts.append(_blocks(rules, profiles, k, seed, b * block, block))
+            if progress is not None:
+                progress(k)
+        return Tournaments.concatenate(parts)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_blocks, rules, profiles, k, seed, b * block, block) for b, k in enumerate(sizes)]
+        for future, k in zip(futures, sizes):
+            parts.append(future.result())
+            if progress is not None:
+                progress(k)
     return Tournaments.concatenate(parts)
+
+
+def _blocks(rules: TournamentRules, profiles: Sequence[Profile], n: int, seed: int, start: int,
+            block: int) -> Tournaments:
+    """Tournaments start .. start + n - 1 (one process's share; its teams built here)."""
+    return run(rules, _teams(rules, tuple(profiles)), n, seed, start=start, threads=1, block=block)
+
+
+@cache
+def _teams(rules: TournamentRules, profiles: tuple[Profile, ...]) -> list:
+    return teams(rules, profiles)

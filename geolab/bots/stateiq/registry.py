@@ -3,6 +3,9 @@ how it gives border clues, all in its spec."""
 
 from __future__ import annotations
 
+import copy
+from functools import cache
+
 from geolab.bots.stateiq.knowledge import Knowledge
 from geolab.bots.stateiq.player import CLUE_KINDS, Player, PlayerSeat
 from geolab.bots.stateiq.search import GUESS_KINDS, Guesser, HardGiver
@@ -35,6 +38,16 @@ def player(rules, guess: str = "optimal", clue: str = "hard", objective: str = "
     param_range("capitals", capitals, 0, 1)
     param_range("postal", postal, 0, 1)
     param_range("seed", seed, 0, INT63_MAX)
+    return copy.copy(_player(rules, guess, clue, objective, miss, aim, borders, capitals, postal, seed))
+
+
+@cache
+def _player(rules, guess: str, clue: str, objective: str, miss: int, aim: str, borders: float, capitals: float,
+            postal: float, seed: int) -> Player:
+    """One player per spec and rules, whose copies (`player`: each with its own name) share its
+    memoised searches: the same beliefs recur in every game, so every seat and every team of the
+    same spec plays from one warm memo. A player holds no state of a game; its draws come from
+    the engine's generators."""
     know = Knowledge(rules.four_corners, rules.water, borders, capitals, postal, seed)
     guesser = Guesser(know, guess, objective, miss)
     giver = None

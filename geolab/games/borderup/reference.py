@@ -23,6 +23,8 @@ this game, and its playoffs and tie-breakers, as a stage of its own state.
 
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,7 +39,7 @@ from geolab.game import Decision
 from geolab.games import groups
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import NOBODY, first_claims, settle_claims
-from geolab.stepwise import Ask, Claim, Resampled, StepGame, draw_cards
+from geolab.stepwise import Ask, Claim, Resampled, TwoSides, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -319,34 +321,11 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(new_deal, (("ask", {seat: claims[seat], other: claim}),))
 
 
-class Engine(StepGame):
-    """Border-Up's reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+class Engine(TwoSides):
+    """Border-Up's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "border-up"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
-
-    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
-        return deal_one(rules, rng)
-
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
-        return resample(rules, deal, log, seat, rng)
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
-
-    def scores(self, played: Played) -> np.ndarray:
-        return played.scores()
+    reference = sys.modules[__name__]
 
 
 ENGINE = Engine()

@@ -7,7 +7,7 @@ over game slots: the j-th game of every live match at once, each of the four gam
 the rows whose j-th game it is by that game's own batch engine (Border-Up's `race_block`, State
 IQ's and Play the Ranks' `play_given`, Dashing States' `race_hands`), on the round's schedule
 (morning, afternoon, the final's early stop and tie-breakers, a playoff's Border-Up again while
-it ties), the first turn given by the latest (or previous) Border-Up / Dashing States winner,
+it ties), the first turn given by the latest Border-Up / Dashing States winner,
 else by the inner deal's own statehood draw. The clock is `geolab.games.combo1.timing`'s sums
 on the inner arrays, in the same order of float operations, so the bell falls where the
 reference engine's does.
@@ -26,6 +26,11 @@ that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choi
   generator, ``(2, stream, 3, k)``), asked for the matches that play it;
 - ``key + (3, stream, step, s)``: seat s's afternoon choices (every match of the block asked).
 
+A block of many pairs of teams (``sides``: a tournament's) plays each game for the groups of
+its rows that the same two bots play, each group's decisions from the keys above with the
+group's number after them (a team's choices, the team's number), so a block needs as many calls
+of each inner engine as it has such groups, not as it has pairs.
+
 So every seating (``stream``) of a seed plays the same cards; a run can start at any multiple
 of `BLOCK`; chunks are whole blocks and run on threads, neither changing a result. The inner
 engines ask their bots for the matches that play a game, so a match's draws (never its cards)
@@ -43,7 +48,7 @@ State IQ (A where none was played). Columns: each side's ``wins`` and wins per g
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numba
@@ -63,7 +68,6 @@ from geolab.games.dashing import batch as dashing
 from geolab.games.dashing import reference as dashing_ref
 from geolab.games.ranks import batch as ranks
 from geolab.games.ranks import reference as ranks_ref
-from geolab.games.ranks.reference import Lead
 from geolab.games.stateiq import batch as state_iq
 from geolab.games.stateiq import reference as state_iq_ref
 
@@ -111,13 +115,24 @@ class Choosing:
 @dataclass
 class Kept:
     """One game kind at one slot, kept for records: its place among the match's games of that
-    kind (k), the block's rows that played it, the inner engine's result, and its deals."""
+    kind (k), the block's rows that played it, the inner engine's results (``parts``: for each
+    group of rows played by the same bots, their positions among `rows`, the result and the
+    bots' Border-Up give-up seconds), and its deals (by position)."""
 
     game: int
     k: int
     rows: np.ndarray
-    inner: object
+    parts: list = field(default_factory=list)
     deals: tuple = ()
+
+    def part(self, pos: int) -> tuple[int, object, tuple]:
+        """Where position `pos` of `rows` lies: its index in its part, the part's result, and
+        its give-up seconds."""
+        for positions, inner, give_up in self.parts:
+            at = int(np.searchsorted(positions, pos))
+            if at < len(positions) and positions[at] == pos:
+                return at, inner, give_up
+        raise IndexError(pos)
 
 
 @dataclass
@@ -140,16 +155,17 @@ class Matches:
     wins: np.ndarray  # (m, 2) int64
     winner: np.ndarray  # (m,) int8, -1 a tie
     kept: list[dict[int, Kept]] | None = None  # per slot, per game kind (keep=True)
-    give_up: tuple[float, float] = (0.0, 0.0)  # each team's Border-Up give-up seconds (records)
 
     def __len__(self) -> int:
         return len(self.winner)
 
     def _inner(self, i: int, j: int):
+        """Match i's j-th game: its kind, what was kept of it, its position there, and where
+        it lies in its part (`Kept.part`)."""
         g = int(self.games[i, j])
         kept = self.kept[j][g]
-        at = int(np.searchsorted(kept.rows, i))
-        return g, kept, at
+        pos = int(np.searchsorted(kept.rows, i))
+        return g, kept, pos, *kept.part(pos)
 
     def played(self, i: int) -> reference.Played:
         """Match i as the reference engine's `Played` (needs ``keep``)."""
@@ -157,14 +173,13 @@ class Matches:
         for j in range(self.games.shape[1]):
             if self.games[i, j] < 0:
                 break
-            g, kept, at = self._inner(i, j)
-            inner = kept.inner
+            g, kept, pos, at, inner, give_up = self._inner(i, j)
             if g == BORDER_UP:
-                p = inner.played(rules.border_up, at, self.give_up)
+                p = inner.played(rules.border_up, at, give_up)
             elif g == STATE_IQ:
                 p = inner.game(at)
                 if self.first[i, j] >= 0:  # the reference's deal keeps its draw, the first guesser given
-                    p = replace(p, deal=replace(p.deal, draw=kept.deals[at].draw))
+                    p = replace(p, deal=replace(p.deal, draw=kept.deals[pos].draw))
             elif g == DASHING:
                 p = inner.played(at)
             else:
@@ -175,7 +190,8 @@ class Matches:
                                             bool(self.tiebreak[i, j])))
         chooser = None if self.chooser[i] < 0 else int(self.chooser[i])
         picks = () if chooser is None else (int(self.picks[i, 0]), int(self.picks[i, 1]))
-        return reference.Played(rules, chooser, picks, out)
+        draw = None if chooser is None else (int(self.draw[i, 0]), int(self.draw[i, 1]))
+        return reference.Played(rules, chooser, picks, out, draw)
 
     def deal(self, i: int) -> reference.Deal:
         """Match i's `reference.Deal`: each game's deals it used, in order (needs ``keep``)."""
@@ -183,33 +199,43 @@ class Matches:
         for j in range(self.games.shape[1]):
             if self.games[i, j] < 0:
                 break
-            g, kept, at = self._inner(i, j)
+            g, kept, pos, at, inner, give_up = self._inner(i, j)
             if g == BORDER_UP:
-                games[g].append(border_up_ref.Deal(kept.inner.played(self.rules.border_up, at, self.give_up).deals))
+                games[g].append(border_up_ref.Deal(inner.played(self.rules.border_up, at, give_up).deals))
             else:
-                games[g].append(kept.deals[at])
+                games[g].append(kept.deals[pos])
         draw = None if self.chooser[i] < 0 else (int(self.draw[i, 0]), int(self.draw[i, 1]))
         return reference.Deal(tuple(tuple(g) for g in games), draw)
 
 
 # ----- one block -----------------------------------------------------------------------------
 def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, stream: int = 0,
-               keep: bool = False) -> Matches:
+               keep: bool = False, sides: np.ndarray | None = None) -> Matches:
     """m matches (at most `BLOCK`), ``bots[s]`` at seat s, every draw from
     ``SeedSequence(seed, spawn_key=key + ...)`` (module docstring); ``keep``: each inner game's
-    result kept, for `Matches.played` and `Matches.deal`."""
+    result kept, for `Matches.played` and `Matches.deal`.
+
+    ``sides`` (m, 2): match i between teams ``bots[sides[i, 0]]`` (seat A) and
+    ``bots[sides[i, 1]]`` (a tournament's round: many pairs of teams in one block). Each game is
+    then played for the rows grouped by the two bots that play it (bots of the same spec play
+    alike: `_Block.groups`), each group's decisions from generators of its own (the key's tail
+    gains the group's number, and a team's choices the team's)."""
     rules.validate()
     if not 0 <= m <= BLOCK:
         raise GeolabError(f"a block holds 0-{BLOCK} matches, got {m}")
-    if len(bots) != 2 or not all(hasattr(b, "games") and hasattr(b, "choose") for b in bots):
+    if (sides is None and len(bots) != 2) or not all(hasattr(b, "games") and hasattr(b, "choose") for b in bots):
         raise GeolabError("a Combo 1 match needs two teams (bot 'team'), one per seat")
+    if sides is not None:
+        sides = np.asarray(sides, np.int64)
+        if sides.shape != (m, 2) or (sides < 0).any() or (sides >= len(bots)).any():
+            raise GeolabError(f"sides: expected ({m}, 2) team numbers below {len(bots)}")
     key = tuple(int(k) for k in key)
 
     def rng(*tail: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key + tail))
 
     with _one_numba_thread():
-        return _Block(rules, bots, rng, m, stream, keep).play()
+        return _Block(rules, bots, rng, m, stream, keep, sides).play()
 
 
 @contextmanager
@@ -229,8 +255,8 @@ def _one_numba_thread():
 class _Block:
     """The state of one block of matches while its slots are played."""
 
-    def __init__(self, rules: Rules, bots, rng, m: int, stream: int, keep: bool):
-        self.rules, self.bots, self.rng, self.m, self.stream = rules, bots, rng, m, stream
+    def __init__(self, rules: Rules, bots, rng, m: int, stream: int, keep: bool, sides: np.ndarray | None = None):
+        self.rules, self.bots, self.rng, self.m, self.stream, self.sides = rules, bots, rng, m, stream, sides
         self.most = _slots(rules)
         G = sum(self.most)
         self.out = Matches(
@@ -238,14 +264,10 @@ class _Block:
             np.zeros((m, G), bool), np.zeros((m, G), bool), np.full((m, G), -1, np.int8),
             np.full((m, G), -1, np.int8), np.zeros((m, G)), np.full(m, -1, np.int8), np.full((m, 2), -1, np.int64),
             np.full((m, 2), -1, np.int8), np.zeros((m, 2), np.int64), np.full(m, -1, np.int8),
-            [] if keep else None,
-            tuple(float(b.games[BORDER_UP].race_model.give_up(rules.border_up.cards)) for b in bots)
-            if keep else (0.0, 0.0))
+            [] if keep else None)
         self.clock = np.zeros(m)
         self.used = np.zeros((m, len(GAMES)), np.int64)
         self.latest = np.full((m, len(GAMES)), -1, np.int8)  # the latest winner of each kind (-1: tie / none)
-        self.prev = np.full(m, -1, np.int8)  # the kind of the game just played
-        self.prev_winner = np.full(m, -1, np.int8)
 
     def play(self) -> Matches:
         if self.rules.round == "afternoon":
@@ -274,17 +296,45 @@ class _Block:
             if step:
                 open_[np.arange(m), out.picks[:, 0]] = False
                 other = out.picks[:, 0].astype(np.int64)
-            for s, bot in enumerate(self.bots):
-                with asking("combo1", bot, "choose"):
-                    got = np.asarray(bot.choose(self.rng(3, self.stream, step, s), Choosing(open_, other)))
-                if got.shape != (m,) or got.dtype.kind not in "iu":
-                    raise IllegalActionError(f"combo1: bot {bot_name(bot)!r}, choose: expected {m} games, got "
-                                             f"{got.dtype} {got.shape}")
-                mine = who == s
-                bad = mine & ~((got >= 0) & (got < len(GAMES)) & open_[np.arange(m), np.clip(got, 0, 3)])
-                if bad.any():
-                    raise IllegalActionError(f"combo1: bot {bot_name(bot)!r}, choose: game {got[bad][0]} is not open")
-                out.picks[mine, step] = got[mine]
+            for s in SEATS:
+                for t, bot, at in self.teams_at(s):
+                    tail = () if self.sides is None else (t,)
+                    with asking("combo1", bot, "choose"):
+                        got = np.asarray(bot.choose(self.rng(3, self.stream, step, s, *tail),
+                                                    Choosing(open_[at], other[at])))
+                    if got.shape != (len(at),) or got.dtype.kind not in "iu":
+                        raise IllegalActionError(f"combo1: bot {bot_name(bot)!r}, choose: expected {len(at)} games, "
+                                                 f"got {got.dtype} {got.shape}")
+                    mine = who[at] == s
+                    ok = (got >= 0) & (got < len(GAMES)) & open_[at, np.clip(got, 0, 3)]
+                    if (mine & ~ok).any():
+                        raise IllegalActionError(f"combo1: bot {bot_name(bot)!r}, choose: game "
+                                                 f"{got[mine & ~ok][0]} is not open")
+                    out.picks[at[mine], step] = got[mine]
+
+    def teams_at(self, s: int):
+        """Seat s's teams and the block's rows each holds it in: ``(team number, team, rows)``."""
+        if self.sides is None:
+            yield 0, self.bots[s], np.arange(self.m)
+            return
+        for t in np.unique(self.sides[:, s]):
+            yield int(t), self.bots[t], np.flatnonzero(self.sides[:, s] == t)
+
+    def groups(self, g: int, rows: np.ndarray):
+        """The rows (positions in `rows`) grouped by the two bots that play game g, with those
+        bots and the tail their generators' keys gain: ``(positions, (bot A, bot B), tail)``.
+        Bots are told apart by their names (their specs), so teams that play a game alike share
+        its calls."""
+        if self.sides is None:
+            yield np.arange(len(rows)), tuple(b.games[g] for b in self.bots), ()
+            return
+        pair = self.sides[rows]
+        names = {t: bot_name(b.games[g]) for t, b in enumerate(self.bots)}
+        labels = [(names[a], names[b]) for a, b in pair]
+        for n, label in enumerate(sorted(set(labels))):
+            at = np.flatnonzero([x == label for x in labels])
+            a, b = pair[at[0]]
+            yield at, (self.bots[a].games[g], self.bots[b].games[g]), (n,)
 
     # -- the schedule
     def schedule(self, j: int, decided) -> tuple[np.ndarray, np.ndarray]:
@@ -317,10 +367,7 @@ class _Block:
         given = np.full(len(rows), -1, np.int8)
         for game, decider in DECIDER.items():
             at = kind == game
-            if rules.first_from == "latest":
-                given[at] = self.latest[rows[at], decider]
-            else:
-                given[at] = np.where(self.prev[rows[at]] == decider, self.prev_winner[rows[at]], -1)
+            given[at] = self.latest[rows[at], decider]
         winner, seconds, starter = np.empty(len(rows), np.int8), np.empty(len(rows)), np.full(len(rows), -1, np.int8)
         kept: dict[int, Kept] = {}
         for g in range(len(GAMES)):
@@ -342,7 +389,6 @@ class _Block:
         out.counted[rows, j], out.tiebreak[rows, j], out.first[rows, j] = counted, tiebreak, given
         out.starter[rows, j], out.start[rows, j] = starter, start
         self.latest[rows, kind] = winner
-        self.prev[rows], self.prev_winner[rows] = kind, winner
         if out.kept is not None:
             out.kept.append(kept)
 
@@ -359,51 +405,67 @@ class _Block:
 
     # -- the four games, each by its own batch engine: (winners, seconds, first turn, kept)
     def border_up(self, k: int, rows: np.ndarray, given: np.ndarray):
-        rules, keep = self.rules, self.out.kept is not None
-        stage = rules.border_up
+        rules, keep, stage = self.rules, self.out.kept is not None, self.rules.border_up
+        winner, seconds, parts = np.empty(len(rows), np.int8), np.empty(len(rows)), []
+        block_keys = {}
 
         def keys(a: int) -> np.ndarray:
-            return self.rng(1, BORDER_UP, k, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)[rows]
+            if a not in block_keys:
+                block_keys[a] = self.rng(1, BORDER_UP, k, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)[rows]
+            return block_keys[a]
 
-        streams = [self.rng(2, self.stream, BORDER_UP, k, s) for s in SEATS]
-        raced = border_up.race_block(stage, [b.games[BORDER_UP] for b in self.bots], keys, streams, len(rows), keep)
-        give_up = np.array([b.games[BORDER_UP].race_model.give_up(stage.cards) for b in self.bots], float)
-        claimed = np.isfinite(raced.seconds)
-        made = claimed.any(axis=1)
-        length = np.where(made, np.where(claimed, raced.seconds, np.inf).min(axis=1), give_up.max())
-        setup = rules.setup_border_up * raced.attempts
-        seconds = np.where(raced.raced, setup + length + rules.check * made, setup)
-        return raced.winner, seconds, -1, Kept(BORDER_UP, k, rows, raced if keep else None)
+        for at, bots, tail in self.groups(BORDER_UP, rows):
+            streams = [self.rng(2, self.stream, BORDER_UP, k, s, *tail) for s in SEATS]
+            raced = border_up.race_block(stage, bots, lambda a: keys(a)[at], streams, len(at), keep)
+            give_up = np.array([b.race_model.give_up(stage.cards) for b in bots], float)
+            claimed = np.isfinite(raced.seconds)
+            made = claimed.any(axis=1)
+            length = np.where(made, np.where(claimed, raced.seconds, np.inf).min(axis=1), give_up.max())
+            setup = rules.setup_border_up * raced.attempts
+            winner[at] = raced.winner
+            seconds[at] = np.where(raced.raced, setup + length + rules.check * made, setup)
+            if keep:
+                parts.append((at, raced, tuple(give_up)))
+        return winner, seconds, -1, Kept(BORDER_UP, k, rows, parts)
 
     def state_iq(self, k: int, rows: np.ndarray, given: np.ndarray):
         rules, keep = self.rules, self.out.kept is not None
         cards, power, draw = (a[rows] for a in state_iq_ref.deal_arrays(BLOCK, self.rng(1, STATE_IQ, k)))
         first = np.where(given >= 0, given, DRAWN[draw[:, 0], draw[:, 1]]).astype(np.int64)
         kept_draw = np.where(given[:, None] >= 0, -1, draw)
-        games = state_iq.play_given(rules.state_iq, [b.games[STATE_IQ] for b in self.bots], cards, power, first,
-                                    [self.rng(2, self.stream, STATE_IQ, k, s) for s in SEATS], kept_draw)
-        rows_ = np.arange(len(rows))
-        found = np.zeros((len(rows), 2), np.int64)
-        found[rows_, first] = games.found[:, 0]
-        found[rows_, 1 - first] = games.found[:, 1]
-        a, b = (np.where(found[:, s] > 0, found[:, s], state_iq_ref.GUESSES + 1) for s in SEATS)
-        winner = np.where(a < b, 0, np.where(b < a, 1, -1))
-        seconds = rules.setup_state_iq + rules.turn * (games.guesses >= 0).sum(axis=(1, 2))
+        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
+        for at, bots, tail in self.groups(STATE_IQ, rows):
+            games = state_iq.play_given(rules.state_iq, bots, cards[at], power[at], first[at],
+                                        [self.rng(2, self.stream, STATE_IQ, k, s, *tail) for s in SEATS], kept_draw[at])
+            n = np.arange(len(at))
+            found = np.zeros((len(at), 2), np.int64)
+            found[n, first[at]] = games.found[:, 0]
+            found[n, 1 - first[at]] = games.found[:, 1]
+            a, b = (np.where(found[:, s] > 0, found[:, s], state_iq_ref.GUESSES + 1) for s in SEATS)
+            winner[at] = np.where(a < b, 0, np.where(b < a, 1, -1))
+            seconds[at] = rules.setup_state_iq + rules.turn * (games.guesses >= 0).sum(axis=(1, 2))
+            if keep:
+                parts.append((at, games, ()))
         deals = ()
         if keep:
             deals = tuple(state_iq_ref.Deal((int(c[0]), int(c[1])), int(p), (int(d[0]), int(d[1])), None)
                           for c, p, d in zip(cards, power, draw))
-        return winner, seconds, first, Kept(STATE_IQ, k, rows, games if keep else None, deals)
+        return winner, seconds, first, Kept(STATE_IQ, k, rows, parts, deals)
 
     def dashing(self, k: int, rows: np.ndarray, given: np.ndarray):
         rules, keep = self.rules, self.out.kept is not None
         hands = dashing.deal_block(rules.dashing, self.rng(1, DASHING, k))[rows]
-        raced = dashing.race_hands(rules.dashing, [b.games[DASHING] for b in self.bots], hands,
-                                   [self.rng(2, self.stream, DASHING, k, s) for s in SEATS])
+        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
         per = rules.announce * rules.dashing.placed
-        seconds = rules.setup_dashing + raced.length + per * raced.speaking.sum(axis=1)
+        for at, bots, tail in self.groups(DASHING, rows):
+            raced = dashing.race_hands(rules.dashing, bots, hands[at],
+                                       [self.rng(2, self.stream, DASHING, k, s, *tail) for s in SEATS])
+            winner[at] = raced.winner
+            seconds[at] = rules.setup_dashing + raced.length + per * raced.speaking.sum(axis=1)
+            if keep:
+                parts.append((at, raced, ()))
         deals = tuple(dashing_ref.Deal(tuple(tuple(int(c) for c in h) for h in hand)) for hand in hands) if keep else ()
-        return raced.winner, seconds, -1, Kept(DASHING, k, rows, raced if keep else None, deals)
+        return winner, seconds, -1, Kept(DASHING, k, rows, parts, deals)
 
     def ranks(self, k: int, rows: np.ndarray, given: np.ndarray):
         rules, keep = self.rules, self.out.kept is not None
@@ -412,9 +474,15 @@ class _Block:
                               (dealt.hands, dealt.masks, dealt.draw, dealt.power, dealt.keys)))
         draw = deals.draw.astype(np.int64)
         first = np.where(given >= 0, given, DRAWN[draw[:, 0], draw[:, 1]]).astype(np.int64)
-        played = ranks.play_given(rules.ranks, [b.games[RANKS] for b in self.bots], deals, first,
-                                  self.rng(2, self.stream, RANKS, k))
-        seconds = rules.setup_ranks + rules.discard + rules.trick * played.n_tricks.astype(np.int64)
+        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
+        for at, bots, tail in self.groups(RANKS, rows):
+            part = ranks.Deals(*(None if a is None else a[at] for a in
+                                 (deals.hands, deals.masks, deals.draw, deals.power, deals.keys)))
+            played = ranks.play_given(rules.ranks, bots, part, first[at], self.rng(2, self.stream, RANKS, k, *tail))
+            winner[at] = played.winner
+            seconds[at] = rules.setup_ranks + rules.discard + rules.trick * played.n_tricks.astype(np.int64)
+            if keep:
+                parts.append((at, played, ()))
         kept = ()
         if keep:
             power = deals.power
@@ -422,7 +490,7 @@ class _Block:
                                         (int(draw[i, 0]), int(draw[i, 1])),
                                         None if power is None else (int(power[i, 0]), int(power[i, 1])), None)
                          for i in range(len(rows)))
-        return played.winner, seconds, first, Kept(RANKS, k, rows, played if keep else None, kept)
+        return winner, seconds, first, Kept(RANKS, k, rows, parts, kept)
 
 
 PLAYERS = (_Block.border_up, _Block.state_iq, _Block.dashing, _Block.ranks)
@@ -514,22 +582,7 @@ def _answer(match: reference.Played, decision):
     if decision.kind == "choose":
         return Pick(match.picks[len(view.picks)])
     game = match.games[view.index]
-    inner, p, seat = view.inner, game.played, decision.seat
-    if game.game in (BORDER_UP, DASHING) and decision.timed:
-        return p.claims[seat]
-    if game.game == DASHING:
-        return p.said[seat][inner.place]
-    if game.game == STATE_IQ:
-        phase = len(inner.phases) - 1
-        if decision.kind == "clue":
-            return p.phases[phase].clues[len(inner.phases[phase].clues)].value
-        return p.phases[phase].guesses[len(inner.phases[phase].guesses)]
-    if decision.kind == "discard":
-        return tuple(sorted(p.discards[seat]))
-    if decision.kind == "declare":
-        return p.declarations[seat]
-    trick = p.tricks[inner.trick]
-    return Lead(trick.lead, trick.category, trick.base) if decision.kind == "lead" else trick.follow
+    return reference.answered(game.game, game.played, view.inner, decision.kind, decision.seat, decision.timed)
 
 
 def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chunk: int | None = None,

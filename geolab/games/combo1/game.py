@@ -30,20 +30,14 @@ class Combo1Game(Engine, Packaged):
     length_unit = "games"
     first_means = "first to choose (the afternoon), else the first State IQ's first guesser (A where none)"
 
-    # ----- batch engine ------------------------------------------------------------------
-    @property
-    def block(self) -> int:
-        return _engine().BLOCK
-
-    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
-        return _engine().batch(rules, bots, n, seed, start=start, stream=stream, chunk=chunk, threads=threads)
-
-    def batch_records(self, rules, bots, n, seed) -> list[dict]:
-        return _engine().batch_records(rules, bots, n, seed)
-
-    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    # ----- the batch engine (imported on first use), action indices, observations and records:
+    # their modules' (`Packaged`)
     observations = observations
     records = records
+
+    @property
+    def batch_engine(self):
+        return _engine()
 
     def to_record(self, played: Played, seed: int | None = None, players=None) -> dict:
         return records.to_record(played, seed, players)

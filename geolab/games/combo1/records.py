@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_object, record_rules, replayed, shown
+from geolab.game import CARD_OF, Decision, envelope, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
-from geolab.games.combo1.reference import ENGINE, SIDES, Deal, Pick, Played, first_player
+from geolab.games.combo1.reference import ENGINE, SIDES, Deal, Pick, Played, answered, first_player
 from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ, TITLES, Rules
 from geolab.games.dashing import records as dashing_records
 from geolab.games.dashing import reference as dashing
@@ -118,21 +118,7 @@ class _Game:
 
     def answer(self, decision: Decision, seat: int):
         """The record's answer to one of this game's decisions (its own view in `decision`)."""
-        p, view, kind = self.played, decision.observation, decision.kind
-        if self.kind in (BORDER_UP, DASHING) and decision.timed:
-            return p.claims[seat]
-        if self.kind == DASHING:
-            return p.said[seat][view.place]
-        if self.kind == STATE_IQ:
-            n = len(view.phases) - 1
-            phase, k = p.phases[n], len(view.phases[n].guesses)
-            return phase.guesses[k] if kind == "guess" else phase.clues[k].value
-        if kind == "discard":
-            return tuple(sorted(p.discards[seat]))
-        if kind == "declare":
-            return p.declarations[seat]
-        trick = p.tricks[view.trick]
-        return ranks.Lead(trick.lead, trick.category, trick.base) if kind == "lead" else trick.follow
+        return answered(self.kind, self.played, decision.observation, decision.kind, seat, decision.timed)
 
 
 def _checked_first(rules: Rules, game: _Game, view) -> None:

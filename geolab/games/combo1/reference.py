@@ -16,9 +16,9 @@ seconds that come from the game as played (a race's claims, the guesses, the tri
 that ends after the bell does not count (`Rules.unfinished`), and the bell ends the match.
 
 **Who goes first.** State IQ's first guesser is the winner of Border-Up, Play the Ranks' first
-lead the winner of Dashing States (`first_player`): the latest of the match, or only the game
-just before (`Rules.first_from`); otherwise, or after a tie, a statehood draw, the one each
-game's own deal holds.
+lead the winner of Dashing States (`first_player`): the latest of the match (on every schedule
+the text gives, the game just before, where it was played at all); otherwise, or after a tie, a
+statehood draw, the one each game's own deal holds.
 
 **The deal** (`Deal`): for each game its deals in the order the match uses them (the i-th
 Border-Up of the match plays ``deal.games[0][i]``), as many as the clock allows at most
@@ -32,6 +32,8 @@ view shows it to the seat.
 """
 
 from __future__ import annotations
+
+import sys
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -48,7 +50,7 @@ from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ
 from geolab.games.dashing import reference as dashing
 from geolab.games.ranks import reference as ranks
 from geolab.games.stateiq import reference as state_iq
-from geolab.stepwise import Ask, Chance, Resampled, State, StepGame, draw_cards, stage
+from geolab.stepwise import Ask, Chance, Resampled, State, TwoSides, draw_cards, stage
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -212,16 +214,9 @@ class MatchView:
 def first_player(rules: Rules, past: Sequence, game: int) -> int | None:
     """Who takes the first turn at `game` (State IQ's guess, Play the Ranks' lead): the winner
     of the game that decides it (`DECIDER`), the latest of `past` (games with ``game`` and
-    ``winner``) or only the one just before (`Rules.first_from`); None: a draw decides."""
+    ``winner``); None: a draw decides."""
     decider = DECIDER.get(game)
-    if decider is None:
-        return None
-    for g in reversed(past):
-        if g.game == decider:
-            return g.winner
-        if rules.first_from == "previous":
-            return None
-    return None
+    return next((g.winner for g in reversed(past) if g.game == decider), None)
 
 
 def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -> tuple[int, bool] | None:
@@ -336,6 +331,26 @@ def _checked_draw(draw, where: str) -> tuple[int, int]:
     return (int(draw[0]), int(draw[1]))
 
 
+def answered(game: int, played, view, kind: str, seat: int, timed: bool):
+    """What `seat` answered at one of the decisions of a played game of kind `game` (asked
+    `kind`, with its own view `view` of that game): read back from the played game, for the logs
+    and records that replay a match."""
+    if game in (BORDER_UP, DASHING) and timed:
+        return played.claims[seat]
+    if game == DASHING:
+        return played.said[seat][view.place]
+    if game == STATE_IQ:
+        n = len(view.phases) - 1
+        phase, seen_phase = played.phases[n], view.phases[n]
+        return phase.clues[len(seen_phase.clues)].value if kind == "clue" else phase.guesses[len(seen_phase.guesses)]
+    if kind == "discard":
+        return tuple(sorted(played.discards[seat]))
+    if kind == "declare":
+        return played.declarations[seat]
+    trick = played.tricks[view.trick]
+    return ranks.Lead(trick.lead, trick.category, trick.base) if kind == "lead" else trick.follow
+
+
 # ----- chance and hidden information -------------------------------------------------------
 def deal_from_chance(rules: Rules, outcomes: Sequence[int]) -> Deal:
     """The deal a chance-stepped match's outcomes make: the afternoon draw, then each game's
@@ -440,37 +455,14 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(Deal(tuple(tuple(g) for g in games), deal.choice_draw), tuple(new_log))
 
 
-class Engine(StepGame):
-    """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+class Engine(TwoSides):
+    """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "combo1"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
-
-    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
-        return deal_one(rules, rng)
-
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
-        return resample(rules, deal, log, seat, rng)
+    reference = sys.modules[__name__]
 
     def chance_outcomes(self, rules: Rules) -> int:
         return DRAW + 1
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
-
-    def scores(self, played: Played) -> np.ndarray:
-        return played.scores()
 
 
 ENGINE = Engine()

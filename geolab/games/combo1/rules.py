@@ -22,7 +22,6 @@ TITLES = ("Border-Up", "State IQ", "Dashing States", "Play the Ranks")
 BORDER_UP, STATE_IQ, DASHING, RANKS = range(4)
 ROUNDS = ("morning", "afternoon", "final", "playoff")
 UNFINISHED = ("void", "count")
-FIRST_FROM = ("latest", "previous")
 EARLY_STOP = ("text", "decided", "never")
 
 
@@ -39,7 +38,6 @@ class Rules(RulesBase):
     round: str = "morning"
     minutes: int | None = None
     unfinished: str = "void"
-    first_from: str = "latest"
     early_stop: str = "text"
     tiebreaks: int = 10
     border_up: BorderUpRules = field(default_factory=BorderUpRules)
@@ -71,9 +69,6 @@ class Rules(RulesBase):
         "minutes": "the round's length (none: the text's, 20 in the morning and 12 in the afternoon; the final "
                    "is not timed)",
         "unfinished": "a game still being played at the bell: void (it does not count) or count",
-        "first_from": "who guesses first at State IQ and leads first at Play the Ranks: latest (the winner of "
-                      "the latest Border-Up / Dashing States of the match) or previous (only if that game was "
-                      "the one just before); otherwise, or after a tie, a statehood draw",
         "early_stop": "the final stops after three games: text (3-0, or 2-0 with the third game tied), decided "
                       "(whenever the fourth game cannot change the winner) or never",
         "tiebreaks": "Border-Up tie-breakers a final or a playoff plays at most while they tie (then it is a tie)",
@@ -119,7 +114,6 @@ class Rules(RulesBase):
         need(self.round in ROUNDS, f"round must be one of {', '.join(ROUNDS)}")
         need(self.minutes is None or 1 <= self.minutes <= 600, "minutes must be within 1-600, or none")
         need(self.unfinished in UNFINISHED, f"unfinished must be one of {', '.join(UNFINISHED)}")
-        need(self.first_from in FIRST_FROM, f"first_from must be one of {', '.join(FIRST_FROM)}")
         need(self.early_stop in EARLY_STOP, f"early_stop must be one of {', '.join(EARLY_STOP)}")
         need(0 <= self.tiebreaks <= 100, "tiebreaks must be within 0-100")
         need(self.ranks.first_lead == "given", "ranks.first_lead must be given: Dashing States or a draw decides it")

@@ -4,14 +4,15 @@ The tournament's steps are `geolab.games.combo1.tournament`'s (pairings, standin
 advances, the knockout), and its matches are the match batch engine's
 (`geolab.games.combo1.batch.play_block`), which agrees with the reference match engine game
 for game. Tournaments are played in blocks of `BLOCK`; a block plays each stage of its
-tournaments together, matches grouped by their pair of teams (one `play_block` call a pair):
-under circle pairings, which do not depend on results, all the morning rounds at once, then
-all the afternoon rounds; under swiss, a round at a time; then the playoffs, knockout round by
-knockout round, and the finals.
+tournaments together, every pair of teams in the same match blocks (`play_block` with
+``sides``, which groups each game's rows by the bots that play it): under circle pairings,
+which do not depend on results, all the morning rounds at once, then all the afternoon rounds;
+under swiss, a round at a time; then the playoffs, knockout round by knockout round, and the
+finals.
 
 **Seeds.** Tournament t draws its order of teams and its coins from ``SeedSequence(seed,
-spawn_key=(t,))``; the matches of block b's stage s between teams a and b from `play_block`'s
-key ``(b, s, a, b)``. A block's results depend on the block alone, so blocks may run in any
+spawn_key=(t,))``; the p-th match block of block b's stage s from `play_block`'s key ``(b, s,
+p)``. A block's results depend on the block alone, so blocks may run in any
 order, on any number of threads; the tournaments of a block depend on how many of its
 tournaments are played (a run of n tournaments gives its first n the same numbers as any longer
 run when n is a multiple of `BLOCK`).
@@ -20,19 +21,21 @@ run when n is a multiple of `BLOCK`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from geolab.common import chunks
 from geolab.errors import GeolabError
+from geolab.games.combo1.batch import BLOCK as MATCH_BLOCK
+from geolab.games.combo1.batch import play_block
 from geolab.games.combo1.rules import GAMES
 from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, after_knockout, check_teams, knockout,
                                             pairs, points, through)
 
 #: Tournaments per seed block.
-BLOCK = 256
+BLOCK = 1024
 #: Stage numbers in the match keys: the rounds' phases count from 0; then these.
 PLAYOFF, FINAL = 1000, 2000
 
@@ -66,36 +69,27 @@ class Tournaments:
         return Tournaments(parts[0].rules, *(np.concatenate([getattr(p, k) for p in parts]) for k in keys))
 
 
-Matches = Callable[..., object]
-
-
-def _default_matches():
-    from geolab.games.combo1.batch import play_block  # the match engine, imported when first needed
-    return play_block
-
-
 def run(rules: TournamentRules, bots: Sequence, n: int, seed: int, *, start: int = 0, threads: int | None = None,
-        matches: Matches | None = None) -> Tournaments:
+        block: int = BLOCK) -> Tournaments:
     """Tournaments start .. start + n - 1 of `seed` (start: a whole number of blocks), of
-    ``len(bots)`` teams (team i is ``bots[i]``, a Combo 1 team bot; module docstring).
-    ``matches``: the match engine (`play_block`'s signature; the batch engine's by default)."""
+    ``len(bots)`` teams (team i is ``bots[i]``, a Combo 1 team bot; module docstring), in blocks
+    of `block` tournaments."""
     rules.validate()
     teams = check_teams(len(bots))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise GeolabError(f"tournaments must be at least 1, got {n!r}")
-    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0 or start % BLOCK:
-        raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start!r}")
-    engine = matches or _default_matches()
-    first = start // BLOCK
+    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0 or start % block:
+        raise GeolabError(f"start must be a whole number of blocks of {block}, got {start!r}")
+    first = start // block
 
     def one(b: int) -> Tournaments:
-        return _block(rules, bots, teams, seed, first + b, min(BLOCK, n - b * BLOCK), engine)
+        return _block(rules, bots, teams, seed, first + b, block, min(block, n - b * block))
 
-    return Tournaments.concatenate(chunks.run(one, list(range(-(-n // BLOCK))), bots, threads))
+    return Tournaments.concatenate(chunks.run(one, list(range(-(-n // block))), bots, threads))
 
 
-def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int, m: int, engine) -> Tournaments:
-    rngs = [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b * BLOCK + i,))) for i in range(m)]
+def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int, block: int, m: int) -> Tournaments:
+    rngs = [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b * block + i,))) for i in range(m)]
     order = np.array([rng.permutation(teams) for rng in rngs], np.int64)
     out = Tournaments(rules, order, np.zeros((m, teams)), *(np.zeros((m, teams), np.int64) for _ in range(3)),
                       np.zeros((m, teams, len(GAMES)), np.int64), np.zeros((m, teams, len(GAMES)), np.int64),
@@ -103,18 +97,17 @@ def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int
                       np.zeros(m, np.int64), np.zeros((m, 2), np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64))
     met = [[set() for _ in range(teams)] for _ in range(m)]
 
-    def play(stage: int, match_rules, games: list[tuple[int, int, int]]) -> dict:
-        """The matches (tournament, team A, team B), by pair: {(i, a, b) in order: (winner seat or
-        -1, games, winners, counted, tiebreak)} rows of the engine's `Matches`."""
-        by_pair: dict = defaultdict(list)
-        for k, (i, a, bb) in enumerate(games):
-            by_pair[(a, bb)].append(k)
-        results: list = [None] * len(games)
-        for (a, bb), rows in sorted(by_pair.items()):
-            played = engine(match_rules, (bots[a], bots[bb]), seed, (b, stage, a, bb), len(rows))
-            for j, k in enumerate(rows):
-                results[k] = (int(played.winner[j]), played.games[j], played.winners[j], played.counted[j],
-                              played.tiebreak[j])
+    def play(stage: int, match_rules, games: list[tuple[int, int, int]]) -> list:
+        """The matches (tournament, team A, team B) in order, in match blocks of every pair at
+        once: each its (winner seat or -1, games, winners, counted, tiebreak) rows of the
+        engine's `Matches`."""
+        results: list = []
+        for piece, at in enumerate(range(0, len(games), MATCH_BLOCK)):
+            part = games[at:at + MATCH_BLOCK]
+            sides = np.array([(a, bb) for _, a, bb in part], np.int64).reshape(-1, 2)
+            played = play_block(match_rules, bots, seed, (b, stage, piece), len(part), sides=sides)
+            results += [(int(played.winner[j]), played.games[j], played.winners[j], played.counted[j],
+                         played.tiebreak[j]) for j in range(len(part))]
         return results
 
     phases = [[r] for r in range(rules.rounds)] if rules.pairing == "swiss" else \

@@ -29,6 +29,8 @@ sees the other team's cards otherwise, nor a shout made after the first.
 
 from __future__ import annotations
 
+import sys
+
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +45,7 @@ from geolab.game import Decision
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import race_length, settle
 from geolab.games.ranks.reference import shuffled_prefix
-from geolab.stepwise import Ask, Claim, StepGame, draw_cards
+from geolab.stepwise import Ask, Claim, TwoSides, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -379,34 +381,11 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Deal((hands[0], theirs) if seat == 0 else (theirs, hands[1]))
 
 
-class Engine(StepGame):
-    """Dashing States' reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+class Engine(TwoSides):
+    """Dashing States' reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "dashing-states"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
-
-    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
-        return deal_one(rules, rng)
-
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
-        return resample(rules, deal, log, seat, rng)
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
-
-    def scores(self, played: Played) -> np.ndarray:
-        return played.scores()
+    reference = sys.modules[__name__]
 
 
 ENGINE = Engine()

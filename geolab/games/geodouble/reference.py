@@ -22,6 +22,8 @@ if simultaneous) and its own, never the other's hand.
 
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -36,7 +38,7 @@ from geolab.games import groups
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import first_claims, settle_claims
 from geolab.games.ranks import reference as ranks
-from geolab.stepwise import Ask, Chance, Claim, Resampled, State, StepGame, draw_cards, stage
+from geolab.stepwise import Ask, Chance, Claim, Resampled, State, TwoSides, draw_cards, stage
 
 SEATS = (0, 1)
 
@@ -440,34 +442,11 @@ def _race_anew(rules: Rules, hands: Hands, seat: int, keep: set, rng) -> Hands:
     return hands  # pragma: no cover - a hand so constrained that no redraw matches: keep it
 
 
-class Engine(StepGame):
-    """GeoDouble's reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+class Engine(TwoSides):
+    """GeoDouble's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "geodouble"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return "AB"[seat]
-
-    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
-        return deal_one(rules, rng)
-
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
-        return resample(rules, deal, log, seat, rng)
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
-
-    def scores(self, played: Played) -> np.ndarray:
-        return played.scores()
+    reference = sys.modules[__name__]
 
 
 ENGINE = Engine()

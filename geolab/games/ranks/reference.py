@@ -13,6 +13,8 @@ method per decision (`Seat`) at the one driver.
 
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -25,7 +27,7 @@ from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHO
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.stepwise import Ask, Chance, Resampled, State, StepGame, draw_cards
+from geolab.stepwise import Ask, Chance, Resampled, State, TwoSides, draw_cards
 from geolab.stepwise import play as driver
 
 SEATS = (0, 1)
@@ -533,41 +535,21 @@ def max_length(rules: Rules) -> int:
     return chance + 2 + 2 * rules.declarations + 2 * rules.tricks
 
 
-class Engine(StepGame):
-    """Play the Ranks' reference engine as a step-wise game (`geolab.stepwise.StepGame`):
+class Engine(TwoSides):
+    """Play the Ranks' reference engine as a step-wise game (`geolab.stepwise.TwoSides`):
     what the one driver and `geolab.stepwise.State` need, here so that records and the
     method-seat adapter (`play`) can run it. The registered game
     (`geolab.games.ranks.game.RanksGame`) is this and the batch engine, records, action
     indices, observations and views."""
 
     name = "ranks"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
-
-    def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
-        return deal_one(rules, rng)
-
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
-        return resample(rules, deal, log, seat, rng)
+    reference = sys.modules[__name__]
 
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
         """A state `seat` cannot tell from the real one, from its `View` alone (`determinized`),
         at the node of the View."""
         new = determinized(rules, seat, observation, rng)
         return self.state(rules, new.deal, new.log)
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
 
     def scores(self, played: Game) -> np.ndarray:
         winner = played.winner

@@ -23,16 +23,8 @@ class StateIQGame(Engine, Packaged):
     length_unit = "guesses"
     first_means = "first guessing team"
 
-    # ----- batch engine ------------------------------------------------------------------
-    block = engine.BLOCK
-
-    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
-        return engine.batch(rules, bots, n, seed, start=start, stream=stream, chunk=chunk, threads=threads)
-
-    def batch_records(self, rules, bots, n, seed) -> list[dict]:
-        return engine.batch_records(rules, bots, n, seed)
-
-    # ----- action indices, observations and records: their modules' (`Packaged`) ---------
+    # ----- the batch engine, action indices, observations and records: their modules' (`Packaged`)
+    batch_engine = engine
     observations = observations
     records = records
 

@@ -29,6 +29,8 @@ it: that guess is marked right).
 
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,7 +42,7 @@ from geolab.game import Decision
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.clues import Clue
 from geolab.games.stateiq.rules import Rules
-from geolab.stepwise import Ask, Chance, State, StepGame
+from geolab.stepwise import Ask, Chance, State, TwoSides
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -360,37 +362,17 @@ def max_length(rules: Rules) -> int:
     return 4 + 2 * 2 * GUESSES
 
 
-class Engine(StepGame):
-    """State IQ's reference engine as a step-wise game (`geolab.stepwise.StepGame`)."""
+class Engine(TwoSides):
+    """State IQ's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "state-iq"
-
-    def seats(self, rules: Rules) -> int:
-        return 2
-
-    def seat_name(self, rules: Rules, seat: int) -> str:
-        return SIDES[seat]
+    reference = sys.modules[__name__]
 
     def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
         return deal_one(rng)
 
-    def steps(self, rules: Rules, deal: Deal | None):
-        return steps(rules, deal)
-
-    def deal_from_chance(self, rules: Rules, outcomes: Sequence[int]) -> Deal:
-        return deal_from_chance(rules, outcomes)
-
-    def resample(self, rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
-        return resample(rules, deal, log, seat, rng)
-
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
         return determinize(rules, seat, observation, rng)
-
-    def max_length(self, rules: Rules) -> int:
-        return max_length(rules)
-
-    def scores(self, played: Played) -> np.ndarray:
-        return played.scores()
 
 
 ENGINE = Engine()
