@@ -19,8 +19,8 @@ Parts (``--parts``, all by default):
 * ``afternoon``: the best afternoon game to pick against each ladder profile.
 * ``balance``: a balance card for each Combo 1 game and for the match.
 
-    python experiments/combo1.py            # the committed results, about 20 minutes on 2 cores
-    python experiments/combo1.py --quick    # tiny sizes (the notebook's test), under a minute
+    python experiments/combo1.py            # the committed results, about 15-20 minutes on 2 cores
+    python experiments/combo1.py --quick    # tiny sizes (the notebook's fallback), about 15 s
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ CHOICES = GAMES
 THEIRS = GAMES + ("random",)
 
 SIZES = {
-    "full": {"matches": 8192, "strongest": 4096, "practice": 1024, "practice_matches": 4096, "afternoon": 1024,
+    "full": {"matches": 8192, "strongest": 8192, "practice": 2048, "practice_matches": 4096, "afternoon": 1024,
              "deals": 50000, "match_deals": 8192},
     "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "deals": 256,
               "match_deals": 32},
@@ -169,8 +169,9 @@ class Done:
 
 
 def job_tournaments(specs: tuple, n: int, seed: int, threads: int | None = None):
-    """n tournaments of the teams (name, spec), seeded by `seed` (`geolab.lab.tournament`)."""
-    return tournaments(TournamentRules(), [Profile(*p) for p in specs], n, seed, threads=threads)
+    """n tournaments of the teams (name, spec), seeded by `seed` (`geolab.lab.tournament`; in
+    this process: the study's jobs are the processes)."""
+    return tournaments(TournamentRules(), [Profile(*p) for p in specs], n, seed, workers=1)
 
 
 def job_paired(kind: str, test: str, base: str, n: int, seed: int, tag: tuple, threads: int | None = None) -> dict:
