@@ -67,8 +67,8 @@ CHOICES = GAMES
 THEIRS = GAMES + ("random",)
 
 SIZES = {
-    "full": {"matches": 8192, "strongest": 8192, "practice": 2048, "practice_matches": 4096, "afternoon": 1024,
-             "deals": 50000, "match_deals": 8192},
+    "full": {"matches": 16384, "strongest": 32768, "practice": 8192, "practice_matches": 16384, "afternoon": 4096,
+             "deals": 100000, "match_deals": 16384},
     "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "deals": 256,
               "match_deals": 32},
 }
