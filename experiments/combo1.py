@@ -512,17 +512,21 @@ def plots(tables: dict) -> dict:
         t = tables["afternoon"]
         opponents = list(dict.fromkeys(t.opponent))
         cols = 4
-        fig, axes = plt.subplots(-(-len(opponents) // cols), cols, figsize=(16, 3.3 * -(-len(opponents) // cols)),
-                                 squeeze=False)
-        for ax, o in zip(axes.flat, opponents):
+        rows = -(-len(opponents) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(16, 3.6 * rows), squeeze=False, constrained_layout=True)
+        for k, (ax, o) in enumerate(zip(axes.flat, opponents)):
             grid = t[t.opponent == o].pivot(index="ours", columns="theirs", values="score").reindex(
                 index=list(CHOICES), columns=list(THEIRS))
             ax.imshow(grid.values, cmap="RdBu", vmin=0.2, vmax=0.8)
             for (i, j), v in np.ndenumerate(grid.values):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
+                ax.text(j, i, "" if np.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.2 else "black")
             ax.set_xticks(range(len(THEIRS)), [c.replace("-", "-\n") for c in THEIRS], fontsize=7)
-            ax.set_yticks(range(len(CHOICES)), CHOICES, fontsize=7)
-            ax.set(title=f"v {o}", xlabel="their first choice", ylabel="our first choice")
+            ax.set_yticks(range(len(CHOICES)), CHOICES if k % cols == 0 else [], fontsize=7)
+            ax.set_title(f"v {o}")
+            if k % cols == 0:
+                ax.set_ylabel("our first choice")
+            ax.set_xlabel("their first choice")
         for ax in list(axes.flat)[len(opponents):]:
             ax.axis("off")
         figs["afternoon.png"] = fig
