@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -28,7 +29,7 @@ from geolab.errors import GeolabError
 from geolab.game import MoveError
 from geolab.lab.play import PERSON, first_claim, opponents, winner_of_series
 from geolab.stepwise import legal_index
-from geolab.web.sessions import BadRequest, NotFound, Page, Store, entries
+from geolab.web.sessions import BadRequest, NotFound, Page, Store, TooLarge, entries
 
 HERE = Path(__file__).parent
 MAX_BUTTONS = 60  # more legal moves than this: a text box (views.parse)
@@ -52,14 +53,15 @@ def create_app(folder: Path) -> Starlette:
     async def form(request: Request) -> dict[str, str]:
         """The posted form as field -> one value; too large, repeated or unreadable is a 4xx."""
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            raise BadRequest(f"the form is too large (at most {MAX_BODY:,} bytes)") if size.isdigit() else \
-                BadRequest("a bad Content-Length")
+        if size is not None and not size.isdigit():
+            raise BadRequest("a bad Content-Length")
+        if size is not None and int(size) > MAX_BODY:
+            raise TooLarge(f"the form is too large (at most {MAX_BODY:,} bytes)")
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                raise BadRequest(f"the form is too large (at most {MAX_BODY:,} bytes)")
+                raise TooLarge(f"the form is too large (at most {MAX_BODY:,} bytes)")
         kind = request.headers.get("content-type", "").split(";")[0].strip()
         if kind != "application/x-www-form-urlencoded":
             raise BadRequest("expected a form (application/x-www-form-urlencoded)")
@@ -296,7 +298,11 @@ def create_app(folder: Path) -> Starlette:
         Route("/g/{gid}/record/{k:int}", record_file),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes)
+    async def unrouted(request: Request, error: HTTPException):
+        reason = {404: "no such page", 405: "this page takes no such request"}.get(error.status_code, error.detail)
+        return render(request, "error.html", error.status_code, reason=reason, back="/")
+
+    app = Starlette(routes=routes, exception_handlers={404: unrouted, 405: unrouted})
     app.state.store = store
     return app
 

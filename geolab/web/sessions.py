@@ -49,6 +49,10 @@ class Stale(BadRequest):
     status = 409
 
 
+class TooLarge(BadRequest):
+    status = 413
+
+
 class WebSeat:
     """The person's seat for one request: plays the request's `answer` (a function of the
     decision and, at a race, the rivals' claims) the first time it is asked, and stops the
