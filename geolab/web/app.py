@@ -256,9 +256,12 @@ def create_app(folder: Path) -> Starlette:
         match, views = page.match, page.views
         games = []
         for k, played in enumerate(match.played):
-            games.append({"number": k + 1, "lines": views.ending(played, match.you),
+            lines = views.ending(played, match.you)
+            last = lines[min(page.since(), len(lines) - 1):] if k == len(match.played) - 1 else []
+            games.append({"number": k + 1, "lines": lines, "last": last,
                           "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
-        return {**header(page), "page": page, "games": games, "series": series(page)}
+        verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
+        return {**header(page), "page": page, "games": games, "series": series(page), "verdict": verdict}
 
     def header(page: Page) -> dict:
         match = page.match
