@@ -204,8 +204,11 @@ def test_a_reload_and_a_restarted_server_rebuild_the_game_from_its_file(game, tm
     again = client(tmp_path).get(loc).text  # a new server over the same folder
     if over(first):
         assert over(again)
-    else:
-        assert (length(again), screen(again)) == (length(first), screen(first))
+        return
+    assert (length(again), screen(again)) == (length(first), screen(first))
+    session = records.load(tmp_path / f"{loc.rsplit('/', 1)[1]}.json")
+    match, stopped = replay_session(session)  # what geolab play --resume FILE checks before playing on
+    assert not match.finished and stopped is not None and stopped.seat == session["you"]
 
 
 @needs_web
@@ -400,17 +403,24 @@ def by(driver, css: str):
 
 def click(driver, element, timeout: float = 20) -> None:
     """Click, and wait for the next page (a form's answer or a link's page) to replace this one."""
-    from selenium.webdriver.support import expected_conditions
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from selenium.common.exceptions import StaleElementReferenceException
-
     old = by(driver, "html")[0]
+
+    def replaced(_) -> bool:  # Chromium says "stale" in more than one way
+        try:
+            old.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+
     try:
         element.click()
-    except StaleElementReferenceException:  # the page moved on by itself (a race's clock ran out)
+    except WebDriverException:  # the page moved on by itself (a race's clock ran out)
         pass
-    WebDriverWait(driver, timeout).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, timeout).until(replaced)
+    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def begin(driver, game: str, seed: int, preset: str | None = None) -> str:

@@ -262,13 +262,14 @@ class Store:
         after each request, as after a resume), so the rebuild is repeated until the log stops
         growing: then the claims a page shows are the ones its answer meets."""
         page = self._rebuilt(gid, seat)
-        while page.decision is not None and page.decision.timed:
-            again = self._rebuilt(gid, None)
-            if again.length == page.length:
-                again.notes = page.notes
-                page = again
+        for _ in range(8):  # each pass logs the claims drawn before the person's; then none grow it
+            if page.decision is None or not page.decision.timed:
                 break
-            page = again
+            again = self._rebuilt(gid, None)
+            again.notes = page.notes
+            page, grew = again, again.length != page.length
+            if not grew:
+                break
         if page.decision is not None and page.decision.timed:
             self.served(page)
         return page
