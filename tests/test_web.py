@@ -199,6 +199,9 @@ def test_a_reload_and_a_restarted_server_rebuild_the_game_from_its_file(game, tm
     text = c.get(loc).text
     if not over(text):
         step(c, loc, text, use_hint=False)
+        if 'name="index"' in text:  # the same click again, from a second tab or a double click: stale
+            r = c.post(loc + "/move", data={"n": length(text), "index": "0"}, follow_redirects=False)
+            assert r.status_code == 409 and "out of date" in r.text
     first = c.get(loc).text
     assert c.get(loc).text == first  # a reload (a second tab) shows the same page
     again = client(tmp_path).get(loc).text  # a new server over the same folder
@@ -423,9 +426,12 @@ def click(driver, element, timeout: float = 20) -> None:
     WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
-def begin(driver, game: str, seed: int, preset: str | None = None) -> str:
+def begin(driver, game: str, seed: int, preset: str | None = None, bots: str | None = None) -> str:
     driver.get(f"{driver.base}/new/{game}" + (f"?preset={preset}" if preset else ""))
     by(driver, "#seed")[0].send_keys(str(seed))
+    if bots:
+        by(driver, "#bots")[0].clear()
+        by(driver, "#bots")[0].send_keys(bots)
     click(driver, by(driver, "#start")[0])
     return driver.current_url
 
@@ -443,7 +449,7 @@ def click_on(driver) -> None:
 
 @needs_web
 def test_a_person_plays_a_whole_game_in_the_browser(browser):
-    begin(browser, "geodouble", seed=4, preset="short")
+    begin(browser, "state-iq", seed=4)
     for _ in range(MAX_PAGES):
         if by(browser, "#over"):
             break
@@ -482,10 +488,10 @@ def test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload(browse
 def test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims(browser):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    for seed in range(8, 30):  # a race whose bot claims soon, so the test waits little
-        begin(browser, "geodouble", seed=seed, preset="short")
+    for seed in range(8, 30):  # a race whose bot claims soon (a fast bot), so the test waits little
+        begin(browser, "geodouble", seed=seed, preset="short", bots="player:speed=10")
         limit = deadline(browser.page_source)
-        if limit is not None and limit < 6:
+        if limit is not None and limit < 4:
             break
     assert by(browser, ".race-page") and by(browser, "#clock")
     first = float(by(browser, "#clock")[0].text)
