@@ -325,6 +325,26 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     assert len(late) == claims + 1 and late[-1][2] == -1 and late[-1][3] == "pass" and late[-1][4] >= limit
 
 
+SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS
+          if registry.get(g).game.series_target(registry.get(g).game.Rules.preset(p)) is not None]
+
+
+@needs_web
+@pytest.mark.skipif(not SERIES, reason="no registered game plays a series")
+def test_a_series_is_played_game_after_game_and_each_game_is_saved_as_a_record(tmp_path):
+    game, preset = SERIES[0]
+    c = client(tmp_path)
+    loc = start(c, game, seed=3, preset=preset)
+    assert "series:" in c.get(loc).text
+    end = play_out(c, loc, use_hint=False)
+    assert "won the series." in re.search(r'id="over">(.*?)<', end).group(1)
+    gid = loc.rsplit("/", 1)[1]
+    match, _ = replay_session(records.load(tmp_path / f"{gid}.json"))
+    assert len(match.played) > 1
+    for k in range(1, len(match.played) + 1):
+        registry.get(game).game.replay(json.loads(c.get(f"{loc}/record/{k}").text))
+
+
 @needs_web
 def test_the_setup_form_takes_a_preset_fields_a_seat_and_bots_and_refuses_bad_ones(tmp_path):
     c = client(tmp_path)

@@ -143,7 +143,8 @@ def ended(page: Page, review: list) -> dict:
         games.append({"number": k + 1, "lines": lines, "last": last,
                       "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
     verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
-    return {**header(page), "games": games, "verdict": verdict}
+    won = series_winner(page)
+    return {**header(page), "games": games, "verdict": f"{verdict} {won}" if won else verdict}
 
 
 def header(page: Page) -> dict:
@@ -157,6 +158,26 @@ def header(page: Page) -> dict:
             "earlier": earlier if page.decision is not None else []}
 
 
+def totals(page: Page) -> list[int]:
+    """Each seat's points toward the series from the games played so far."""
+    match = page.match
+    points = [0] * match.game.seats(match.rules)
+    for played in match.played:
+        for s, p in enumerate(match.game.deal_points(played)):
+            points[s] += int(p)
+    return points
+
+
+def series_winner(page: Page) -> str:
+    """Who won the series ("You won the series."), or nothing (no series, or not decided)."""
+    match = page.match
+    target = match.game.series_target(match.rules)
+    best = None if target is None else winner_of_series(totals(page), target)
+    if best is None:
+        return ""
+    return "You won the series." if best == match.you else f"{match.game.seat_name(match.rules, best)} won the series."
+
+
 def series(page: Page) -> str | None:
     """Where a series stands (games that play to a target of points), else None."""
     match = page.match
@@ -164,12 +185,5 @@ def series(page: Page) -> str | None:
     target = game.series_target(rules)
     if target is None:
         return None
-    totals = [0] * game.seats(rules)
-    for played in match.played:
-        for s, p in enumerate(game.deal_points(played)):
-            totals[s] += int(p)
-    text = ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}" for s, t in enumerate(totals))
-    best = winner_of_series(totals, target)
-    verdict = "" if best is None else (" -- you won the series" if best == match.you else
-                                       f" -- {game.seat_name(rules, best)} won the series")
-    return f"game {len(match.played) + (page.decision is not None)}; series: {text} (first to {target}){verdict}"
+    text = ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}" for s, t in enumerate(totals(page)))
+    return f"game {len(match.played) + (page.decision is not None)}; series: {text} (first to {target})"
