@@ -107,8 +107,6 @@ class Page:
         """How many of the current game's event lines the person had seen at their last
         decision: the lines after it are what their move and the bots' replies did."""
         mine = [d for d, _ in self.moves if d.seat == self.match.you]
-        if self.decision is not None and mine and mine[-1] is self.decision:
-            mine = mine[:-1]
         return len(self.views.events(mine[-1])) if mine else 0
 
 
