@@ -20,7 +20,7 @@ LAYERS = {
     "geolab.lab": 5, "geolab.records": 5,
     # the adapters to OpenSpiel and PettingZoo: over the registry, beside the lab
     "geolab.interop": 5,
-    "geolab.cli": 6, "geolab.__main__": 6,
+    "geolab.cli": 6, "geolab.__main__": 6, "geolab.web": 6,
 }
 
 

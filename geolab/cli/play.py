@@ -14,13 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from geolab import records, registry
 from geolab.cli import args as argtypes
 from geolab.errors import GeolabError
-from geolab.lab.play import (Adjourned, Match, Person, Terminal, deal_stream, opponents, play_match, replay_session,
-                             seat_bots)
+from geolab.lab.play import (Adjourned, Match, Person, Terminal, hint_seat, new_match, opponents, play_match,
+                             replay_session, restarted)
 from geolab.lab.results import check_writable, reason, rescue, write_json
 from geolab.lab.tables import warm_up
 
@@ -59,10 +57,7 @@ def _new_match(args) -> Match:
     seat = (args.seat or names[0]).upper()
     if seat not in names:
         raise GeolabError(f"--seat: {args.seat!r} is not a seat of this game ({names[0]}-{names[-1]})")
-    you = names.index(seat)
-    bots = seat_bots(entry, rules, you, args.vs or entry.hint or entry.simulate_bots)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
-    return Match(entry, rules, seed, you, bots)
+    return new_match(entry, rules, names.index(seat), args.vs, args.seed)
 
 
 def _resumed(args) -> tuple[Match, list]:
@@ -72,8 +67,7 @@ def _resumed(args) -> tuple[Match, list]:
     done, _ = replay_session(record)  # the whole log checked before anyone plays on
     if done.finished:
         raise GeolabError(f"{args.resume}: this match is over (geolab replay {args.resume})")
-    done.played.clear()
-    return Match(done.entry, done.rules, done.seed, done.you, done.bots), record["games"]
+    return restarted(done), record["games"]
 
 
 def save(match: Match, path: Path) -> None:
@@ -108,15 +102,7 @@ def run(args) -> int:
     # compile before the game, with its notice: the table's bots, the hint bot in your seat
     warm_up(entry, rules, [[b or entry.hint or entry.bots.names()[0] for b in match.bots]])
     io = Terminal()
-    hint_seat = []
-
-    def hint(decision):
-        if not hint_seat:
-            bot = entry.bots.make(entry.hint, rules)
-            hint_seat.append(entry.seated(bot, rules, deal_stream(match.seed, 0, 1 << 20)))
-        return hint_seat[0].act(decision)
-
-    person = Person(game.views, io, hint if entry.hint else None, confirm=args.confirm and not args.no_confirm)
+    person = Person(game.views, io, hint_seat(match), confirm=args.confirm and not args.no_confirm)
     target = game.series_target(rules)
     spec = rules.to_spec()
     changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in spec.items() if k != "preset") if isinstance(spec, dict) else ""

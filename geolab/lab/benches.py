@@ -26,6 +26,19 @@ from geolab.games.ranks.rules import Rules
 from geolab.lab.progress import warm_up
 
 
+
+def _provenance(reference_games: int, threads, load: float, warmup: float, warmup_key: str = "jit_warmup_s") -> dict:
+    """What every bench's record ends with: the reference games timed, the threads, the load
+    average at the start and the end, the warm-up's seconds and the peak memory."""
+    return {
+        "reference_games": reference_games,
+        "threads": threads or os.cpu_count(),
+        "load_average_at_start": load,
+        "load_average_at_end": os.getloadavg()[0],
+        warmup_key: warmup,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
 def _reference_tricks_per_s(rules: Rules, games: int, seed: int) -> float:
     hands, draw, power = reference.deal_arrays(rules, games, np.random.default_rng(seed))
     seats = [GreedySeat(), GreedySeat()]
@@ -146,12 +159,7 @@ def geodouble(rules, games, runs, seed, threads) -> dict:
         "runs_matches_per_s": rates["matches"],
         "runs_ranks_deals_per_s": rates["deals"],
         "runs_reference_matches_per_s": rates["reference"],
-        "reference_games": reference_games,
-        "threads": threads or os.cpu_count(),
-        "load_average_at_start": load,
-        "load_average_at_end": os.getloadavg()[0],
-        "jit_warmup_s": warmup.seconds,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **_provenance(reference_games, threads, load, warmup.seconds, "jit_warmup_s"),
     }
 
 
@@ -218,12 +226,7 @@ def race_game(entry, rules, specs, seat, reference_module, games: int, runs: int
         "runs_games_per_s": rates["games"],
         "runs_games_per_cpu_s": rates["cpu"],
         "runs_reference_games_per_s": rates["reference"],
-        "reference_games": reference_games,
-        "threads": threads or os.cpu_count(),
-        "load_average_at_start": load,
-        "load_average_at_end": os.getloadavg()[0],
-        "jit_warmup_s": warmup.seconds,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **_provenance(reference_games, threads, load, warmup.seconds, "jit_warmup_s"),
     }
 
 
@@ -284,12 +287,7 @@ def stateiq(rules, games, runs, seed, threads) -> dict:
         "runs_random_clues_games_per_s": rates["random clues"],
         "runs_partial_knowledge_games_per_s": rates["partial knowledge"],
         "runs_reference_games_per_s": rates["reference"],
-        "reference_games": reference_games,
-        "threads": threads or os.cpu_count(),
-        "load_average_at_start": load,
-        "load_average_at_end": os.getloadavg()[0],
-        "warmup_s": warmup,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **_provenance(reference_games, threads, load, warmup, "warmup_s"),
     }
 
 
@@ -349,10 +347,5 @@ def combo1(rules, games, runs, seed, threads) -> dict:
         "runs_matches_per_s": rates["matches"],
         "runs_matches_per_cpu_s": rates["cpu"],
         "runs_reference_matches_per_s": rates["reference"],
-        "reference_games": reference_games,
-        "threads": threads or os.cpu_count(),
-        "load_average_at_start": load,
-        "load_average_at_end": os.getloadavg()[0],
-        "jit_warmup_s": warmup.seconds,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **_provenance(reference_games, threads, load, warmup.seconds, "jit_warmup_s"),
     }

@@ -202,8 +202,7 @@ class Person:
         took from the moment the table was shown, or no claim when another's came first."""
         views = self.views
         rivals, self.rivals = (self.rivals if decision.timed else ()), ()
-        claims = sorted((r for r in rivals if r[1].action is not None), key=lambda r: r[1].seconds)
-        first = claims[0] if claims else None
+        first = first_claim(rivals)
         deadline = None if first is None else float(first[1].seconds)
         self.catch_up(views.events(decision))
         for line in views.screen(decision):
@@ -273,13 +272,9 @@ class Person:
 
     def _too_late(self, decision: Decision, first, started: float) -> Claim:
         """The deadline passed: the first rival's claim shown, and no claim from the person."""
-        seat, claim, words = first
-        called = getattr(self.views, "called", None)
-        lines = called(decision, seat, claim, words) if called else [
-            f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
-        for line in lines:
+        for line in called_first(self.views, decision, first):
             self.say(line)
-        return Claim(None, max(self._since(started), float(claim.seconds)))
+        return late_claim(first, self._since(started))
 
     def say(self, text: str) -> None:
         for line in wrapped(text, "  "):
@@ -296,15 +291,60 @@ class Person:
         if self.hint is None:
             self.say("no hint bot for this game")
             return
-        action = self.hint(decision)
-        if isinstance(action, Claim):
-            action = action.action
-        if action not in decision.legal:
+        action = hinted(self.hint, decision)
+        if action is None:
             self.say("the hint bot found no legal move here")
             return
         self.io.write(f"  hint: {self.views.label(decision, action)}")
         for line in wrapped(f"because {self.views.reason(decision, action)}", "    "):
             self.io.write(line)
+
+
+def first_claim(rivals: Sequence) -> tuple | None:
+    """The earliest of the other seats' claims at a race (``(seat, Claim, words)``, as
+    `Person.rivals` holds them) that claims something: the person's deadline. None: no rival
+    claims, so the person has all the time they want."""
+    claims = sorted((r for r in rivals if r[1].action is not None), key=lambda r: r[1].seconds)
+    return claims[0] if claims else None
+
+
+def late_claim(first: tuple, seconds: float) -> Claim:
+    """The person's answer when their claim came after `first` (the deadline): no claim, at
+    the seconds that had passed (never before the rival's)."""
+    return Claim(None, max(float(seconds), float(first[1].seconds)))
+
+
+def called_first(views, decision: Decision, first: tuple) -> list[str]:
+    """What the person is told when a rival's claim beat theirs: the views' ``called``, where
+    the game has it."""
+    seat, claim, words = first
+    called = getattr(views, "called", None)
+    return called(decision, seat, claim, words) if called else [
+        f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
+
+
+def hinted(hint: Callable[[Decision], object], decision: Decision):
+    """The legal action the hint bot suggests at `decision` (a race's claim unwrapped), or None."""
+    action = hint(decision)
+    if isinstance(action, Claim):
+        action = action.action
+    return action if legal_index(decision, action) >= 0 else None
+
+
+def hint_seat(match: Match) -> Callable[[Decision], object] | None:
+    """The match's hint: its game's hint bot (`registry.Entry.hint`) seated at the person's side
+    on a stream of its own, built on first use; None where the game names no hint bot."""
+    entry, seated = match.entry, []
+    if entry.hint is None:
+        return None
+
+    def hint(decision: Decision):
+        if not seated:
+            bot = entry.bots.make(entry.hint, match.rules)
+            seated.append(entry.seated(bot, match.rules, deal_stream(match.seed, 0, 1 << 20)))
+        return seated[0].act(decision)
+
+    return hint
 
 
 def logged(decision: Decision, action, views) -> list:
@@ -343,14 +383,17 @@ def scripted(move, decision: Decision, views, number: int):
     return Claim(action, float(move[4])) if decision.timed else action
 
 
-def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, views, you: int | None = None):
+def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, views, you: int | None = None,
+              watch: Callable[[Decision, object], None] | None = None):
     """One game stepped on its `geolab.stepwise.State`: each decision from the script while it
     lasts (checked), then from its seat (None: the log ends here, `Unfinished`). Every move is
     appended to `log`, in the order the game asks. At a race the person at seat `you` is asked
     last, told the others' claims (`Person.rivals`: the earliest is their deadline). A
     `TakeBack` from the person rebuilds the state from the log up to the person's last move
     and asks them again; a race claim is never taken back (the cards have been seen). Returns
-    the played game and whether the person decided anything live."""
+    the played game and whether the person decided anything live. ``watch(decision, action)``,
+    where given, sees every move as it is logged (replayed or live), after an undo again from
+    the game's first."""
     asked = False
     while True:
         state = game.state(rules, deal)
@@ -368,6 +411,8 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
                         if legal_index(d, action.action if d.timed and isinstance(action, Claim) else action) >= 0 \
                                 or (d.timed and isinstance(action, Claim) and action.action is None):
                             log.append(logged(d, action, views))
+                            if watch is not None:
+                                watch(d, action)
 
                 live = []
                 for d in decisions:
@@ -465,6 +510,25 @@ def seat_bots(entry, rules, you: int, vs: str) -> list:
     return bots
 
 
+def fresh_seed() -> int:
+    """A new deal seed, from the system's entropy (printed, so a deal can be played again)."""
+    return int(np.random.SeedSequence().entropy % 2**32)
+
+
+def new_match(entry, rules, you: int, vs: str | None = None, seed: int | None = None) -> Match:
+    """A match not yet begun: the person at seat `you`, the bots `vs` names (`seat_bots`;
+    default: the game's hint bot, else its simulate line-up), dealt from `seed` (default fresh)."""
+    if entry.seat is None:
+        raise GeolabError(f"{entry.name}: this game cannot be played at the keyboard yet")
+    bots = seat_bots(entry, rules, you, vs or entry.hint or entry.simulate_bots)
+    return Match(entry, rules, fresh_seed() if seed is None else seed, you, bots)
+
+
+def restarted(done: Match) -> Match:
+    """The same match (game, rules, seed, seats) with an empty log, to play its log again."""
+    return Match(done.entry, done.rules, done.seed, done.you, done.bots)
+
+
 def opponents(match: Match) -> str:
     """Who the person plays against, in a few words: each bot with its seats (or its count)."""
     game, rules = match.game, match.rules
@@ -492,12 +556,14 @@ MAX_GAMES = 1000  # a series that has not ended by then never will (the rules ar
 
 
 def play_match(match: Match, person: Person | None, say: Callable[[str], None], resumed: Sequence | None = None,
-               fresh: int = 0, after_game: Callable[[], None] | None = None):
+               fresh: int = 0, after_game: Callable[[], None] | None = None,
+               watch: Callable[[int, Decision, object], None] | None = None):
     """Play (or, with ``person`` None, only replay) the match's games. ``resumed`` is a log to
     replay first (one list of moves a game); bots' streams after it are drawn with ``fresh``;
     ``after_game`` is called after each finished game (to save the match). Returns the
     decision the log stopped at when replaying an unfinished game, else None; an `Adjourned`
-    person leaves the match unfinished with its log so far."""
+    person leaves the match unfinished with its log so far. ``watch(game number, decision,
+    action)`` sees every move as it is logged (`play_game`)."""
     game, rules = match.game, match.rules
     entry, views = match.entry, game.views
     target = game.series_target(rules)
@@ -519,7 +585,8 @@ def play_match(match: Match, person: Person | None, say: Callable[[str], None], 
             say(f"== game {k + 1} of the series ==")
         try:
             played, asked = play_game(game, rules, game.deal(rules, deal_stream(match.seed, k)), live, script, log,
-                                      views, match.you)
+                                      views, match.you,
+                                      None if watch is None else (lambda d, a, k=k: watch(k, d, a)))
         except Unfinished as stop:
             return stop.decision
         if script:

@@ -1,0 +1,209 @@
+"""`geolab serve`'s routes: pick a game, its rules, seat, bots and seed, then play it, for
+every registered game through its own views (`Game.views`), with no line of any one game's code.
+
+Plain server-rendered forms (`geolab.web.pages` says what each page shows): each legal move is
+a button (its ``index`` into ``Decision.legal``, labelled by ``views.label``); a decision with
+many legal moves is typed into a box read by ``views.parse``. Every move carries the log's
+length and a stale one is refused. The state lives in the folder's session files
+(`geolab.web.sessions`); a refused request is a 4xx page with a one-line reason, and the game
+goes on as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from geolab import registry
+from geolab.errors import GeolabError
+from geolab.web import pages
+from geolab.web.sessions import BadRequest, NotFound, Store, TooLarge, entries
+
+HERE = Path(__file__).parent
+MAX_BODY = 16_384  # bytes of a form: every form here is a few short fields
+
+
+def create_app(folder: Path) -> Starlette:
+    """The app over the games folder `folder` (created if missing)."""
+    store = Store(folder)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+    def render(request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def refused(request: Request, error: GeolabError, back: str | None = "/") -> HTMLResponse:
+        line = " ".join(str(error).split())[:300]
+        return render(request, "error.html", getattr(error, "status", 400), reason=line, back=back)
+
+    async def form(request: Request) -> dict[str, str]:
+        """The posted form, read no further than `MAX_BODY` bytes (`pages.form_fields`)."""
+        size = request.headers.get("content-length")
+        if size is not None and not size.isdigit():
+            raise BadRequest("a bad Content-Length")
+        if size is not None and int(size) > MAX_BODY:
+            raise TooLarge(f"the form is too large (at most {MAX_BODY:,} bytes)")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise TooLarge(f"the form is too large (at most {MAX_BODY:,} bytes)")
+        return pages.form_fields(body, request.headers.get("content-type", ""))
+
+    def game_entry(name: str):
+        try:
+            entry = registry.get(name)
+        except GeolabError as error:
+            raise NotFound(str(error)) from None
+        if entry.seat is None:
+            raise NotFound(f"{name}: this game cannot be played against bots yet")
+        return entry
+
+    # ----- choosing a game ----------------------------------------------------------------
+    async def index(request: Request):
+        def saved():
+            rows = []
+            for gid in store.ids()[:30]:
+                try:
+                    rows.append(store.summary(gid))
+                except GeolabError:  # a file this server did not write: not listed
+                    continue
+            return rows
+
+        return render(request, "index.html", **pages.index(entries(), await run_in_threadpool(saved),
+                                                           str(store.folder)))
+
+    async def new(request: Request):
+        try:
+            entry = game_entry(request.path_params["game"])
+            preset = request.query_params.get("preset", entry.game.Rules.DEFAULT)
+            return render(request, "new.html", **pages.setup(entry, preset))
+        except GeolabError as error:
+            return refused(request, error)
+
+    async def create(request: Request):
+        name = request.path_params["game"]
+        try:
+            entry = game_entry(name)
+            fields = await form(request)
+            rules = pages.chosen_rules(entry, fields)
+            seats = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
+            seat = fields.get("seat", seats[0]).strip().upper()
+            if seat not in seats:
+                raise BadRequest(f"seat: {seat[:20]!r} is not a seat of this game ({seats[0]}-{seats[-1]})")
+            seed = pages.whole(fields, "seed", "seed") if fields.get("seed", "").strip() else None
+            if seed is not None and seed >= 2**63:
+                raise BadRequest("seed: at most 2**63-1")
+            vs = fields.get("bots", "").strip() or None
+            gid = await run_in_threadpool(store.create, entry, rules, seats.index(seat), vs, seed)
+        except GeolabError as error:
+            return refused(request, error, f"/new/{name}" if name in registry.names() else "/")
+        return RedirectResponse(f"/g/{gid}", status_code=303)
+
+    # ----- playing ---------------------------------------------------------------------------
+    async def show(request: Request):
+        try:
+            page = await run_in_threadpool(store.page, request.path_params["gid"])
+            hint = None
+            if request.query_params.get("hint") and page.decision is not None:
+                hint = await run_in_threadpool(store.hint, page)
+                if hint is None:
+                    page.notes.append("no hint in a race: it is yours to find" if page.decision.timed else
+                                      "no hint here")
+            note = request.query_params.get("note", "")[:300]
+            if note:
+                page.notes.insert(0, note)
+            if page.decision is None:
+                review = await run_in_threadpool(store.review, page)
+                return render(request, "end.html", **pages.ended(page, review))
+            served = store.served(page) if page.decision.timed else None
+            return render(request, "play.html", **pages.playing(page, hint, served))
+        except GeolabError as error:
+            return refused(request, error)
+
+    async def move(request: Request):
+        gid = request.path_params["gid"]
+        try:
+            fields = await form(request)
+            length = pages.whole(fields, "n", "n (the game's length this page knew)")
+            page = await run_in_threadpool(store.move, gid, length, lambda d, views: pages.chosen(d, views, fields))
+        except GeolabError as error:
+            return await refused_move(request, gid, error)
+        return RedirectResponse(f"/g/{gid}" + pages.note_query(page), status_code=303)
+
+    async def undo(request: Request):
+        gid = request.path_params["gid"]
+        try:
+            fields = await form(request)
+            page = await run_in_threadpool(store.undo, gid, pages.whole(fields, "n", "n"))
+        except GeolabError as error:
+            return await refused_move(request, gid, error)
+        return RedirectResponse(f"/g/{gid}" + pages.note_query(page), status_code=303)
+
+    async def again(request: Request):
+        """A new game with the same rules, seats and bots, dealt from a fresh seed."""
+        try:
+            await form(request)
+            match = (await run_in_threadpool(store.page, request.path_params["gid"])).match
+            vs = ",".join(b for b in match.bots if b is not None)
+            gid = await run_in_threadpool(store.create, match.entry, match.rules, match.you, vs, None)
+        except GeolabError as error:
+            return refused(request, error)
+        return RedirectResponse(f"/g/{gid}", status_code=303)
+
+    async def refused_move(request: Request, gid: str, error: GeolabError):
+        """A refused move: the game's page again, as it stands, with the reason, and a 4xx."""
+        if getattr(error, "status", 400) == 404:
+            return refused(request, error)
+        try:
+            page = await run_in_threadpool(store.page, gid)
+        except GeolabError:
+            return refused(request, error)
+        if page.decision is None:
+            return refused(request, error, f"/g/{gid}")
+        served = store.served(page) if page.decision.timed else None
+        line = " ".join(str(error).split())[:300]
+        return render(request, "play.html", getattr(error, "status", 400), **pages.playing(page, None, served, line))
+
+    async def session_file(request: Request):
+        try:
+            path = store.path(request.path_params["gid"])
+            if not path.exists():
+                raise NotFound("no such game")
+        except GeolabError as error:
+            return refused(request, error)
+        return FileResponse(path, media_type="application/json", filename=f"geolab-session-{path.stem}.json")
+
+    async def record_file(request: Request):
+        try:
+            path = store.record(request.path_params["gid"], request.path_params["k"])
+        except GeolabError as error:
+            return refused(request, error)
+        return FileResponse(path, media_type="application/json", filename=path.name)
+
+    async def unrouted(request: Request, error: HTTPException):
+        reason = {404: "no such page", 405: "this page takes no such request"}.get(error.status_code, error.detail)
+        return render(request, "error.html", error.status_code, reason=reason, back="/")
+
+    routes = [
+        Route("/", index),
+        Route("/new/{game}", new, methods=["GET"]),
+        Route("/new/{game}", create, methods=["POST"]),
+        Route("/g/{gid}", show, methods=["GET"]),
+        Route("/g/{gid}/move", move, methods=["POST"]),
+        Route("/g/{gid}/undo", undo, methods=["POST"]),
+        Route("/g/{gid}/again", again, methods=["POST"]),
+        Route("/g/{gid}/session.json", session_file),
+        Route("/g/{gid}/record/{k:int}", record_file),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: unrouted, 405: unrouted})
+    app.state.store = store
+    return app

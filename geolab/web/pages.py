@@ -1,0 +1,189 @@
+"""What each page shows, from a rebuilt game (`geolab.web.sessions.Page`) and the game's own
+views, for every game alike; and how a posted form is read back into a move. No I/O: the
+routes (`geolab.web.app`) render these with the templates."""
+
+from __future__ import annotations
+
+import json
+import time
+from urllib.parse import parse_qsl, quote
+
+from geolab.game import Decision, MoveError
+from geolab.lab.play import PERSON, first_claim, opponents, winner_of_series
+from geolab.stepwise import legal_index
+from geolab.web.sessions import BadRequest, Page
+
+MAX_BUTTONS = 60  # more legal moves than this: a text box (views.parse)
+MAX_FIELDS = 200  # a setup form holds one field a rules field, and a few more
+
+
+# ----- forms -----------------------------------------------------------------------------------
+def form_fields(body: bytes, content_type: str) -> dict[str, str]:
+    """A posted form as field -> its one value; anything else (not a form, not UTF-8, a
+    field twice, too many fields) is a `BadRequest`."""
+    if content_type.split(";")[0].strip() != "application/x-www-form-urlencoded":
+        raise BadRequest("expected a form (application/x-www-form-urlencoded)")
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body),
+                          max_num_fields=MAX_FIELDS)
+    except (UnicodeDecodeError, ValueError):
+        raise BadRequest("the form could not be read") from None
+    fields: dict[str, str] = {}
+    for key, value in pairs:
+        if key in fields:
+            raise BadRequest(f"the form gives {key[:40]!r} twice")
+        fields[key] = value
+    return fields
+
+
+def whole(fields: dict, key: str, what: str) -> int:
+    text = fields.get(key, "").strip()
+    if not text.isdigit() or len(text) > 19:
+        raise BadRequest(f"{what}: expected a whole number, got {text[:20]!r}")
+    return int(text)
+
+
+def shown_value(value) -> str:
+    """A rules field's value as the setup form shows it and ``--set`` reads it back."""
+    if value is None:
+        return "none"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def chosen_rules(entry, fields: dict):
+    """The rules a setup form names: its preset, with every field the form changed applied as
+    ``--set field=value`` (`RulesBase.with_settings`)."""
+    Rules = entry.game.Rules
+    base = Rules.preset(fields.get("preset", Rules.DEFAULT))
+    settings = [f"{row['field']}={fields[key]}" for row in base.describe()
+                if (key := "set." + row["field"]) in fields and fields[key].strip() != shown_value(row["value"])]
+    return base.with_settings(settings).validate() if settings else base
+
+
+def chosen(decision: Decision, views, fields: dict):
+    """The person's action from a move form: ``index`` (a button: its place in the legal
+    moves), ``text`` (the box, read by the game's `Views.parse`), or ``pass`` (at a race)."""
+    if "index" in fields:
+        text = fields["index"].strip()
+        if not text.isdigit() or int(text) >= len(decision.legal):
+            raise BadRequest(f"move {text[:20]!r} is not one of the {len(decision.legal)} legal moves here")
+        return decision.legal[int(text)]
+    if "pass" in fields:
+        if not decision.timed:
+            raise BadRequest("pass is only a race's answer")
+        return None
+    if "text" in fields:
+        text = fields["text"]
+        if len(text) > 300:
+            raise BadRequest("a move is a line of at most 300 characters")
+        if decision.timed and text.strip().lower() == "pass":
+            return None
+        try:
+            action = views.parse(decision, text)
+        except MoveError as error:
+            raise BadRequest(str(error)) from None
+        if legal_index(decision, action) < 0:  # a game's parser that let an illegal move through
+            raise BadRequest(f"{views.label(decision, action)} is not legal here")
+        return action
+    raise BadRequest("the form names no move (index, text or pass)")
+
+
+def note_query(page: Page) -> str:
+    """What the loop told the person during the request, carried to the page it redirects to."""
+    text = " ".join(page.notes)[:300]
+    return f"?note={quote(text)}" if text else ""
+
+
+# ----- pages -----------------------------------------------------------------------------------
+def index(entries, saved: list, folder: str) -> dict:
+    games = [{"name": e.name, "title": e.game.title, "presets": list(e.game.Rules.PRESETS)} for e in entries]
+    return {"games": games, "saved": saved, "folder": folder}
+
+
+def setup(entry, preset: str) -> dict:
+    """The setup form: the preset's fields, the seats, the bots that may sit at a table."""
+    rules = entry.game.Rules.preset(preset)
+    seats = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
+    table = [name for name in entry.bots.names() if not entry.bots.info(name).peeks]
+    suggested = list(dict.fromkeys([*filter(None, [entry.hint]), *entry.simulate_bots.split(","), *table]))
+    return {"entry": entry, "preset": preset, "presets": list(entry.game.Rules.PRESETS),
+            "fields": [{**row, "text": shown_value(row["value"])} for row in rules.describe()],
+            "seats": seats, "bots": suggested, "default_bots": entry.hint or entry.simulate_bots,
+            "bot_rows": [entry.bots.info(n).row() for n in table]}
+
+
+def playing(page: Page, hint, served: float | None, error: str | None = None) -> dict:
+    """A decision's page: the table, what happened since the person's last move, the moves;
+    at a race (`served`: when its page was first served) the clock and the rival's time."""
+    match, decision, views = page.match, page.decision, page.views
+    events = views.events(decision)
+    since = min(page.since(), len(events))
+    labels = [views.label(decision, a) for a in decision.legal]
+    hinted = None if hint is None else {"index": legal_index(decision, hint[0]), "label": views.label(decision, hint[0]),
+                                        "reason": hint[1]}
+    race = None
+    if decision.timed:
+        first = first_claim(page.rivals)
+        race = {"elapsed": round(time.time() - served, 3), "deadline": None if first is None else float(first[1].seconds)}
+    return {**header(page), "decision": decision, "screen": views.screen(decision),
+            "prompt": views.prompt(decision), "help": views.help(decision),
+            "old_events": events[:since], "new_events": events[since:], "labels": labels,
+            "buttons": len(labels) <= MAX_BUTTONS, "hint": hinted, "race": race, "error": error,
+            "length": page.length, "undo": any(d.seat == match.you and not d.timed for d, _ in page.moves)}
+
+
+def ended(page: Page, review: list) -> dict:
+    """The end: the verdict (the ending's last line), the last moves, every game whole, the
+    review where the game has one, and the records."""
+    match, views = page.match, page.views
+    games = []
+    for k, played in enumerate(match.played):
+        lines = views.ending(played, match.you)
+        last = lines[min(page.since(), len(lines) - 1):] if k == len(match.played) - 1 else []
+        games.append({"number": k + 1, "lines": lines, "last": last,
+                      "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
+    verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
+    won = series_winner(page)
+    return {**header(page), "games": games, "verdict": f"{verdict} {won}" if won else verdict}
+
+
+def header(page: Page) -> dict:
+    match = page.match
+    game, rules = match.game, match.rules
+    spec = rules.to_spec()
+    earlier = [{"number": k + 1, "lines": game.views.ending(p, match.you)} for k, p in enumerate(match.played)]
+    return {"title": game.title, "id": page.id, "game_name": match.entry.name, "notes": page.notes,
+            "rules": spec if isinstance(spec, str) else json.dumps(spec), "seed": match.seed,
+            "you": game.seat_name(rules, match.you), "against": opponents(match), "series": series(page),
+            "earlier": earlier if page.decision is not None else []}
+
+
+def totals(page: Page) -> list[int]:
+    """Each seat's points toward the series from the games played so far."""
+    match = page.match
+    points = [0] * match.game.seats(match.rules)
+    for played in match.played:
+        for s, p in enumerate(match.game.deal_points(played)):
+            points[s] += int(p)
+    return points
+
+
+def series_winner(page: Page) -> str:
+    """Who won the series ("You won the series."), or nothing (no series, or not decided)."""
+    match = page.match
+    target = match.game.series_target(match.rules)
+    best = None if target is None else winner_of_series(totals(page), target)
+    if best is None:
+        return ""
+    return "You won the series." if best == match.you else f"{match.game.seat_name(match.rules, best)} won the series."
+
+
+def series(page: Page) -> str | None:
+    """Where a series stands (games that play to a target of points), else None."""
+    match = page.match
+    game, rules = match.game, match.rules
+    target = game.series_target(rules)
+    if target is None:
+        return None
+    text = ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}" for s, t in enumerate(totals(page)))
+    return f"game {len(match.played) + (page.decision is not None)}; series: {text} (first to {target})"

@@ -1,0 +1,309 @@
+"""The web's games, each one session file in the folder (`geolab.lab.play.SESSION_FORMAT`, the
+format of `geolab play`): the state is rebuilt from that log on every request, by the same
+loop that plays at the keyboard (`play_match`), so a reload, a second tab or a restarted server
+loses nothing, and ``geolab replay FILE`` / ``geolab play --resume FILE`` read the same file.
+
+A request brings at most one answer of the person's; the bots answer live until the person is
+asked again (`WebSeat` then stops the loop there: `Unfinished`), and the grown log is saved. A
+race is judged here, not in the page: its clock starts when the race page is first served
+(``ID.clock.json``) and a claim's seconds are measured on its arrival; the bots' claims are
+drawn first, the earliest is the deadline, and a claim after it is no claim (`late_claim`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from geolab import registry
+from geolab.errors import GeolabError, RecordError
+from geolab.game import Decision
+from geolab.lab.play import (TakeBack, Unfinished, called_first, first_claim, hint_seat, hinted, late_claim,
+                             new_match, play_match, read_session)
+from geolab.lab.results import write_json
+from geolab.stepwise import Claim
+
+#: A game id: made here (`secrets.token_hex`), never by a page; anything else names no file.
+ID = re.compile(r"[0-9a-f]{16}")
+MAX_FILE = 10_000_000  # a session file larger than this is not one this server wrote
+
+
+class BadRequest(GeolabError):
+    """A request the game refuses (one line; the game goes on unharmed): `status` its HTTP code."""
+
+    status = 400
+
+
+class NotFound(BadRequest):
+    status = 404
+
+
+class Stale(BadRequest):
+    status = 409
+
+
+class TooLarge(BadRequest):
+    status = 413
+
+
+class WebSeat:
+    """The person's seat for one request: plays the request's `answer` (a function of the
+    decision and, at a race, the rivals' claims) the first time it is asked, and stops the
+    loop at the next decision, which it keeps (`waiting`) for the page to show."""
+
+    def __init__(self, answer: Callable | None = None):
+        self.answer, self.rivals, self.notes = answer, (), []
+        self.waiting: tuple[Decision, tuple] | None = None
+
+    def act(self, decision: Decision):
+        rivals, self.rivals = self.rivals, ()
+        if self.answer is not None:
+            answer, self.answer = self.answer, None
+            return answer(decision, rivals)
+        self.waiting = (decision, rivals)
+        raise Unfinished(decision)
+
+    def say(self, text: str) -> None:
+        self.notes.append(text)
+
+    def new_game(self) -> None:
+        pass
+
+    def catch_up(self, lines) -> None:  # the page shows the events itself
+        pass
+
+
+@dataclass
+class Page:
+    """A game as one request finds it: the match (its finished games in ``played``), the
+    decision the person must answer now (None once the match is over) with the rivals' claims
+    at a race, every move of the current game as (decision, action), and the lines to tell."""
+
+    id: str
+    match: object
+    decision: Decision | None
+    rivals: tuple
+    moves: list
+    notes: list = field(default_factory=list)
+
+    @property
+    def length(self) -> int:
+        """Moves logged in the whole match: every move a page sends carries it (a stale page's
+        move is refused)."""
+        return sum(map(len, self.match.games))
+
+    @property
+    def views(self):
+        return self.match.game.views
+
+    def since(self) -> int:
+        """How many of the current game's event lines the person had seen at their last
+        decision: the lines after it are what their move and the bots' replies did."""
+        mine = [d for d, _ in self.moves if d.seat == self.match.you]
+        return len(self.views.events(mine[-1])) if mine else 0
+
+
+class Store:
+    """The folder of games: one session file a game (``ID.json``), its race clock beside it
+    (``ID.clock.json``) and, once over, each game's record (``ID-K.record.json``)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder).expanduser()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # ----- files ----------------------------------------------------------------------
+    def path(self, gid: str, suffix: str = ".json") -> Path:
+        if not isinstance(gid, str) or not ID.fullmatch(gid):
+            raise NotFound("no such game: a game id is 16 hexadecimal digits")
+        return self.folder / f"{gid}{suffix}"
+
+    def lock(self, gid: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(gid, threading.Lock())
+
+    def read(self, gid: str) -> dict:
+        path = self.path(gid)
+        try:
+            data = path.read_bytes()[:MAX_FILE + 1]
+        except FileNotFoundError:
+            raise NotFound(f"no such game: {gid}") from None
+        try:
+            if len(data) > MAX_FILE:
+                raise ValueError("too large")
+            return json.loads(data)
+        except ValueError:
+            raise RecordError(f"{path.name}: not a session file") from None
+
+    def ids(self) -> list[str]:
+        """The games in the folder, the newest first."""
+        files = [p for p in self.folder.glob("*.json") if ID.fullmatch(p.stem)]
+        return [p.stem for p in sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)]
+
+    def summary(self, gid: str) -> dict:
+        record = self.read(gid)
+        return {"id": gid, "game": record.get("game"), "finished": record.get("finished"),
+                "moves": sum(map(len, record.get("games", []))), "seed": record.get("seed")}
+
+    # ----- the game ---------------------------------------------------------------------
+    def create(self, entry, rules, you: int, vs: str | None, seed: int | None) -> str:
+        match = new_match(entry, rules, you, vs, seed)
+        gid = secrets.token_hex(8)
+        write_json(match.to_json(), self.path(gid))
+        with self.lock(gid):
+            self._settled(gid)
+        return gid
+
+    def page(self, gid: str) -> Page:
+        with self.lock(gid):
+            return self._settled(gid)
+
+    def move(self, gid: str, length: int, choose: Callable[[Decision], object]) -> Page:
+        """Play the person's move: ``choose(decision, views)`` gives the legal action (or None to pass
+        at a race), raising `BadRequest` for one it cannot read."""
+        with self.lock(gid):
+            page = self._current(gid, length)
+            served = self.served(page)
+
+            def answer(decision: Decision, rivals):
+                action = choose(decision, page.views)
+                if not decision.timed:
+                    return action
+                seconds = round(max(0.0, time.time() - served), 3)
+                first = first_claim(rivals)
+                if first is not None and seconds > first[1].seconds:
+                    seat.notes.extend(called_first(page.views, decision, first))
+                    return late_claim(first, seconds)
+                return Claim(action, seconds)
+
+            seat = WebSeat(answer)
+            return self._settled(gid, seat)
+
+    def undo(self, gid: str, length: int) -> Page:
+        with self.lock(gid):
+            page = self._current(gid, length)
+            if page.decision is None:
+                raise BadRequest("the game is over: nothing to undo")
+            if page.decision.timed:
+                raise BadRequest("no undo in a race: claim, or pass")
+
+            def take_back(decision, rivals):
+                raise TakeBack
+
+            return self._settled(gid, WebSeat(take_back))
+
+    def hint(self, page: Page) -> tuple[object, str] | None:
+        """The hint bot's move at the page's decision and why (None: no hint here)."""
+        decision = page.decision
+        if decision is None or decision.timed:
+            return None
+        hint = hint_seat(page.match)
+        action = None if hint is None else hinted(hint, decision)
+        return None if action is None else (action, page.views.reason(decision, action))
+
+    def record(self, gid: str, k: int) -> Path:
+        path = self.path(gid, f"-{k}.record.json")
+        if not path.exists():
+            raise NotFound(f"no record {k} of game {gid}: a game's records are saved when it ends")
+        return path
+
+    def review(self, page: Page) -> list[list[str]]:
+        """The registry's review of each game the person played (the oracle's costliest
+        decisions), computed once and kept beside the session."""
+        entry = page.match.entry
+        if entry.review is None:
+            return []
+        path = self.path(page.id, ".review.json")
+        if path.exists():
+            return json.loads(path.read_text())
+        lines = [list(entry.review(played, page.match.you)) for played in page.match.played]
+        write_json(lines, path)
+        return lines
+
+    # ----- rebuilding -----------------------------------------------------------------------
+    def _current(self, gid: str, length) -> Page:
+        page = self._settled(gid)
+        if type(length) is not int or length != page.length:
+            raise Stale(f"this page is out of date (the game has {page.length} moves, the page knew {length}): "
+                        "reload it")
+        if page.decision is None:
+            raise BadRequest("the game is over")
+        return page
+
+    def served(self, page: Page) -> float:
+        """When the race page at this point of the game was first served (now, if never)."""
+        if page.decision is None or not page.decision.timed:
+            return time.time()
+        path = self.path(page.id, ".clock.json")
+        log = hashlib.sha256(json.dumps(page.match.games).encode()).hexdigest()  # this race, not another
+        try:
+            clock = json.loads(path.read_text())
+            if clock["log"] == log and isinstance(clock["served"], float):
+                return clock["served"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        served = time.time()
+        write_json({"log": log, "served": served}, path)
+        return served
+
+    def _settled(self, gid: str, seat: WebSeat | None = None) -> Page:
+        """Rebuild and play on until the person is asked (or the match ends); saved. A race's
+        bot claims depend on the log's length when they are drawn (their streams are fresh
+        after each request, as after a resume), so the rebuild is repeated until the log stops
+        growing: then the claims a page shows are the ones its answer meets."""
+        page = self._rebuilt(gid, seat)
+        for _ in range(8):  # each pass logs the claims drawn before the person's; then none grow it
+            if page.decision is None or not page.decision.timed:
+                break
+            again = self._rebuilt(gid, None)
+            again.notes = page.notes
+            page, grew = again, again.length != page.length
+            if not grew:
+                break
+        if page.decision is not None and page.decision.timed:
+            self.served(page)
+        return page
+
+    def _rebuilt(self, gid: str, seat: WebSeat | None) -> Page:
+        record = self.read(gid)
+        try:
+            match, games = read_session(record)
+        except GeolabError as error:
+            raise RecordError(f"{gid}.json: {error}") from None
+        before = sum(map(len, games))
+        moves: dict[int, list] = {}
+
+        def watch(k, decision, action):  # after an undo a game's moves are replayed from its first
+            seen = moves.setdefault(k, [])
+            del seen[len(match.games[k]) - 1:]
+            seen.append((decision, action))
+
+        seat = seat or WebSeat()
+        person = None if record["finished"] else seat
+        play_match(match, person, seat.say, games, fresh=1 + before, watch=watch)
+        current = len(match.played) if not match.finished else len(match.played) - 1
+        page = Page(gid, match, *(seat.waiting or (None, ())), moves.get(current, []), seat.notes)
+        if not match.finished and seat.waiting is None:
+            raise GeolabError(f"{gid}: the game stopped without asking the person")  # pragma: no cover
+        if match.finished and not record["finished"] or page.length != before:
+            write_json(match.to_json(), self.path(gid))
+        if match.finished:
+            for k, played in enumerate(match.played):
+                path = self.path(gid, f"-{k + 1}.record.json")
+                if not path.exists():
+                    write_json(match.game.to_record(played), path)
+        return page
+
+
+def entries() -> list:
+    """The games a person can sit at: every registered game whose bots can be seated."""
+    return [e for e in registry.entries() if e.seat is not None]
+

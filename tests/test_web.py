@@ -1,0 +1,521 @@
+"""`geolab serve` (`geolab.web`): every registered game played through its pages, as a browser
+would post them (Starlette's TestClient), and a few through a real headless Chromium. The
+server's state is the session file, so every check that a bad request left the game unharmed
+reads the page (and the file) again."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from geolab import records, registry
+from geolab.cli import main
+from geolab.lab.play import replay_session
+
+try:
+    import warnings
+
+    with warnings.catch_warnings():  # Starlette asks for httpx2; its TestClient works with httpx
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from geolab.web.app import create_app
+    from geolab.web.sessions import Store
+except ImportError:  # the web extra (or httpx, of the test extra) is not installed
+    TestClient = None
+needs_web = pytest.mark.skipif(TestClient is None, reason="the web extra and httpx are not installed "
+                                                          "(pip install -e '.[web,test]')")
+
+GAMES = [e.name for e in registry.entries() if e.seat is not None]
+#: Where a game's default is long: a short preset (only games whose default takes long).
+SHORT = {"combo1": "final", "geodouble": "short"}
+MAX_PAGES = 600
+
+
+def client(folder) -> TestClient:
+    return TestClient(create_app(Path(folder)))
+
+
+def start(c: TestClient, game: str, seed: int = 7, **fields) -> str:
+    data = {"seed": str(seed), **fields}
+    if game in SHORT and "preset" not in data:
+        data["preset"] = SHORT[game]
+    r = c.post(f"/new/{game}", data=data, follow_redirects=False)
+    assert r.status_code == 303, r.text[-600:]
+    return r.headers["location"]
+
+
+def length(text: str) -> int:
+    return int(re.search(r'name="n" value="(\d+)"', text).group(1))
+
+
+def over(text: str) -> bool:
+    return 'id="over"' in text
+
+
+def screen(text: str) -> str:
+    return re.search(r'<pre class="screen" id="screen">(.*?)</pre>', text, re.S).group(1)
+
+
+def race(text: str) -> bool:
+    return 'class="race-page"' in text
+
+
+def hint_label(text: str) -> str | None:
+    found = re.search(r'id="hint">Hint: <b>(.*?)</b>', text)
+    return html.unescape(found.group(1)) if found else None
+
+
+def step(c: TestClient, loc: str, text: str, use_hint: bool) -> None:
+    """One move as a person might make it: the first button, or the hint's move (typed where
+    there are no buttons), or pass at a race without buttons."""
+    n = length(text)
+    if use_hint and not race(text):
+        hinted = c.get(loc + "?hint=1").text
+        label = hint_label(hinted)
+        if label is not None:
+            r = c.post(loc + "/move", data={"n": n, "text": label}, follow_redirects=False)
+            assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
+            return
+    data = {"n": n, "index": "0"} if 'name="index"' in text else {"n": n, "pass": "1"} if race(text) else None
+    if data is None:
+        label = hint_label(c.get(loc + "?hint=1").text)
+        assert label, "a decision without buttons offers a hint to type"
+        data = {"n": n, "text": label}
+    r = c.post(loc + "/move", data=data, follow_redirects=False)
+    assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
+
+
+def play_out(c: TestClient, loc: str, use_hint: bool = True) -> str:
+    text = c.get(loc).text
+    for k in range(MAX_PAGES):
+        if over(text):
+            return text
+        step(c, loc, text, use_hint and k % 2 == 1)
+        text = c.get(loc).text
+    raise AssertionError(f"not over after {MAX_PAGES} moves")
+
+
+# ----- the command ---------------------------------------------------------------------------
+def test_serve_without_the_web_extra_is_one_line_and_exit_code_2(monkeypatch, capsys):
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", "--folder", "unused"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and 'pip install -e ".[web]"' in err
+
+
+@needs_web
+def test_serve_prints_its_address_and_serves_the_folder(monkeypatch, capsys, tmp_path):
+    import uvicorn
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
+    assert main(["serve", "--port", "8123", "--folder", str(tmp_path / "games")]) == 0
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123 and (tmp_path / "games").is_dir()
+    assert main(["serve", "--port", "99999"]) == 2
+
+
+# ----- every game, through the pages ---------------------------------------------------------
+@needs_web
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_is_played_by_clicking_and_hints_and_its_files_replay(game, tmp_path):
+    c = client(tmp_path)
+    assert game in c.get("/").text
+    assert c.get(f"/new/{game}").status_code == 200
+    loc = start(c, game)
+    end = play_out(c, loc)
+    assert "download the record" in end
+    gid = loc.rsplit("/", 1)[1]
+    session = records.load(tmp_path / f"{gid}.json")
+    assert session["format"] == "geolab-session/1" and session["finished"] is True
+    match, stopped = replay_session(session)  # what geolab replay FILE checks, move by move
+    assert match.finished and stopped is None
+    entry = registry.get(game)
+    for k, played in enumerate(match.played, 1):
+        record = json.loads(c.get(f"{loc}/record/{k}").text)
+        assert record == json.loads(json.dumps(entry.game.to_record(played)))
+        entry.game.replay(record)  # geolab replay FILE accepts the record
+    lines = entry.game.views.ending(match.played[-1], match.you)
+    assert html.escape(lines[-1], quote=True) in end or lines[-1] in html.unescape(end)
+
+
+@needs_web
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_requests_are_refused_and_leave_the_game_as_it_was(game, tmp_path):
+    c = client(tmp_path)
+    loc = start(c, game, seed=11)
+    gid = loc.rsplit("/", 1)[1]
+    before = c.get(loc).text
+    n, table = length(before), screen(before)
+    saved = (tmp_path / f"{gid}.json").read_text()
+    bad = [
+        (loc + "/move", {"n": n, "index": "100000"}, 400),  # no such legal move
+        (loc + "/move", {"n": n, "index": "-1"}, 400),
+        (loc + "/move", {"n": n, "text": "no such move xyz"}, 400),
+        (loc + "/move", {"n": n + 1, "index": "0"}, 409),  # a stale (or future) page
+        (loc + "/move", {"index": "0"}, 400),  # no length
+        (loc + "/move", {"n": "many", "index": "0"}, 400),
+        (loc + "/move", {"n": n}, 400),  # no move
+        ("/g/0123456789abcdef/move", {"n": n, "index": "0"}, 404),  # a well-formed id of no game
+        ("/g/..%2F..%2Fetc%2Fpasswd/move", {"n": n, "index": "0"}, 404),
+        ("/g/ZZZ/move", {"n": n, "index": "0"}, 404),
+    ]
+    for url, data, status in bad:
+        r = c.post(url, data=data, follow_redirects=False)
+        assert r.status_code == status, (url, data, r.status_code)
+        assert re.search(r'id="error">[^<\n]+<', r.text), "a one-line reason"
+    malformed = [
+        (b"n=1&n=2&index=0", "application/x-www-form-urlencoded", 400),  # a field twice
+        (b"\xff\xfe=\xff", "application/x-www-form-urlencoded", 400),  # not UTF-8
+        (b'{"n": 0, "index": 0}', "application/json", 400),
+        (b"x" * 100_000, "application/x-www-form-urlencoded", 413),  # a huge body
+    ]
+    for body, kind, status in malformed:
+        r = c.post(loc + "/move", content=body, headers={"content-type": kind}, follow_redirects=False)
+        assert r.status_code == status, (body[:20], r.status_code)
+    assert c.get("/g/0123456789abcdef").status_code == 404
+    assert c.get(f"{loc}/record/1").status_code == 404  # not over yet
+    after = c.get(loc).text
+    assert (length(after), screen(after)) == (n, table)
+    assert (tmp_path / f"{gid}.json").read_text() == saved
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(gid)) == []
+
+
+@needs_web
+@pytest.mark.parametrize("game", GAMES)
+def test_a_reload_and_a_restarted_server_rebuild_the_game_from_its_file(game, tmp_path):
+    c = client(tmp_path)
+    loc = start(c, game, seed=3)
+    text = c.get(loc).text
+    if not over(text):
+        step(c, loc, text, use_hint=False)
+        if 'name="index"' in text:  # the same click again, from a second tab or a double click: stale
+            r = c.post(loc + "/move", data={"n": length(text), "index": "0"}, follow_redirects=False)
+            assert r.status_code == 409 and "out of date" in r.text
+    first = c.get(loc).text
+    assert c.get(loc).text == first  # a reload (a second tab) shows the same page
+    again = client(tmp_path).get(loc).text  # a new server over the same folder
+    if over(first):
+        assert over(again)
+        return
+    assert (length(again), screen(again)) == (length(first), screen(first))
+    session = records.load(tmp_path / f"{loc.rsplit('/', 1)[1]}.json")
+    match, stopped = replay_session(session)  # what geolab play --resume FILE checks before playing on
+    assert not match.finished and stopped is not None and stopped.seat == session["you"]
+
+
+@needs_web
+@pytest.mark.parametrize("game", GAMES)
+def test_hint_and_undo(game, tmp_path):
+    c = client(tmp_path)
+    for seed in range(5, 9):
+        loc = start(c, game, seed=seed)
+        text = c.get(loc).text
+        for _ in range(60):  # to a decision that is not a race
+            if over(text) or not race(text):
+                break
+            step(c, loc, text, use_hint=False)
+            text = c.get(loc).text
+        if not over(text):
+            break
+    else:
+        pytest.skip(f"{game}: every game ended in races only (seeds 5-8): nothing to take back")
+    n, table = length(text), screen(text)
+    entry = registry.get(game)
+    hinted = c.get(loc + "?hint=1").text
+    if entry.hint is not None:
+        assert hint_label(hinted) and "because" in hinted
+    assert length(hinted) == n
+    step(c, loc, text, use_hint=False)
+    moved = c.get(loc).text
+    r = c.post(loc + "/undo", data={"n": length(moved) if not over(moved) else 0}, follow_redirects=False)
+    if over(moved):
+        assert r.status_code == 400  # nothing to take back once the game is over
+        return
+    if race(moved):
+        assert r.status_code == 400 and "race" in r.text
+        return
+    assert r.status_code == 303
+    back = c.get(loc).text
+    assert (length(back), screen(back)) == (n, table)
+    assert c.post(loc + "/undo", data={"n": length(moved)}, follow_redirects=False).status_code == 409
+
+
+def races(game: str) -> bool:
+    return game in ("border-up", "geodouble", "dashing-states", "combo1")
+
+
+def to_race(c: TestClient, loc: str) -> str | None:
+    text = c.get(loc).text
+    for _ in range(80):
+        if over(text):
+            return None
+        if race(text):
+            return text
+        step(c, loc, text, use_hint=False)
+        text = c.get(loc).text
+    return None
+
+
+def deadline(text: str) -> float | None:
+    found = re.search(r"deadline = (null|[0-9.]+)", text)
+    return None if found.group(1) == "null" else float(found.group(1))
+
+
+def person_claims(path: Path, you: int) -> list:
+    session = json.loads(path.read_text())
+    return [m for g in session["games"] for m in g if m[0] == you and len(m) == 5]
+
+
+def claim_form(tmp_path: Path, loc: str, text: str) -> dict:
+    """A claim of the race's first legal move: its button, or its words typed where there are
+    too many moves for buttons."""
+    if 'name="index"' in text:
+        return {"n": length(text), "index": "0"}
+    page = Store(tmp_path).page(loc.rsplit("/", 1)[1])
+    return {"n": length(text), "text": page.views.label(page.decision, page.decision.legal[0])}
+
+
+@needs_web
+@pytest.mark.parametrize("game", GAMES)
+def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_claim(game, tmp_path):
+    c = client(tmp_path)
+    for seed in range(1, 12 if races(game) else 2):
+        loc = start(c, game, seed=seed)
+        text = to_race(c, loc)
+        if text is not None and deadline(text) is not None and deadline(text) > 0.5:
+            break
+    else:
+        if races(game):
+            pytest.fail(f"{game}: no race with a rival's claim in 11 seeds")
+        pytest.skip(f"{game}: no race (a timed decision) met in a game")
+    gid = loc.rsplit("/", 1)[1]
+    you = json.loads((tmp_path / f"{gid}.json").read_text())["you"]
+    limit = deadline(text)
+    r = c.post(loc + "/move", data=claim_form(tmp_path, loc, text), follow_redirects=False)  # at once: in time
+    assert r.status_code == 303
+    claim = person_claims(tmp_path / f"{gid}.json", you)[-1]
+    assert claim[2] == 0 and claim[4] < limit
+    # another race, answered after the bot's claim: the server's clock says it came too late
+    for seed in range(20, 40):
+        loc = start(c, game, seed=seed)
+        text = to_race(c, loc)
+        if text is not None and deadline(text) is not None:
+            break
+    gid = loc.rsplit("/", 1)[1]
+    clock = tmp_path / f"{gid}.clock.json"
+    kept = json.loads(clock.read_text())
+    limit = deadline(text)
+    kept["served"] -= limit + 1  # as if the page had been served limit + 1 seconds ago
+    clock.write_text(json.dumps(kept))
+    claims = len(person_claims(tmp_path / f"{gid}.json", you))
+    r = c.post(loc + "/move", data=claim_form(tmp_path, loc, text), follow_redirects=False)
+    assert r.status_code == 303
+    late = person_claims(tmp_path / f"{gid}.json", you)
+    assert len(late) == claims + 1 and late[-1][2] == -1 and late[-1][3] == "pass" and late[-1][4] >= limit
+
+
+SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS
+          if registry.get(g).game.series_target(registry.get(g).game.Rules.preset(p)) is not None]
+
+
+@needs_web
+@pytest.mark.skipif(not SERIES, reason="no registered game plays a series")
+def test_a_series_is_played_game_after_game_and_each_game_is_saved_as_a_record(tmp_path):
+    game, preset = SERIES[0]
+    c = client(tmp_path)
+    loc = start(c, game, seed=3, preset=preset)
+    assert "series:" in c.get(loc).text
+    end = play_out(c, loc, use_hint=False)
+    assert "won the series." in re.search(r'id="over">(.*?)<', end).group(1)
+    gid = loc.rsplit("/", 1)[1]
+    match, _ = replay_session(records.load(tmp_path / f"{gid}.json"))
+    assert len(match.played) > 1
+    for k in range(1, len(match.played) + 1):
+        registry.get(game).game.replay(json.loads(c.get(f"{loc}/record/{k}").text))
+
+
+@needs_web
+def test_the_setup_form_takes_a_preset_fields_a_seat_and_bots_and_refuses_bad_ones(tmp_path):
+    c = client(tmp_path)
+    game = GAMES[0]
+    entry = registry.get(game)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    seats = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
+    number = next(row["field"] for row in rules.describe() if row["type"] == "int")
+    loc = start(c, game, seat=seats[-1])
+    session = json.loads((tmp_path / f"{loc.rsplit('/', 1)[1]}.json").read_text())
+    assert session["you"] == len(seats) - 1
+    for data, words in [({"preset": "no-such"}, "preset"), ({"seat": "Q9"}, "seat"), ({"bots": "nobody"}, "bot"),
+                        ({"seed": "-4"}, "seed"), ({"set." + number: "99999999999"}, number)]:
+        r = c.post(f"/new/{game}", data=data, follow_redirects=False)
+        assert r.status_code == 400 and words in r.text.lower()
+    assert c.get("/new/no-such-game").status_code == 404
+
+
+@needs_web
+def test_any_seat_with_bots_in_all_the_others(tmp_path):
+    """A class game on one screen: the person at any seat, bots as every classmate."""
+    c = client(tmp_path)
+    many = max(GAMES, key=lambda g: registry.get(g).game.seats(registry.get(g).game.Rules.preset(
+        registry.get(g).game.Rules.DEFAULT)))
+    entry = registry.get(many)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    middle = entry.game.seat_name(rules, entry.game.seats(rules) // 2)
+    loc = start(c, many, seat=middle)
+    assert f"you are {middle}" in c.get(loc).text
+    assert over(play_out(c, loc, use_hint=False))
+
+
+# ----- a real browser -------------------------------------------------------------------------
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra)")
+    import uvicorn
+    from selenium.webdriver.chrome.service import Service
+
+    folder = Path(tempfile.mkdtemp(prefix="geolab-web-"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(folder), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 f"--user-data-dir={tempfile.mkdtemp(prefix='geolab-chromium-')}", "--window-size=1000,900"):
+        options.add_argument(flag)
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.implicitly_wait(0)
+    driver.base = f"http://127.0.0.1:{port}"
+    driver.folder = folder
+    yield driver
+    driver.quit()
+    server.should_exit = True
+    thread.join(timeout=5)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def by(driver, css: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def click(driver, element, timeout: float = 20) -> None:
+    """Click, and wait for the next page (a form's answer or a link's page) to replace this one."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = by(driver, "html")[0]
+
+    def replaced(_) -> bool:  # Chromium says "stale" in more than one way
+        try:
+            old.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+
+    try:
+        element.click()
+    except WebDriverException:  # the page moved on by itself (a race's clock ran out)
+        pass
+    WebDriverWait(driver, timeout).until(replaced)
+    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def begin(driver, game: str, seed: int, preset: str | None = None, bots: str | None = None) -> str:
+    driver.get(f"{driver.base}/new/{game}" + (f"?preset={preset}" if preset else ""))
+    by(driver, "#seed")[0].send_keys(str(seed))
+    if bots:
+        by(driver, "#bots")[0].clear()
+        by(driver, "#bots")[0].send_keys(bots)
+    click(driver, by(driver, "#start")[0])
+    return driver.current_url
+
+
+def click_on(driver) -> None:
+    """The first legal button; at a race without buttons, pass; else the hint's move, typed."""
+    buttons = by(driver, "button.move") or by(driver, "#pass")
+    if buttons:
+        click(driver, buttons[0])
+        return
+    click(driver, by(driver, "#ask-hint")[0])
+    by(driver, "#text")[0].send_keys(by(driver, "#hint b")[0].text)
+    click(driver, by(driver, "#send")[0])
+
+
+@needs_web
+def test_a_person_plays_a_whole_game_in_the_browser(browser):
+    begin(browser, "state-iq", seed=4)
+    for _ in range(MAX_PAGES):
+        if by(browser, "#over"):
+            break
+        click_on(browser)
+    assert by(browser, "#over") and by(browser, "#record-1")
+    assert "geolab replay" in browser.page_source
+
+
+@needs_web
+def test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload(browser):
+    url = begin(browser, "geodouble", seed=6, preset="short")
+    for _ in range(40):  # past the race, to a trick
+        if not by(browser, ".race-page") or by(browser, "#over"):
+            break
+        click_on(browser)
+    assert by(browser, "button.move")
+    screen_before = by(browser, "#screen")[0].text
+    by(browser, "#text")[0].send_keys("ZZ nonsense")
+    click(browser, by(browser, "#send")[0])
+    assert by(browser, "#error") and by(browser, "#screen")[0].text == screen_before
+    browser.execute_script("document.querySelector('button.move').value = '999'")  # a forged button
+    click(browser, by(browser, "button.move")[0])
+    assert "not one of the" in by(browser, "#error")[0].text
+    browser.get(url)
+    click(browser, by(browser, "#ask-hint")[0])
+    assert "because" in by(browser, "#hint")[0].text and by(browser, "button.hinted")
+    click(browser, by(browser, "button.hinted")[0])
+    assert by(browser, "#screen")[0].text != screen_before
+    click(browser, by(browser, "#undo")[0])
+    assert by(browser, "#screen")[0].text == screen_before and "taken back" in browser.page_source
+    browser.refresh()
+    assert by(browser, "#screen")[0].text == screen_before
+
+
+@needs_web
+def test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims(browser):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for seed in range(8, 30):  # a race whose bot claims soon (a fast bot), so the test waits little
+        begin(browser, "geodouble", seed=seed, preset="short", bots="player:speed=10")
+        limit = deadline(browser.page_source)
+        if limit is not None and limit < 4:
+            break
+    assert by(browser, ".race-page") and by(browser, "#clock")
+    first = float(by(browser, "#clock")[0].text)
+    WebDriverWait(browser, 5).until(lambda d: not by(d, "#clock") or float(by(d, "#clock")[0].text) > first)
+    # the person waits: at the bot's claim the page sends no claim and the server judges it
+    WebDriverWait(browser, limit + 10).until(lambda d: not by(d, ".race-page"))
+    assert "called" in browser.page_source.lower() or "claimed" in browser.page_source.lower()
