@@ -739,6 +739,14 @@ class Packaged:
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         return self.batch_engine.batch_records(rules, bots, n, seed)
 
+    def series_target(self, rules) -> int | None:
+        """One game is the whole match (a game that plays series says otherwise)."""
+        return None
+
+    def deal_points(self, played) -> tuple[int, ...]:
+        """A point to the seat that won the game, none at a tie (a game scored otherwise says so)."""
+        return tuple(int(s == 1) for s in self.scores(played))
+
     def num_actions(self, rules) -> int:
         return self.observations.num_actions(rules)
 

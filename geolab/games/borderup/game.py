@@ -11,7 +11,7 @@ from __future__ import annotations
 from geolab.game import Packaged
 from geolab.games.borderup import batch as engine
 from geolab.games.borderup import observations, records
-from geolab.games.borderup.reference import Engine, Played
+from geolab.games.borderup.reference import Engine
 from geolab.games.borderup.rules import Rules
 from geolab.games.borderup.views import VIEWS
 
@@ -30,13 +30,6 @@ class BorderUpGame(Engine, Packaged):
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
-
-    def series_target(self, rules: Rules) -> int | None:
-        """One game is the whole match: win, loss or tie (NOTES.md)."""
-        return None
-
-    def deal_points(self, played: Played) -> tuple[int, int]:
-        return (int(played.winner == 0), int(played.winner == 1))
 
 
 GAME = BorderUpGame()

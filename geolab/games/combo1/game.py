@@ -45,10 +45,6 @@ class Combo1Game(Engine, Packaged):
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
 
-    def series_target(self, rules: Rules) -> int | None:
-        """The match is the whole game: its games are played inside it."""
-        return None
-
     def deal_points(self, played: Played) -> tuple[int, int]:
         return played.wins
 

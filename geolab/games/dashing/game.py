@@ -11,7 +11,7 @@ from __future__ import annotations
 from geolab.game import Packaged
 from geolab.games.dashing import batch as engine
 from geolab.games.dashing import observations, records
-from geolab.games.dashing.reference import Engine, Played
+from geolab.games.dashing.reference import Engine
 from geolab.games.dashing.rules import Rules
 from geolab.games.dashing.views import VIEWS
 
@@ -30,14 +30,6 @@ class DashingStatesGame(Engine, Packaged):
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
-
-    def series_target(self, rules: Rules) -> int | None:
-        """One game is the whole match (Combo 1 scores each game win / loss / tie)."""
-        return None
-
-    def deal_points(self, played: Played) -> tuple[int, int]:
-        w = played.winner
-        return (0, 0) if w is None else ((1, 0) if w == 0 else (0, 1))
 
 
 GAME = DashingStatesGame()

@@ -31,10 +31,6 @@ class GeoDoubleGame(Engine, Packaged):
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
 
-    def series_target(self, rules: Rules) -> int | None:
-        """The match is the whole game: its rounds to 50 are played inside it."""
-        return None
-
     def deal_points(self, played: Played) -> tuple[int, int]:
         return played.score
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from geolab.game import Packaged
 from geolab.games.stateiq import batch as engine
 from geolab.games.stateiq import observations, records
-from geolab.games.stateiq.reference import Engine, Played
+from geolab.games.stateiq.reference import Engine
 from geolab.games.stateiq.rules import Rules
 from geolab.games.stateiq.views import VIEWS
 
@@ -30,13 +30,6 @@ class StateIQGame(Engine, Packaged):
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
-
-    def series_target(self, rules: Rules) -> int | None:
-        """One game is the whole match (a Combo 1 game is scored win, loss or tie)."""
-        return None
-
-    def deal_points(self, played: Played) -> tuple[int, int]:
-        return tuple(int(s == 1) for s in played.scores())
 
 
 GAME = StateIQGame()
