@@ -229,6 +229,8 @@ def test_hint_and_undo(game, tmp_path):
         if not over(text):
             break
     else:
+        # Border-Up and Dashing States ask the person nothing but a race, and a race claim is never
+        # taken back: there is no move to undo (refusing undo at a race is tested above)
         pytest.skip(f"{game}: every game ended in races only (seeds 5-8): nothing to take back")
     n, table = length(text), screen(text)
     entry = registry.get(game)
@@ -298,6 +300,8 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     else:
         if races(game):
             pytest.fail(f"{game}: no race with a rival's claim in 11 seeds")
+        # a game without timed decisions (State IQ, Play the Ranks ...) has no race to test; a game
+        # with races that met none fails just above
         pytest.skip(f"{game}: no race (a timed decision) met in a game")
     gid = loc.rsplit("/", 1)[1]
     you = json.loads((tmp_path / f"{gid}.json").read_text())["you"]
@@ -330,6 +334,7 @@ SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS
 
 
 @needs_web
+# Play the Ranks' battle presets play series, so this runs; it skips only in a registry without them
 @pytest.mark.skipif(not SERIES, reason="no registered game plays a series")
 def test_a_series_is_played_game_after_game_and_each_game_is_saved_as_a_record(tmp_path):
     game, preset = SERIES[0]
@@ -384,7 +389,7 @@ DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None or DRIVER is None:
+    if CHROMIUM is None or DRIVER is None:  # the issue: browser tests skip only where the browser is absent
         pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver)")
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra)")
     import uvicorn
