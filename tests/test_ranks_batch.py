@@ -239,7 +239,7 @@ def test_the_fused_kernel_plays_the_games_of_the_decision_loop(spec):
     for a in names:
         for b in names:
             bots = (BOTS.make(a, Rules()), BOTS.make(b, Rules()))
-            assert rb._fused(bots) is not None and rb._fused((_Walked(bots[0]), bots[1])) is None
+            assert rb._fused(bots, 1) is not None and rb._fused((_Walked(bots[0]), bots[1]), 1) is None
             for seed in (0, 1, 2):
                 fused = rb.play(rules, bots, 80, seed, **SMALL)
                 walked = rb.play(rules, tuple(_Walked(p) for p in bots), 80, seed, **SMALL)

@@ -684,8 +684,8 @@ def _decide(kind, code, concede, hand, seen, key, side, t, p0, p1, lead, k, b, h
 
 
 class FusedSeats(NamedTuple):
-    """Who decides for each side (arrays indexed by side): the policy's code (`FUSED`) and
-    counter's `concede`."""
+    """Who decides for each side of each game ((n, 2) arrays): the policy's code (`FUSED`)
+    and counter's `concede`."""
 
     codes: np.ndarray
     concede: np.ndarray
@@ -742,7 +742,7 @@ class FusedHistory(NamedTuple):
 
 @njit(cache=True, nogil=True)
 def _play_fused(seats, deals, kr, choices, state, history):
-    """Every game of a chunk, start to end, side s deciding by seats.codes[s] (`FusedSeats`)
+    """Every game of a chunk, start to end, side s deciding by seats.codes[g, s] (`FusedSeats`)
     on `deals` (`FusedDeals`) under the rules `kr` (`ranks.batch.KernelRules`) and `choices`
     (`FusedChoices`), writing `state` (`FusedState`) and `history` (`FusedHistory`): what
     `_Chunk.play` does decision by decision, here a game at a time (no checks: these policies
@@ -764,12 +764,12 @@ def _play_fused(seats, deals, kr, choices, state, history):
             first[g] = statehood_first(draw, g)
         if discarded.shape[2]:
             for s in range(2):
-                if codes[s] == FUSED_GREEDY:
+                if codes[g, s] == FUSED_GREEDY:
                     greedy_discard(hand[g, s], start, discarded[g, s])
                 else:
-                    _decide(0, codes[s], concede[s], hand[g, s], 0, key, s, 0, p0, p1, 0, 0, 0, hidden, fixed_base,
-                            win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split, tricks,
-                            assign, discarded[g, s])  # fmt: skip
+                    _decide(0, codes[g, s], concede[g, s], hand[g, s], 0, key, s, 0, p0, p1, 0, 0, 0, hidden,
+                            fixed_base, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
+                            tricks, assign, discarded[g, s])  # fmt: skip
             for s in range(2):
                 for c in discarded[g, s]:
                     hand[g, s] &= ~(1 << c)
@@ -779,11 +779,11 @@ def _play_fused(seats, deals, kr, choices, state, history):
         leader = np.int64(first[g])
         if declarations:
             for s in (leader, 1 - leader):
-                if codes[s] == FUSED_GREEDY:
+                if codes[g, s] == FUSED_GREEDY:
                     out[0] = greedy_declare(hand[g, s], start, win_tricks)
                 else:
                     seen = disc[g, s] | (disc[g, 1 - s] if public else 0)
-                    _decide(1, codes[s], concede[s], hand[g, s], seen, key, s, 0, p0, p1, 0, 0, 0, hidden,
+                    _decide(1, codes[g, s], concede[g, s], hand[g, s], seen, key, s, 0, p0, p1, 0, 0, 0, hidden,
                             fixed_base, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
                             tricks, assign, out)  # fmt: skip
                 decl[g, s] = out[0]
@@ -793,21 +793,21 @@ def _play_fused(seats, deals, kr, choices, state, history):
                 fixed_base[0] = _trick_base(mode, fixed, split, p0, p1, t)
                 bases = fixed_base
             other, shown = 1 - leader, played[g, 0] | played[g, 1]
-            if codes[leader] == FUSED_GREEDY:
+            if codes[g, leader] == FUSED_GREEDY:
                 a, k, b = greedy_lead(hand[g, leader], bases)
             else:
                 seen = disc[g, leader] | shown | (disc[g, other] if public else 0)
-                k, b = _decide(2, codes[leader], concede[leader], hand[g, leader], seen, key, leader, t, p0, p1, 0,
-                               0, 0, hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases,
-                               masks, split, tricks, assign, out)  # fmt: skip
+                k, b = _decide(2, codes[g, leader], concede[g, leader], hand[g, leader], seen, key, leader, t, p0,
+                               p1, 0, 0, 0, hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed,
+                               lead_bases, masks, split, tricks, assign, out)  # fmt: skip
                 a = out[0]
             hand[g, leader] &= ~(1 << a)
-            if codes[other] == FUSED_GREEDY:
+            if codes[g, other] == FUSED_GREEDY:
                 later = future_bases(mode, masks, split, p0, p1, t + 1)
                 f = greedy_follow(hand[g, other], a, k, b, hidden, later, ties)
             else:
                 seen = disc[g, other] | shown | (disc[g, leader] if public else 0)
-                _decide(3, codes[other], concede[other], hand[g, other], seen, key, other, t, p0, p1, a, k, b,
+                _decide(3, codes[g, other], concede[g, other], hand[g, other], seen, key, other, t, p0, p1, a, k, b,
                         hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
                         tricks, assign, out)  # fmt: skip
                 f = out[0]
@@ -818,16 +818,18 @@ def _play_fused(seats, deals, kr, choices, state, history):
                 break
 
 
-def play_fused(chunk, seats) -> None:
-    """Play a `ranks.batch` chunk in one kernel call; seats[s] = (code, concede) of side s."""
+def play_fused(chunk, codes: np.ndarray, concede: np.ndarray) -> None:
+    """Play a `ranks.batch` chunk in one kernel call; side s of game g decides by the policy
+    of code ``codes[g, s]`` (`FUSED`) with counter's ``concede[g, s]`` (a seat may seat
+    different policies game by game: `geolab.lineup.Lineup`)."""
     rules, kr, deals = chunk.rules, chunk.kr, chunk.deals
     power = np.zeros((chunk.n, 2), np.int8) if deals.power is None else deals.power
-    codes, concede = (np.array(x, np.int64) for x in zip(*seats))
     choices = FusedChoices(rules.first_lead == "given", rules.first_lead == "discard-statehood", rules.declarations,
                            rules.discards_public, rules.hidden_lead, _BEATS_LEAD[int(kr.follow_wins_ties)])
     state = FusedState(chunk.hand, chunk.disc, chunk.discarded, chunk.played, chunk.won, chunk.first, chunk.decl,
                        chunk.n_tricks)
-    _play_fused(FusedSeats(codes, concede), FusedDeals(deals.draw[:, :, None], power, deals.keys), kr, choices, state,
+    _play_fused(FusedSeats(np.ascontiguousarray(codes, np.int64), np.ascontiguousarray(concede, np.int64)),
+                FusedDeals(deals.draw[:, :, None], power, deals.keys), kr, choices, state,
                 FusedHistory(*chunk.history.values()))
 
 

@@ -48,6 +48,7 @@ from geolab.games import groups
 from geolab.games.borderup import records, reference
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import claim, deal_hands, settle
+from geolab.lineup import members
 
 #: Games per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -97,8 +98,9 @@ def race_blocks(rules: Rules, bots: Sequence, keys: Callable[[int, int], np.ndar
     block 1's ...). Deal a of block b's game i comes from ``keys(a, b)[i]`` (one uint64 key a
     game of the whole block, `block` of them), again until a hand holds a solution or the
     redeals run out; block b's claims from ``bots[s].race(streams(b)[s], ...)``, asked for every
-    game of the block (`block` hands), so a game's draws never depend on how many games are
-    played; then `settle` under the ``tie`` rule. ``keep``: every deal's hands kept (records).
+    game of the block (`block` hands; a `geolab.lineup.Lineup` asks each of its bots for its
+    own), so a game's draws never depend on how many games are played; then `settle` under the
+    ``tie`` rule. ``keep``: every deal's hands kept (records).
     The finder and `settle` run once for all the blocks: their fixed costs are paid once."""
     m = int(sum(sizes))
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -129,21 +131,29 @@ def race_blocks(rules: Rules, bots: Sequence, keys: Callable[[int, int], np.ndar
     for b, size in enumerate(sizes):
         lo, hi = offsets[b], offsets[b + 1]
         seats = streams(b)
-        for s, bot in enumerate(bots):
+        for s, seat in enumerate(bots):
             k = np.zeros(block, np.int64)
             k[:size] = np.where(raced[lo:hi], solutions[lo:hi, s], 0)
-            with asking("border-up", bot, "race"):
-                t, w = bot.race(seats[s], cards, k)
-                t, w = np.asarray(t, float), np.asarray(w, bool)
-            if t.shape != (block,) or w.shape != (block,):
-                raise IllegalActionError(f"border-up: bot {bot_name(bot)!r}, race: expected the seconds and wrong "
-                                         f"claims of {block} hands, got shapes {t.shape} and {w.shape}")
+            t, w = np.empty(block), np.empty(block, bool)
+            for bot, at in members(seat, np.arange(block)):
+                t[at], w[at] = _race(bot, seats[s], cards[at], k[at])
             seconds[lo:hi, s], wrong[lo:hi, s] = t[:size], w[:size]
     seconds[~raced] = np.inf  # no race: no claim (so `settle` gives nobody)
     claimed = np.isfinite(seconds)
     wrong = claimed & (wrong | (solutions == 0))  # a claim on a hand without a solution is wrong
     winner = settle(seconds, claimed & ~wrong, tie="tie")
     return Raced(attempts, solutions, example, seconds, wrong, winner, dealt)
+
+
+def _race(bot, rng: np.random.Generator, cards: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One bot's claims on these hands (seconds, wrong), checked for shape."""
+    with asking("border-up", bot, "race"):
+        t, w = bot.race(rng, cards, k)
+        t, w = np.asarray(t, float), np.asarray(w, bool)
+    if t.shape != k.shape or w.shape != k.shape:
+        raise IllegalActionError(f"border-up: bot {bot_name(bot)!r}, race: expected the seconds and wrong "
+                                 f"claims of {len(k)} hands, got shapes {t.shape} and {w.shape}")
+    return t, w
 
 
 def race_block(rules: Rules, bots: Sequence, keys: Callable[[int], np.ndarray], streams: Sequence[np.random.Generator],

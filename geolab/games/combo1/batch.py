@@ -21,15 +21,17 @@ that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choi
 - ``key + (0,)``: the afternoon's statehood draw, for every match of the block;
 - ``key + (1, g, k)``: the k-th deals of game g, a full block's worth as that game's own engine
   deals them (Border-Up: ``(1, 0, k, a)``, a key per match for deal a and each redeal), so a
-  match's cards never depend on how many matches are played or which are still live;
+  match's cards never depend on how many matches are played or which are still live (a
+  tournament deals only its matches' worth: `play_block`'s ``deals``);
 - ``key + (2, stream, g, k, s)``: seat s's decisions at the k-th game g (Play the Ranks: one
   generator, ``(2, stream, 3, k)``), asked for the matches that play it;
 - ``key + (3, stream, step, s)``: seat s's afternoon choices (every match of the block asked).
 
-A block of many pairs of teams (``sides``: a tournament's) plays each game for the groups of
-its rows that the same two bots play, each group's decisions from the keys above with the
-group's number after them (a team's choices, the team's number), so a block needs as many calls
-of each inner engine as it has such groups, not as it has pairs.
+A block of many pairs of teams (``sides``: a tournament's) plays each game once for all its
+rows, each seat a `geolab.lineup.Lineup` of the teams' bots for that game (teams whose bots
+share a spec seated as one bot), drawing from the same keys (a team's afternoon choices gain
+the team's number), so a block needs one call of each inner engine a slot, however many pairs
+it holds.
 
 So every seating (``stream``) of a seed plays the same cards; a run can start at any multiple
 of `BLOCK`; chunks are whole blocks and run on threads, neither changing a result. The inner
@@ -70,6 +72,7 @@ from geolab.games.ranks import batch as ranks
 from geolab.games.ranks import reference as ranks_ref
 from geolab.games.stateiq import batch as state_iq
 from geolab.games.stateiq import reference as state_iq_ref
+from geolab.lineup import Lineup, members
 
 #: Matches per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -115,26 +118,16 @@ class Choosing:
 @dataclass
 class Kept:
     """One game kind at one slot, kept for records: its place among the match's games of that
-    kind (k), the block's rows that played it, the inner engine's results (``parts``: for each
-    group of rows played by the same bots, their positions among `rows`, the result and the
-    bots' Border-Up give-up seconds), and its deals (by position)."""
+    kind (k), the block's rows that played it, the inner engine's result for them (``inner``),
+    each row's Border-Up give-up seconds by seat (``give_up``, (rows, 2)) and its deals (by
+    position)."""
 
     game: int
     k: int
     rows: np.ndarray
-    parts: list = field(default_factory=list)
+    inner: object = None
+    give_up: np.ndarray | None = None
     deals: tuple = ()
-
-    def part(self, pos: int) -> tuple[int, object, tuple]:
-        """Where position `pos` of `rows` lies: its index in its part, the part's result, and
-        its give-up seconds."""
-        for positions, inner, give_up in self.parts:
-            at = int(np.searchsorted(positions, pos))
-            if at < len(positions) and positions[at] == pos:
-                return at, inner, give_up
-        raise IndexError(pos)
-
-
 @dataclass
 class Matches:
     """m matches of one block (or chunk): rows are matches, columns the games in play order
@@ -160,12 +153,13 @@ class Matches:
         return len(self.winner)
 
     def _inner(self, i: int, j: int):
-        """Match i's j-th game: its kind, what was kept of it, its position there, and where
-        it lies in its part (`Kept.part`)."""
+        """Match i's j-th game: its kind, what was kept of it, its position there, the inner
+        result and its give-up seconds by seat."""
         g = int(self.games[i, j])
         kept = self.kept[j][g]
         pos = int(np.searchsorted(kept.rows, i))
-        return g, kept, pos, *kept.part(pos)
+        give_up = () if kept.give_up is None else tuple(float(x) for x in kept.give_up[pos])
+        return g, kept, pos, kept.inner, give_up
 
     def played(self, i: int) -> reference.Played:
         """Match i as the reference engine's `Played` (needs ``keep``)."""
@@ -173,17 +167,17 @@ class Matches:
         for j in range(self.games.shape[1]):
             if self.games[i, j] < 0:
                 break
-            g, kept, pos, at, inner, give_up = self._inner(i, j)
+            g, kept, pos, inner, give_up = self._inner(i, j)
             if g == BORDER_UP:
-                p = inner.played(rules.border_up, at, give_up)
+                p = inner.played(rules.border_up, pos, give_up)
             elif g == STATE_IQ:
-                p = inner.game(at)
+                p = inner.game(pos)
                 if self.first[i, j] >= 0:  # the reference's deal keeps its draw, the first guesser given
                     p = replace(p, deal=replace(p.deal, draw=kept.deals[pos].draw))
             elif g == DASHING:
-                p = inner.played(at)
+                p = inner.played(pos)
             else:
-                p = inner.game(at)
+                p = inner.game(pos)
             first = int(self.first[i, j])
             out.append(reference.GamePlayed(g, kept.k, p, float(self.start[i, j]), float(self.seconds[i, j]),
                                             bool(self.counted[i, j]), None if first < 0 else first,
@@ -199,9 +193,9 @@ class Matches:
         for j in range(self.games.shape[1]):
             if self.games[i, j] < 0:
                 break
-            g, kept, pos, at, inner, give_up = self._inner(i, j)
+            g, kept, pos, inner, give_up = self._inner(i, j)
             if g == BORDER_UP:
-                games[g].append(border_up_ref.Deal(inner.played(self.rules.border_up, at, give_up).deals))
+                games[g].append(border_up_ref.Deal(inner.played(self.rules.border_up, pos, give_up).deals))
             else:
                 games[g].append(kept.deals[pos])
         draw = None if self.chooser[i] < 0 else (int(self.draw[i, 0]), int(self.draw[i, 1]))
@@ -210,19 +204,24 @@ class Matches:
 
 # ----- one block -----------------------------------------------------------------------------
 def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, stream: int = 0,
-               keep: bool = False, sides: np.ndarray | None = None) -> Matches:
+               keep: bool = False, sides: np.ndarray | None = None, deals: int | None = None) -> Matches:
     """m matches (at most `BLOCK`), ``bots[s]`` at seat s, every draw from
     ``SeedSequence(seed, spawn_key=key + ...)`` (module docstring); ``keep``: each inner game's
     result kept, for `Matches.played` and `Matches.deal`.
 
     ``sides`` (m, 2): match i between teams ``bots[sides[i, 0]]`` (seat A) and
     ``bots[sides[i, 1]]`` (a tournament's round: many pairs of teams in one block). Each game is
-    then played for the rows grouped by the two bots that play it (bots of the same spec play
-    alike: `_Block.groups`), each group's decisions from generators of its own (the key's tail
-    gains the group's number, and a team's choices the team's)."""
+    then played once a slot, each seat a lineup of the teams' bots (`_Block.seated`); a team's
+    afternoon choices gain the team's number in their key.
+
+    ``deals``: how many deals (and draws) each game's generator deals, of which the block's m
+    matches take the first m: a full `BLOCK` (None, the default) keeps a match's cards the same
+    however many matches its block holds; a tournament, whose blocks are its rounds, deals just
+    its matches (``deals=m``) and so deals no more than it plays."""
     rules.validate()
-    if not 0 <= m <= BLOCK:
-        raise GeolabError(f"a block holds 0-{BLOCK} matches, got {m}")
+    deals = BLOCK if deals is None else deals
+    if not 0 <= m <= deals <= BLOCK:
+        raise GeolabError(f"a block holds 0-{BLOCK} matches and deals at least as many, got {m} and {deals}")
     if (sides is None and len(bots) != 2) or not all(hasattr(b, "games") and hasattr(b, "choose") for b in bots):
         raise GeolabError("a Combo 1 match needs two teams (bot 'team'), one per seat")
     if sides is not None:
@@ -235,7 +234,7 @@ def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, s
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key + tail))
 
     with _one_numba_thread():
-        return _Block(rules, bots, rng, m, stream, keep, sides).play()
+        return _Block(rules, bots, rng, m, stream, keep, sides, deals).play()
 
 
 @contextmanager
@@ -255,8 +254,10 @@ def _one_numba_thread():
 class _Block:
     """The state of one block of matches while its slots are played."""
 
-    def __init__(self, rules: Rules, bots, rng, m: int, stream: int, keep: bool, sides: np.ndarray | None = None):
+    def __init__(self, rules: Rules, bots, rng, m: int, stream: int, keep: bool, sides: np.ndarray | None,
+                 deals: int):
         self.rules, self.bots, self.rng, self.m, self.stream, self.sides = rules, bots, rng, m, stream, sides
+        self.deals = deals
         self.most = _slots(rules)
         G = sum(self.most)
         self.out = Matches(
@@ -286,7 +287,7 @@ class _Block:
     def choose(self) -> None:
         out, m = self.out, self.m
         r = self.rng(0)
-        a, b = r.integers(N_CARDS, size=BLOCK), r.integers(N_CARDS - 1, size=BLOCK)
+        a, b = r.integers(N_CARDS, size=self.deals), r.integers(N_CARDS - 1, size=self.deals)
         out.draw[:] = np.stack([a, b + (b >= a)], axis=1)[:m]
         out.chooser[:] = DRAWN[out.draw[:, 0], out.draw[:, 1]]
         for step in (0, 1):
@@ -320,21 +321,14 @@ class _Block:
         for t in np.unique(self.sides[:, s]):
             yield int(t), self.bots[t], np.flatnonzero(self.sides[:, s] == t)
 
-    def groups(self, g: int, rows: np.ndarray):
-        """The rows (positions in `rows`) grouped by the two bots that play game g, with those
-        bots and the tail their generators' keys gain: ``(positions, (bot A, bot B), tail)``.
-        Bots are told apart by their names (their specs), so teams that play a game alike share
-        its calls."""
+    def seated(self, g: int, rows: np.ndarray) -> tuple:
+        """The bots that play game g at each seat in these rows: the two teams' own, or (a
+        block of many pairs) a `Lineup` a seat, teams whose bots have the same name (spec)
+        seated as one, since they play alike."""
         if self.sides is None:
-            yield np.arange(len(rows)), tuple(b.games[g] for b in self.bots), ()
-            return
-        pair = self.sides[rows]
-        names = {t: bot_name(b.games[g]) for t, b in enumerate(self.bots)}
-        labels = [(names[a], names[b]) for a, b in pair]
-        for n, label in enumerate(sorted(set(labels))):
-            at = np.flatnonzero([x == label for x in labels])
-            a, b = pair[at[0]]
-            yield at, (self.bots[a].games[g], self.bots[b].games[g]), (n,)
+            return tuple(b.games[g] for b in self.bots)
+        teams = [[self.bots[t].games[g] for t in self.sides[rows, s]] for s in SEATS]
+        return tuple(Lineup.of(bots, [bot_name(b) for b in bots]) for bots in teams)
 
     # -- the schedule
     def schedule(self, j: int, decided) -> tuple[np.ndarray, np.ndarray]:
@@ -405,92 +399,77 @@ class _Block:
 
     # -- the four games, each by its own batch engine: (winners, seconds, first turn, kept)
     def border_up(self, k: int, rows: np.ndarray, given: np.ndarray):
-        rules, keep, stage = self.rules, self.out.kept is not None, self.rules.border_up
-        winner, seconds, parts = np.empty(len(rows), np.int8), np.empty(len(rows)), []
-        block_keys = {}
+        rules, stage = self.rules, self.rules.border_up
+        keys = {}
 
-        def keys(a: int) -> np.ndarray:
-            if a not in block_keys:
-                block_keys[a] = self.rng(1, BORDER_UP, k, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)[rows]
-            return block_keys[a]
+        def key(a: int) -> np.ndarray:
+            if a not in keys:
+                keys[a] = self.rng(1, BORDER_UP, k, a).integers(0, 2**64, size=self.deals, dtype=np.uint64)[rows]
+            return keys[a]
 
-        for at, bots, tail in self.groups(BORDER_UP, rows):
-            streams = [self.rng(2, self.stream, BORDER_UP, k, s, *tail) for s in SEATS]
-            raced = border_up.race_block(stage, bots, lambda a: keys(a)[at], streams, len(at), keep)
-            give_up = np.array([b.race_model.give_up(stage.cards) for b in bots], float)
-            claimed = np.isfinite(raced.seconds)
-            made = claimed.any(axis=1)
-            length = np.where(made, np.where(claimed, raced.seconds, np.inf).min(axis=1), give_up.max())
-            setup = rules.setup_border_up * raced.attempts
-            winner[at] = raced.winner
-            seconds[at] = np.where(raced.raced, setup + length + rules.check * made, setup)
-            if keep:
-                parts.append((at, raced, tuple(give_up)))
-        return winner, seconds, -1, Kept(BORDER_UP, k, rows, parts)
+        seats = self.seated(BORDER_UP, rows)
+        streams = [self.rng(2, self.stream, BORDER_UP, k, s) for s in SEATS]
+        raced = border_up.race_block(stage, seats, key, streams, len(rows), self.out.kept is not None)
+        give_up = np.empty((len(rows), 2))
+        for s, seat in enumerate(seats):
+            for bot, at in members(seat, np.arange(len(rows))):
+                give_up[at, s] = bot.race_model.give_up(stage.cards)
+        claimed = np.isfinite(raced.seconds)
+        made = claimed.any(axis=1)
+        length = np.where(made, np.where(claimed, raced.seconds, np.inf).min(axis=1), give_up.max(axis=1))
+        setup = rules.setup_border_up * raced.attempts
+        seconds = np.where(raced.raced, setup + length + rules.check * made, setup)
+        return raced.winner, seconds, -1, Kept(BORDER_UP, k, rows, raced, give_up)
 
     def state_iq(self, k: int, rows: np.ndarray, given: np.ndarray):
-        rules, keep = self.rules, self.out.kept is not None
-        cards, power, draw = (a[rows] for a in state_iq_ref.deal_arrays(BLOCK, self.rng(1, STATE_IQ, k)))
+        rules = self.rules
+        cards, power, draw = (a[rows] for a in state_iq_ref.deal_arrays(self.deals, self.rng(1, STATE_IQ, k)))
         first = np.where(given >= 0, given, DRAWN[draw[:, 0], draw[:, 1]]).astype(np.int64)
         kept_draw = np.where(given[:, None] >= 0, -1, draw)
-        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
-        for at, bots, tail in self.groups(STATE_IQ, rows):
-            games = state_iq.play_given(rules.state_iq, bots, cards[at], power[at], first[at],
-                                        [self.rng(2, self.stream, STATE_IQ, k, s, *tail) for s in SEATS], kept_draw[at])
-            n = np.arange(len(at))
-            found = np.zeros((len(at), 2), np.int64)
-            found[n, first[at]] = games.found[:, 0]
-            found[n, 1 - first[at]] = games.found[:, 1]
-            a, b = (np.where(found[:, s] > 0, found[:, s], state_iq_ref.GUESSES + 1) for s in SEATS)
-            winner[at] = np.where(a < b, 0, np.where(b < a, 1, -1))
-            seconds[at] = rules.setup_state_iq + rules.turn * (games.guesses >= 0).sum(axis=(1, 2))
-            if keep:
-                parts.append((at, games, ()))
+        games = state_iq.play_given(rules.state_iq, self.seated(STATE_IQ, rows), cards, power, first,
+                                    [self.rng(2, self.stream, STATE_IQ, k, s) for s in SEATS], kept_draw)
+        n = np.arange(len(rows))
+        found = np.zeros((len(rows), 2), np.int64)
+        found[n, first] = games.found[:, 0]
+        found[n, 1 - first] = games.found[:, 1]
+        a, b = (np.where(found[:, s] > 0, found[:, s], state_iq_ref.GUESSES + 1) for s in SEATS)
+        winner = np.where(a < b, 0, np.where(b < a, 1, -1))
+        seconds = rules.setup_state_iq + rules.turn * (games.guesses >= 0).sum(axis=(1, 2))
         deals = ()
-        if keep:
+        if self.out.kept is not None:
             deals = tuple(state_iq_ref.Deal((int(c[0]), int(c[1])), int(p), (int(d[0]), int(d[1])), None)
                           for c, p, d in zip(cards, power, draw))
-        return winner, seconds, first, Kept(STATE_IQ, k, rows, parts, deals)
+        return winner, seconds, first, Kept(STATE_IQ, k, rows, games, None, deals)
 
     def dashing(self, k: int, rows: np.ndarray, given: np.ndarray):
-        rules, keep = self.rules, self.out.kept is not None
-        hands = dashing.deal_block(rules.dashing, self.rng(1, DASHING, k))[rows]
-        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
-        per = rules.announce * rules.dashing.placed
-        for at, bots, tail in self.groups(DASHING, rows):
-            raced = dashing.race_hands(rules.dashing, bots, hands[at],
-                                       [self.rng(2, self.stream, DASHING, k, s, *tail) for s in SEATS])
-            winner[at] = raced.winner
-            seconds[at] = rules.setup_dashing + raced.length + per * raced.speaking.sum(axis=1)
-            if keep:
-                parts.append((at, raced, ()))
-        deals = tuple(dashing_ref.Deal(tuple(tuple(int(c) for c in h) for h in hand)) for hand in hands) if keep else ()
-        return winner, seconds, -1, Kept(DASHING, k, rows, parts, deals)
+        rules = self.rules
+        hands = dashing.deal_block(rules.dashing, self.rng(1, DASHING, k), self.deals)[rows]
+        raced = dashing.race_hands(rules.dashing, self.seated(DASHING, rows), hands,
+                                   [self.rng(2, self.stream, DASHING, k, s) for s in SEATS])
+        seconds = rules.setup_dashing + raced.length + rules.announce * rules.dashing.placed * raced.speaking.sum(axis=1)
+        deals = ()
+        if self.out.kept is not None:
+            deals = tuple(dashing_ref.Deal(tuple(tuple(int(c) for c in h) for h in hand)) for hand in hands)
+        return raced.winner, seconds, -1, Kept(DASHING, k, rows, raced, None, deals)
 
     def ranks(self, k: int, rows: np.ndarray, given: np.ndarray):
-        rules, keep = self.rules, self.out.kept is not None
-        dealt = ranks.dealt(rules.ranks, self.rng(1, RANKS, k), BLOCK)
+        rules = self.rules
+        dealt = ranks.dealt(rules.ranks, self.rng(1, RANKS, k), self.deals)
         deals = ranks.Deals(*(None if a is None else a[rows] for a in
                               (dealt.hands, dealt.masks, dealt.draw, dealt.power, dealt.keys)))
         draw = deals.draw.astype(np.int64)
         first = np.where(given >= 0, given, DRAWN[draw[:, 0], draw[:, 1]]).astype(np.int64)
-        winner, seconds, parts = np.empty(len(rows), np.int64), np.empty(len(rows)), []
-        for at, bots, tail in self.groups(RANKS, rows):
-            part = ranks.Deals(*(None if a is None else a[at] for a in
-                                 (deals.hands, deals.masks, deals.draw, deals.power, deals.keys)))
-            played = ranks.play_given(rules.ranks, bots, part, first[at], self.rng(2, self.stream, RANKS, k, *tail))
-            winner[at] = played.winner
-            seconds[at] = rules.setup_ranks + rules.discard + rules.trick * played.n_tricks.astype(np.int64)
-            if keep:
-                parts.append((at, played, ()))
+        played = ranks.play_given(rules.ranks, self.seated(RANKS, rows), deals, first,
+                                  self.rng(2, self.stream, RANKS, k))
+        seconds = rules.setup_ranks + rules.discard + rules.trick * played.n_tricks.astype(np.int64)
         kept = ()
-        if keep:
+        if self.out.kept is not None:
             power = deals.power
             kept = tuple(ranks_ref.Deal(tuple(tuple(int(c) for c in h) for h in deals.hands[i]),
                                         (int(draw[i, 0]), int(draw[i, 1])),
                                         None if power is None else (int(power[i, 0]), int(power[i, 1])), None)
                          for i in range(len(rows)))
-        return winner, seconds, first, Kept(RANKS, k, rows, parts, kept)
+        return played.winner, seconds, first, Kept(RANKS, k, rows, played, None, kept)
 
 
 PLAYERS = (_Block.border_up, _Block.state_iq, _Block.dashing, _Block.ranks)

@@ -14,7 +14,7 @@ finals.
 spawn_key=(t,))``; the p-th match block of block b's stage s from `play_block`'s key ``(b, s,
 p)``. A block's results depend on the block alone, so blocks may run in any
 order, on any number of threads; the tournaments of a block depend on how many of its
-tournaments are played (a run of n tournaments gives its first n the same numbers as any longer
+tournaments are played (a match block deals as many deals as it plays matches) (a run of n tournaments gives its first n the same numbers as any longer
 run when n is a multiple of `BLOCK`).
 """
 
@@ -105,7 +105,7 @@ def _block(rules: TournamentRules, bots: Sequence, teams: int, seed: int, b: int
         for piece, at in enumerate(range(0, len(games), MATCH_BLOCK)):
             part = games[at:at + MATCH_BLOCK]
             sides = np.array([(a, bb) for _, a, bb in part], np.int64).reshape(-1, 2)
-            played = play_block(match_rules, bots, seed, (b, stage, piece), len(part), sides=sides)
+            played = play_block(match_rules, bots, seed, (b, stage, piece), len(part), sides=sides, deals=len(part))
             results += [(int(played.winner[j]), played.games[j], played.winners[j], played.counted[j],
                          played.tiebreak[j]) for j in range(len(part))]
         return results

@@ -43,6 +43,7 @@ from geolab.game import Batch, asking, bot_name
 from geolab.games.dashing import records, reference
 from geolab.games.dashing.reference import Row, Said
 from geolab.games.dashing.rules import ANNOUNCE, Rules
+from geolab.lineup import members
 from geolab.stepwise import Claim
 
 #: Games per seed block; a chunk is a whole number of blocks.
@@ -268,14 +269,18 @@ class Raced:
 
 def race_hands(rules: Rules, bots, hands: np.ndarray, streams) -> Raced:
     """Given hands (m, 2, cards) raced: seat s's claims from ``bots[s].act(Hands(...),
-    streams[s])`` (one call a seat), judged and settled. The piece a game holding Dashing
+    streams[s])`` (one call a seat, or a `geolab.lineup.Lineup`'s bots each for its own
+    hands), judged and settled. The piece a game holding Dashing
     States as a stage (the Combo 1 match) plays its games with, on its own deals and streams."""
     m = len(hands)
     claims, row, said = [], np.empty((m, 2), np.int64), np.empty((m, 2), np.int64)
-    for s, bot in enumerate(bots):
-        with asking("dashing-states", bot, "race"):
-            made = bot.act(Hands(hands[:, s]), streams[s])
-        claims.append(checked_claims(rules, bot, made, m))
+    for s, seat in enumerate(bots):
+        parts = []
+        for bot, at in members(seat, np.arange(m)):
+            with asking("dashing-states", bot, "race"):
+                made = bot.act(Hands(hands[at, s]), streams[s])
+            parts.append((at, checked_claims(rules, bot, made, len(at))))
+        claims.append(parts[0][1] if len(parts) == 1 else _scattered(parts, m))
         row[:, s], said[:, s] = faults(rules, hands[:, s], claims[s])
     shout = np.stack([np.where(c.claimed, c.seconds, np.inf) for c in claims], axis=1)
     gave_up = np.maximum(claims[0].seconds, claims[1].seconds)
@@ -284,6 +289,16 @@ def race_hands(rules: Rules, bots, hands: np.ndarray, streams) -> Raced:
     _settle(shout, gave_up, row, said, rules.simultaneous, rules.announce != "none", rules.simultaneous_announce,
             winner, fault, first, length, speaking)
     return Raced(rules, hands, claims, shout, winner, first, length, fault, speaking)
+
+
+def _scattered(parts, m: int) -> Claims:
+    """Claims for m hands from the claims of several bots, each for its own rows."""
+    fields = Claims.__dataclass_fields__
+    out = {f: np.empty((m,) + getattr(parts[0][1], f).shape[1:], getattr(parts[0][1], f).dtype) for f in fields}
+    for at, claims in parts:
+        for f in fields:
+            out[f][at] = getattr(claims, f)
+    return Claims(**out)
 
 
 class _Chunk:

@@ -69,6 +69,7 @@ from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import asking
 from geolab.games.ranks.reference import Game, Lead, Trick, View
 from geolab.games.ranks.rules import BASE_MODES, BONUSES, SIDES, Rules
+from geolab.lineup import each, members
 
 #: Games per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -562,12 +563,18 @@ def _name(policy) -> str:
     return getattr(policy, "name", type(policy).__name__)
 
 
-def _fused(policies):
-    """The fused kernel that plays both policies, bound to their seats, or None."""
-    offers = [getattr(p, "fused", None) for p in policies]
-    if offers[0] is None or offers[1] is None or offers[0][0] is not offers[1][0]:
+def _fused(policies, n: int):
+    """The fused kernel that plays every policy of both seats (a seat may be a
+    `geolab.lineup.Lineup`), bound to each game's (code, concede) by side, or None."""
+    offers = [(member, getattr(member, "fused", None)) for seat in policies for member in each(seat)]
+    if any(o is None for _, o in offers) or len({id(o[0]) for _, o in offers}) != 1:
         return None
-    return lambda chunk: offers[0][0](chunk, (offers[0][1], offers[1][1]))
+    kernel, offered = offers[0][1][0], {id(member): o[1] for member, o in offers}
+    codes, concede = np.empty((n, 2), np.int64), np.empty((n, 2), np.int64)
+    for s, seat in enumerate(policies):
+        for member, at in members(seat, np.arange(n)):
+            codes[at, s], concede[at, s] = offered[id(member)]
+    return lambda chunk: kernel(chunk, codes, concede)
 
 
 class _Chunk:
@@ -617,9 +624,10 @@ class _Chunk:
     # -- decisions: ask, check, apply
     def decide(self, kind: str, t: int, rows: np.ndarray, sides: np.ndarray, policies, rng) -> None:
         if policies[0] is policies[1]:
-            groups = [(policies[0], rows, sides)]
+            seats = [(policies[0], rows, sides)]
         else:
-            groups = [(policies[s], rows[sides == s], sides[sides == s]) for s in (0, 1)]
+            seats = [(policies[s], rows[sides == s], sides[sides == s]) for s in (0, 1)]
+        groups = [(policy, r[at], s[at]) for seat, r, s in seats for policy, at in members(seat, r)]
         for policy, r, s in groups:
             if len(r):
                 obs = self.observe(kind, t, r, s)
@@ -695,7 +703,7 @@ class _Chunk:
 
     # -- the game
     def play(self, policies, rng) -> Played:
-        fused = _fused(policies)
+        fused = _fused(policies, self.n)
         if fused is not None:
             fused(self)
             return Played.finish(self)

@@ -40,6 +40,7 @@ from geolab.games.stateiq import records, reference
 from geolab.games.stateiq.clues import LETTERS, Clue
 from geolab.games.stateiq.reference import GUESSES, SEATS, SIDES, Deal, Phase, Played, View
 from geolab.games.stateiq.rules import Rules
+from geolab.lineup import members
 
 BLOCK = 4096
 CHUNK = 65536
@@ -276,10 +277,20 @@ def play_given(rules: Rules, bots, cards: np.ndarray, power: np.ndarray, first: 
 
 def _ask(bot, kind: str, rules: Rules, seat: int, at: np.ndarray, cards, order, p: int, k: int, clues, guesses, found,
          first, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Seat `seat`'s answers (cards) for games `at`, checked against `legal`."""
-    n = len(at)
-    asked = Asked(rules, kind, np.full(n, seat), cards[at, seat], order[at], np.full(n, p), np.full(n, k),
-                  clues[at], guesses[at], found[at], first[at], np.ascontiguousarray(legal, np.int64))
+    """Seat `seat`'s answers (cards) for games `at`, checked against `legal`: each of its bots
+    (`geolab.lineup.members`) asked for its own games."""
+    answer = np.empty(len(at), np.int64)
+    for member, pos in members(bot, at):
+        rows = at[pos]
+        answer[pos] = _ask_one(member, Asked(rules, kind, np.full(len(rows), seat), cards[rows, seat], order[rows],
+                                             np.full(len(rows), p), np.full(len(rows), k), clues[rows], guesses[rows],
+                                             found[rows], first[rows], np.ascontiguousarray(legal[pos], np.int64)),
+                               seat, p, k, rng)
+    return answer
+
+
+def _ask_one(bot, asked: Asked, seat: int, p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    n, kind = len(asked), asked.kind
     with asking("state-iq", bot, f"{kind} of phase {p + 1}, slot {k + 1}"):
         answer = np.asarray(bot.act(asked, rng))
     if answer.shape != (n,) or answer.dtype.kind not in "iu":

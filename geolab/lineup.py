@@ -1,0 +1,55 @@
+"""A seat of a batch whose games are played by different bots: a tournament's round, where each
+match of a block seats its own two teams.
+
+Where a batch engine takes ``bots[s]`` for seat s, it may take a `Lineup` instead: game i at
+that seat is played by ``lineup.bots[lineup.which[i]]``. The engine asks each bot for its own
+games (`members`), one call each where it asked the seat once, every bot drawing from the
+seat's generator in the lineup's order. So a block of many pairs of teams is one call of the
+engine, not one a pair, and a bot's answer for a game is what it gives that game alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Row i of the batch played by ``bots[which[i]]`` (module docstring)."""
+
+    bots: tuple
+    which: np.ndarray
+
+    @property
+    def name(self) -> str:
+        return "lineup(" + " | ".join(getattr(b, "name", type(b).__name__) for b in self.bots) + ")"
+
+    @staticmethod
+    def of(bots: Sequence, labels: Sequence) -> Lineup:
+        """The lineup that seats ``bots[i]`` at row i, bots of the same label playing as one
+        (the first of them), in the order of their labels."""
+        order = sorted(set(labels))
+        first = {label: i for i, label in reversed(list(enumerate(labels)))}
+        return Lineup(tuple(bots[first[label]] for label in order),
+                      np.array([order.index(label) for label in labels], np.int64))
+
+
+def members(bot, rows: np.ndarray) -> Iterator[tuple[object, np.ndarray]]:
+    """The bots that play games `rows` at a seat, each with its positions among `rows`: `bot`
+    itself at every position, or a `Lineup`'s bots that play any of them, in its order."""
+    if not isinstance(bot, Lineup):
+        yield bot, np.arange(len(rows))
+        return
+    which = bot.which[rows]
+    for k, member in enumerate(bot.bots):
+        at = np.flatnonzero(which == k)
+        if len(at):
+            yield member, at
+
+
+def each(bot) -> tuple:
+    """Every bot a seat holds (one, or a lineup's)."""
+    return bot.bots if isinstance(bot, Lineup) else (bot,)
