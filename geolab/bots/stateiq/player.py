@@ -10,10 +10,11 @@ rules allow futile guesses).
 
 Games that share what decides the answer are answered once: that is the belief itself
 (`beliefs`: the states that fit every clue by the player's facts, as a mask, with the borders
-named, the order and the slot, which set every weight), computed for the whole batch with
-masks. Only where no state fits every clue (a guesser with gaps in its knowledge, whose belief
-then falls back to the fewest contradictions) is a game's history read, one distinct history
-at a time.
+named, the order and the slot, which set every weight), computed for the batch by a compiled
+loop, its answers remembered by the player, so a belief met before costs one look-up (the
+engines mostly ask a few games at a time, where per-call cost is what counts). Only where no
+state fits every clue (a guesser with gaps in its knowledge, whose belief then falls back to
+the fewest contradictions) is a game's history read, and remembered the same way.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from geolab.bots.stateiq.search import Guesser, HardGiver, phase_limit
 from geolab.cards import N_CARDS
@@ -41,38 +43,51 @@ class Player:
         self.name = "player"
         self.tables = _Tables(guesser.know)  # what its guesser knows, as masks
         self.true = _Tables(giver.model.know) if giver is not None else None  # the hard clue-giver's model's
+        #: by kind, the answers picked among for each `beliefs` row (8 columns) or, where no state
+        #: fits, each history row (18): the same rows recur in every batch; a spec's copies share it
+        self.answers: dict = {"guess": {}, "clue": {}}
 
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
-        """A card for each game of `asked`: uniform among the answers this player picks among."""
+        """A card for each game of `asked`: uniform among the answers this player picks among
+        (the floor(u * count)-th, u one uniform a game), any legal card where it has none."""
         n = len(asked)
         u = rng.random(n)
+        legal = np.asarray(asked.legal, np.int64)
         if asked.kind == "clue" and self.clue == "random":
-            return _nth_bits(asked.legal, u)
+            return _nth_bits(legal, u)
         guess = asked.kind == "guess"
         tables = self.tables if guess else self.true
         fast = beliefs(self.rules, asked, tables.fit, tables.nbr)
-        slow = fast[:, 0] == 0  # no state fits every clue (a guesser with gaps): read the history
-        out = np.zeros(n, np.int64)
-        counts = np.zeros(n, np.int64)
-        history = np.column_stack([asked.card, asked.order, asked.phase, asked.slot, asked.clues.reshape(n, -1),
-                                   asked.guesses.reshape(n, -1), asked.found]).astype(np.int64)
-        for where, columns, choose in ((~slow, fast, self.from_belief), (slow, history, self.from_history)):
-            at = np.flatnonzero(where)
-            if not len(at):
+        memo = self.answers[asked.kind]
+        options: list = [None] * n
+        slow = []
+        for i, row in enumerate(fast.tolist()):
+            if row[0] == 0:  # no state fits every clue (a guesser with gaps): read the history
+                slow.append(i)
                 continue
-            rows, inverse = np.unique(columns[at], axis=0, return_inverse=True)
-            inverse = inverse.reshape(-1)
-            options = np.zeros((len(rows), 64), np.int64)
-            count = np.zeros(len(rows), np.int64)
-            for r, row in enumerate(rows):
-                got = choose(asked.kind, [int(x) for x in row])
-                options[r, :len(got)] = got
-                count[r] = len(got)
-            counts[at] = count[inverse]
-            out[at] = options[inverse, np.minimum((u[at] * count[inverse]).astype(np.int64), count[inverse] - 1)]
-        legal = (asked.legal >> out & 1) == 1
-        bad = (counts == 0) | ~legal  # nothing it believes possible: any legal answer
-        out[bad] = _nth_bits(asked.legal[bad], u[bad])
+            key = tuple(row)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = self.from_belief(asked.kind, row)
+            options[i] = got
+        if slow:
+            for i, row in zip(slow, _history(asked, slow).tolist()):
+                key = tuple(row)
+                got = memo.get(key)
+                if got is None:
+                    got = memo[key] = self.from_history(asked.kind, row)
+                options[i] = got
+        out = np.zeros(n, np.int64)
+        bad = []
+        for i, (got, x, mask) in enumerate(zip(options, u.tolist(), legal.tolist())):
+            count = len(got)
+            a = got[min(int(x * count), count - 1)] if count else -1
+            if a < 0 or not mask >> a & 1:  # nothing it believes possible: any legal answer
+                bad.append(i)
+            else:
+                out[i] = a
+        if bad:
+            out[bad] = _nth_bits(legal[bad], u[bad])
         return out
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
@@ -116,48 +131,69 @@ def beliefs(rules, asked: Asked, fit_table: np.ndarray, nbr: np.ndarray) -> np.n
     and (second phase) the other team's first-phase guesses. The hard clue-giver's model
     guesser, before the clue now asked, holds the states that fit the clues so far but the
     guesses made, and (second phase) the clue-giver's own first-phase guesses: it does not know
-    the guesser's card, except the one it found."""
-    n = len(asked)
-    rows = np.arange(n)
-    p, k = asked.phase, asked.slot
-    guess = asked.kind == "guess"
-    one = np.int64(1)
-    support = np.full(n, facts.ALL, np.int64)
-    if guess:
-        support &= ~(one << asked.card)
-    made = asked.guesses[rows, p]
-    earlier = asked.guesses[:, 0]
-    for j in range(GUESSES):
-        support &= ~np.where((made[:, j] >= 0) & (j < k), one << np.maximum(made[:, j], 0), 0)
-        if not rules.futile_guesses:
-            support &= ~np.where((p == 1) & (earlier[:, j] >= 0), one << np.maximum(earlier[:, j], 0), 0)
-        elif not guess:  # the card it found, whatever else it guessed
-            found = (p == 1) & (asked.found[:, 0] == j + 1)
-            support &= ~np.where(found, one << np.maximum(earlier[:, j], 0), 0)
-    codes = asked.clues[rows, p]
-    named = np.zeros(n, np.int64)
-    m = np.zeros(n, np.int64)
-    for j in range(GUESSES):
-        given = j <= k if guess else j < k
-        kind, index, code = KIND[asked.order, j], INDEX[asked.order, j], codes[:, j]
-        fit = np.full(n, facts.ALL, np.int64)
-        letter = given & (kind != 1) & (code >= LETTER)
-        fit[letter] = fit_table[kind[letter], index[letter], code[letter] - LETTER]
-        border = given & (kind == 1) & (code >= 0) & (code < N_CARDS)
-        fit[border] = nbr[code[border]]
-        nomore = given & (kind == 1) & (code == NONE)
-        if nomore.any():
-            done = (nbr[None, :] & ~named[nomore, None]) == 0
-            fit[nomore] = (done * (one << np.arange(N_CARDS, dtype=np.int64))).sum(axis=1)
-        support &= fit
-        named |= np.where(border, one << np.where(border, code, 0), 0)
-        m += border
-    limit = np.where(p == 0, GUESSES, np.where(asked.found[:, 0] > 0, asked.found[:, 0], GUESSES))
-    # a guess at slot k needs the named borders if a border clue comes after it; a clue at slot k
-    # names one itself, so it always does
-    future = _FUTURE_B[asked.order, k, limit] if guess else np.ones(n, np.int64)
-    card = np.zeros(n, np.int64) if guess else asked.card
-    return np.column_stack([support, m, k, asked.order, p, asked.found[:, 0] * (p == 1), named * future, card]
+    the guesser's card, except the one it found.
+
+    A compiled loop over the games: the batches asked are mostly a few games, where numpy's
+    per-call cost would be most of the time."""
+    out = np.empty((len(asked), 8), np.int64)
+    i64 = lambda a: np.asarray(a, np.int64)  # noqa: E731
+    _beliefs(i64(asked.card), i64(asked.order), i64(asked.phase), i64(asked.slot), i64(asked.clues),
+             i64(asked.guesses), i64(asked.found), fit_table, nbr, KIND, INDEX, _FUTURE_B, asked.kind == "guess",
+             bool(rules.futile_guesses), out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _beliefs(card, order, phase, slot, clues, guesses, found, fit_table, nbr, kinds, indices, future_b, guess, futile,
+             out):
+    """`beliefs`, one game a row, into out (n, 8)."""
+    for i in range(card.shape[0]):
+        p, k, o = phase[i], slot[i], order[i]
+        support = facts.ALL
+        if guess:
+            support &= ~(1 << card[i])
+        for j in range(GUESSES):
+            made, earlier = guesses[i, p, j], guesses[i, 0, j]
+            if made >= 0 and j < k:
+                support &= ~(1 << made)
+            if not futile:
+                if p == 1 and earlier >= 0:
+                    support &= ~(1 << earlier)
+            elif not guess and p == 1 and found[i, 0] == j + 1:  # the card it found, whatever else it guessed
+                support &= ~(1 << max(earlier, 0))
+        named, m = 0, 0
+        for j in range(GUESSES):
+            if not (j <= k if guess else j < k):
+                continue
+            kind, code = kinds[o, j], clues[i, p, j]
+            if kind != 1:
+                if code >= LETTER:
+                    support &= fit_table[kind, indices[o, j], code - LETTER]
+            elif 0 <= code < N_CARDS:
+                support &= nbr[code]
+                named |= 1 << code
+                m += 1
+            elif code == NONE:  # no more border states: those whose known borders are all named
+                done = 0
+                for c in range(N_CARDS):
+                    if nbr[c] & ~named == 0:
+                        done |= 1 << c
+                support &= done
+        first = found[i, 0] if p == 1 else 0
+        # a guess at slot k needs the named borders if a border clue comes after it; a clue at
+        # slot k names one itself, so it always does
+        if guess and not future_b[o, k, first if first > 0 else GUESSES]:
+            named = 0
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = support, m, k, o
+        out[i, 4], out[i, 5], out[i, 6], out[i, 7] = p, first, named, 0 if guess else card[i]
+
+
+def _history(asked: Asked, at: list[int]) -> np.ndarray:
+    """Games `at`'s histories as rows: own card, order, phase, slot, clue and guess codes,
+    finding guesses (`Player.from_history`)."""
+    m = len(at)
+    return np.column_stack([asked.card[at], asked.order[at], asked.phase[at], asked.slot[at],
+                            asked.clues[at].reshape(m, -1), asked.guesses[at].reshape(m, -1), asked.found[at]]
                            ).astype(np.int64)
 
 
@@ -217,12 +253,22 @@ def _tables():
 _FUTURE_B = _tables()
 
 
+@njit(cache=True, nogil=True)
 def _nth_bits(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """For each mask, one of its set bits, the floor(u * count)-th from the lowest."""
-    bits = (masks[:, None] >> np.arange(64)) & 1
-    count = bits.sum(axis=1)
-    want = np.minimum((u * count).astype(np.int64), count - 1)
-    return np.argmax(np.cumsum(bits, axis=1) > want[:, None], axis=1).astype(np.int64)
+    """For each mask, one of its set bits, the floor(u * count)-th from the lowest (bit 0 for
+    an empty mask)."""
+    out = np.zeros(masks.shape[0], np.int64)
+    for i in range(masks.shape[0]):
+        count = 0
+        for c in range(64):
+            count += (masks[i] >> c) & 1
+        want = min(np.int64(u[i] * count), count - 1)
+        for c in range(64):
+            want -= (masks[i] >> c) & 1
+            if want < 0:
+                out[i] = c
+                break
+    return out
 
 
 class PlayerSeat:
