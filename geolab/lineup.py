@@ -6,6 +6,12 @@ that seat is played by ``lineup.bots[lineup.which[i]]``. The engine asks each bo
 games (`members`), one call each where it asked the seat once, every bot drawing from the
 seat's generator in the lineup's order. So a block of many pairs of teams is one call of the
 engine, not one a pair, and a bot's answer for a game is what it gives that game alone.
+
+A bot class whose bots can answer many games of different bots at once says so with
+``together(bots, which)``: a lineup of bots all of that class is then asked once, as the bot
+it returns (which answers game i as ``bots[which[i]]`` would, drawing from the seat's
+generator as that class documents). The State IQ player does: its per-call cost is what a
+tournament's small batches pay.
 """
 
 from __future__ import annotations
@@ -44,8 +50,17 @@ def members(bot, rows: np.ndarray) -> Iterator[tuple[object, np.ndarray]]:
         yield bot, np.arange(len(rows))
         return
     which = bot.which[rows]
+    if len(bot.bots) == 1:
+        yield bot.bots[0], np.arange(len(rows))
+        return
+    kind = type(bot.bots[0])
+    if hasattr(kind, "together") and all(type(b) is kind for b in bot.bots):
+        yield kind.together(bot.bots, which), np.arange(len(rows))
+        return
+    order = np.argsort(which, kind="stable")
+    ends = np.cumsum(np.bincount(which, minlength=len(bot.bots)))
     for k, member in enumerate(bot.bots):
-        at = np.flatnonzero(which == k)
+        at = order[ends[k - 1] if k else 0:ends[k]]
         if len(at):
             yield member, at
 

@@ -177,3 +177,30 @@ def test_repeated_decisions_are_answered_from_the_memo_one_uniform_a_game():
     assert rng.random() == np.random.default_rng(9).random(len(twice) + 1)[-1]
     rows = beliefs(rules, twice, bot.tables.fit, bot.tables.nbr).tolist()
     assert all(bot.answers["guess"][tuple(r)] == bot.from_belief("guess", r) for r in rows)
+
+
+def test_players_together_answer_each_game_as_its_own_player_from_one_uniform_a_game():
+    """A lineup of players asked at once (`Players`, what `geolab.lineup.members` asks): game
+    i's card is the one its own player picks with the i-th uniform of one draw for all."""
+    rules = Rules(futile_guesses=True)
+    asks = recorded(rules, ("player", GAPS), 120, 4)
+    bots = list(dict.fromkeys(bot for bot, _ in asks))
+    assert len(bots) == 2
+    cut = np.random.default_rng(6)
+    for kind in ("guess", "clue"):
+        parts = [next(a for b, a in asks if b is bot and a.kind == kind and len(a) > 3) for bot in bots]
+        mixed = Asked(rules, kind, *(np.concatenate([getattr(a, f.name) for a in parts]) for f in fields(Asked)
+                                     if f.name not in ("rules", "kind")))
+        which = np.concatenate([np.full(len(a), k) for k, a in enumerate(parts)])
+        shuffle = cut.permutation(len(mixed))
+        mixed, which = mixed.take(shuffle), which[shuffle]
+        got = bots[0].together(bots, which).act(mixed, np.random.default_rng(7))
+        u = np.random.default_rng(7).random(len(mixed))
+        for i in range(len(mixed)):
+            options = bots[which[i]].options(mixed.take(np.array([i])))[0]
+            pick = options[min(int(u[i] * len(options)), len(options) - 1)] if options else -1
+            if pick < 0 or not mixed.legal[i] >> pick & 1:
+                pick = plain_nth_bits(mixed.legal[i:i + 1], u[i:i + 1])[0]
+            assert got[i] == pick, (kind, i)
+        single = bots[0].together(bots[:1], np.zeros(len(parts[0]), np.int64)).act(parts[0], np.random.default_rng(8))
+        np.testing.assert_array_equal(single, bots[0].act(parts[0], np.random.default_rng(8)))

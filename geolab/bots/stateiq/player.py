@@ -50,13 +50,20 @@ class Player:
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
         """A card for each game of `asked`: uniform among the answers this player picks among
         (the floor(u * count)-th, u one uniform a game), any legal card where it has none."""
+        return _answer((self,), np.zeros(len(asked), np.int64), asked, rng)
+
+    @staticmethod
+    def together(players, which: np.ndarray) -> Players:
+        """Players of a `geolab.lineup.Lineup` answering its games at once (`Players`)."""
+        return Players(tuple(players), which)
+
+    def options(self, asked: Asked) -> list:
+        """For each game of `asked`, the answers it picks among (None: every legal one alike,
+        a random clue-giver's)."""
         n = len(asked)
-        u = rng.random(n)
-        legal = np.asarray(asked.legal, np.int64)
         if asked.kind == "clue" and self.clue == "random":
-            return _nth_bits(legal, u)
-        guess = asked.kind == "guess"
-        tables = self.tables if guess else self.true
+            return [None] * n
+        tables = self.tables if asked.kind == "guess" else self.true
         fast = beliefs(self.rules, asked, tables.fit, tables.nbr)
         memo = self.answers[asked.kind]
         options: list = [None] * n
@@ -77,18 +84,7 @@ class Player:
                 if got is None:
                     got = memo[key] = self.from_history(asked.kind, row)
                 options[i] = got
-        out = np.zeros(n, np.int64)
-        bad = []
-        for i, (got, x, mask) in enumerate(zip(options, u.tolist(), legal.tolist())):
-            count = len(got)
-            a = got[min(int(x * count), count - 1)] if count else -1
-            if a < 0 or not mask >> a & 1:  # nothing it believes possible: any legal answer
-                bad.append(i)
-            else:
-                out[i] = a
-        if bad:
-            out[bad] = _nth_bits(legal[bad], u[bad])
-        return out
+        return options
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
         """The answers picked among, from a row of `beliefs` (the states that fit every clue)."""
@@ -117,6 +113,47 @@ class Player:
             prior &= ~facts.mask_of(g for g in guess_codes[0] if g >= 0)
         return self.guesser.options(prior, facts.program(name), clues, guessed, phase_limit(phase, first),
                                     self.guesser.costs(phase, first))
+
+
+class Players:
+    """Several players answering their games in one call, game i as ``players[which[i]]``
+    would from one uniform a game drawn for all of them at once: what a lineup of players
+    (`geolab.lineup.members`) is asked as, so a seat's decisions are one call, not one a spec."""
+
+    def __init__(self, players: tuple, which: np.ndarray):
+        self.players, self.which = players, which
+        self.name = "players(" + " | ".join(p.name for p in players) + ")"
+
+    def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
+        return _answer(self.players, self.which, asked, rng)
+
+
+def _answer(players, which: np.ndarray, asked: Asked, rng: np.random.Generator) -> np.ndarray:
+    """Each game's answer (`Player.act`) by its player, ``players[which[i]]``."""
+    n = len(asked)
+    u = rng.random(n)
+    legal = np.asarray(asked.legal, np.int64)
+    if len(players) == 1:
+        options = players[0].options(asked)
+    else:
+        options = [None] * n
+        for k, player in enumerate(players):
+            at = np.flatnonzero(which == k)
+            if len(at):
+                for i, got in zip(at.tolist(), player.options(asked.take(at))):
+                    options[i] = got
+    out = np.zeros(n, np.int64)
+    bad = []
+    for i, (got, x, mask) in enumerate(zip(options, u.tolist(), legal.tolist())):
+        count = 0 if got is None else len(got)
+        a = got[min(int(x * count), count - 1)] if count else -1
+        if a < 0 or not mask >> a & 1:  # a random clue-giver, or nothing it believes possible: any legal answer
+            bad.append(i)
+        else:
+            out[i] = a
+    if bad:
+        out[bad] = _nth_bits(legal[bad], u[bad])
+    return out
 
 
 def beliefs(rules, asked: Asked, fit_table: np.ndarray, nbr: np.ndarray) -> np.ndarray:

@@ -49,13 +49,23 @@ def _player(rules, guess: str, clue: str, objective: str, miss: int, aim: str, b
     same spec plays from one warm memo. A player holds no state of a game; its draws come from
     the engine's generators."""
     know = Knowledge(rules.four_corners, rules.water, borders, capitals, postal, seed)
-    guesser = Guesser(know, guess, objective, miss)
-    giver = None
-    if clue == "hard":
-        model = guesser if know.perfect and guess == "optimal" else \
-            Guesser(Knowledge(rules.four_corners, rules.water), "optimal", objective, miss)
-        giver = HardGiver(rules, model, aim)
-    return Player(rules, guesser, clue, giver)
+    guesser = _perfect(rules, objective, miss) if know.perfect and guess == "optimal" else \
+        Guesser(know, guess, objective, miss)
+    return Player(rules, guesser, clue, _hard_giver(rules, objective, miss, aim) if clue == "hard" else None)
+
+
+@cache
+def _perfect(rules, objective: str, miss: int) -> Guesser:
+    """The optimal guesser that knows every fact, one per rules and objective: every hard
+    clue-giver plays against it, and every perfect player is it, so all share its search."""
+    return Guesser(Knowledge(rules.four_corners, rules.water), "optimal", objective, miss)
+
+
+@cache
+def _hard_giver(rules, objective: str, miss: int, aim: str) -> HardGiver:
+    """The hard clue-giver against `_perfect`, shared by every player of these rules,
+    objective and aim, whatever it knows itself (its clues are chosen by the true facts)."""
+    return HardGiver(rules, _perfect(rules, objective, miss), aim)
 
 
 BOTS = Bots("state-iq")

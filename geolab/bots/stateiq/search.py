@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.clues import Clue
@@ -67,18 +68,7 @@ class Solver:
                  named: int) -> list[tuple[int, Belief, int]]:
         """How the next clue splits the states `rest`: (how many clue values give this branch,
         its belief (weights times the clue's likelihoods), the borders named after it)."""
-        groups: dict = {}
-        anys: list[tuple[int, int]] = []
-        for c, w in rest:
-            for value, a in self.know.generate(c, kind, index, named):
-                (anys if value == ANY else groups.setdefault(value, [])).append((c, w * a))
-        out = []
-        for value, members in groups.items():
-            after = named | (1 << value) if kind == "B" and value is not None else named
-            out.append((1, tuple(sorted(members + anys)), after))
-        if anys and ALPHABET > len(groups):
-            out.append((ALPHABET - len(groups), tuple(anys), named))
-        return out
+        return _split([(c, w, self.know.generate(c, kind, index, named)) for c, w in rest], kind, named)
 
     def best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int,
              costs: Costs) -> tuple[int, tuple[int, ...]]:
@@ -86,9 +76,9 @@ class Solver:
         guesses, and every guess that reaches it, for `belief` (clue k given). The cost is
         scaled: times the total weight and the denominators of the clues still to come."""
         g = math.gcd(*(w for _, w in belief))
-        canon = tuple((c, w // g) for c, w in belief)
+        canon = belief if g == 1 else tuple((c, w // g) for c, w in belief)
         future = plan[k + 1:limit]
-        named = named if any(kind == "B" for kind, _ in future) else 0  # it matters only to a border clue to come
+        named = named if _border_in(future) else 0  # it matters only to a border clue to come
         key = (canon, future, named, limit - k, costs[k:limit], costs[3])
         hit = self.memo.get(key)
         if hit is None:
@@ -98,21 +88,60 @@ class Solver:
     def _best(self, belief: Belief, k: int, plan: Plan, named: int, limit: int,
               costs: Costs) -> tuple[int, tuple[int, ...]]:
         miss = costs[3]
-        total = sum(w for _, w in belief)
-        values = []
         if k == limit - 1:
+            total = sum(w for _, w in belief)
             values = [(w * costs[k] + (total - w) * miss, c) for c, w in belief]
         else:
             later = self.scales(plan, k + 1, limit)
             kind, index = plan[k + 1]
-            for c, w in belief:
-                rest = [(x, v) for x, v in belief if x != c]
-                value = w * costs[k] * later
-                for count, b, after in self.branches(rest, kind, index, named) if rest else ():
-                    value += count * self.best(b, k + 1, plan, after, limit, costs)[0]
-                values.append((value, c))
+            generate = self.know.generate
+            # each state's clues, read once: a wrong guess of c leaves the others to split
+            given = [(c, w, generate(c, kind, index, named)) for c, w in belief]
+            wrong = _last_guesses(given, costs[k + 1], miss) if k + 2 == limit else \
+                self._wrong_guesses(given, k, plan, named, limit, costs)
+            values = [(w * costs[k] * later + after, c) for (c, w), after in zip(belief, wrong)]
         low = min(v for v, _ in values)
         return low, tuple(c for v, c in values if v == low)
+
+    def _wrong_guesses(self, given, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> list[int]:
+        """For each state c of `given` (each with the clues it may give at slot k + 1), the cost
+        after a wrong guess of c: the sum of `best` over the branches the clue splits the others
+        into, each times its count (`_split`). The branches of all the states are made once: a
+        branch c is not in is the same without c, so only the branches c is in are made again
+        (all of them where c's clue is one the guesser cannot read, which is in every branch)."""
+        kind = plan[k + 1][0]
+        groups: dict = {}
+        anys: list[tuple[int, int]] = []
+        for c, w, clues in given:
+            for value, a in clues:
+                (anys if value == ANY else groups.setdefault(value, [])).append((c, w * a))
+        after = {v: named | (1 << v) if kind == "B" and v is not None else named for v in groups}
+        branch = {v: tuple(sorted(members + anys)) for v, members in groups.items()}
+
+        def cost(b: Belief, v) -> int:
+            return self.best(b, k + 1, plan, named if v is ANY else after[v], limit, costs)[0]
+
+        whole = {v: cost(b, v) for v, b in branch.items()}
+        total = sum(whole.values())
+        spare = cost(tuple(anys), ANY) if anys else 0  # the branch of a letter no state is known to give
+        out = []
+        for c, _, clues in given:
+            if clues[0][0] == ANY:
+                rest = [x for x in given if x[0] != c]
+                out.append(sum(count * self.best(b, k + 1, plan, a, limit, costs)[0]
+                               for count, b, a in _split(rest, kind, named)) if rest else 0)
+                continue
+            value, kept = total, len(groups)
+            for v, _ in clues:
+                value -= whole[v]
+                if len(groups[v]) == 1:  # c alone gave this clue: the branch is gone
+                    kept -= 1
+                else:
+                    value += cost(tuple(x for x in branch[v] if x[0] != c), v)
+            if anys and ALPHABET > kept:
+                value += (ALPHABET - kept) * spare
+            out.append(value)
+        return out
 
     def expected(self, prior: int, plan: Plan, limit: int, costs: Costs) -> Fraction:
         """The least expected cost of a phase before its first clue, the card uniform over
@@ -122,6 +151,97 @@ class Solver:
         total = sum(count * self.best(b, 0, plan, after, limit, costs)[0]
                     for count, b, after in self.branches(belief, kind, index, 0))
         return Fraction(total, self.scales(plan, 0, limit) * len(belief))
+
+
+def _split(rest, kind: str, named: int) -> list[tuple[int, Belief, int]]:
+    """`Solver.branches` of states each given with the clues it may give (`Knowledge.generate`)."""
+    groups: dict = {}
+    anys: list[tuple[int, int]] = []
+    for c, w, clues in rest:
+        for value, a in clues:
+            (anys if value == ANY else groups.setdefault(value, [])).append((c, w * a))
+    out = []
+    for value, members in groups.items():
+        after = named | (1 << value) if kind == "B" and value is not None else named
+        out.append((1, tuple(sorted(members + anys)), after))
+    if anys and ALPHABET > len(groups):
+        out.append((ALPHABET - len(groups), tuple(anys), named))
+    return out
+
+
+def _last_guesses(given, cost: int, miss: int) -> list[int]:
+    """For each state c of `given` (in order), what the branches of the others cost at the
+    phase's last guess, summed as `Solver.best` sums `_split` 's branches (each times its
+    count): a branch of total weight T costs ``T * miss + w * (cost - miss)`` guessing a state of
+    weight w, least at the w that minimises it, so no branch need be built or remembered. The
+    branches of all the states are read once; leaving c out changes only those it is in."""
+    gain = cost - miss
+    groups: dict = {}  # clue value -> [total, least score, second least, states]; a score is w * gain
+    anys = None  # the same for the states whose clue it cannot read (in every branch)
+    for c, w, clues in given:
+        for value, a in clues:
+            x = w * a
+            t = anys if value == ANY else groups.get(value)
+            if t is None:
+                t = [0, _NONE, _NONE, 0]
+                if value == ANY:
+                    anys = t
+                else:
+                    groups[value] = t
+            _add(t, x, x * gain)
+
+    def least(t, other=None) -> int:
+        if other is None or not other[3]:
+            return t[0] * miss + t[1]
+        return (t[0] + other[0]) * miss + min(t[1], other[1])
+
+    whole = {value: least(t, anys) for value, t in groups.items()}
+    total = sum(whole.values())
+    out = []
+    for c, w, clues in given:
+        if clues[0][0] == ANY:  # in every branch: each is read again without it
+            rest = _without(anys, w * clues[0][1], w * clues[0][1] * gain)
+            value = sum(least(t, rest) for t in groups.values())
+            if rest[3] and ALPHABET > len(groups):
+                value += (ALPHABET - len(groups)) * least(rest)
+            out.append(value)
+            continue
+        value, kept = total, len(groups)
+        for v, a in clues:
+            t = groups[v]
+            value -= whole[v]
+            if t[3] == 1:
+                kept -= 1
+            else:
+                value += least(_without(t, w * a, w * a * gain), anys)
+        if anys is not None and ALPHABET > kept:
+            value += (ALPHABET - kept) * least(anys)
+        out.append(value)
+    return out
+
+
+#: Above every score: an empty slot of `_last_guesses`' least scores.
+_NONE = float("inf")
+
+
+def _add(t: list, x: int, score: int) -> None:
+    t[0] += x
+    t[3] += 1
+    if score < t[1]:
+        t[1], t[2] = score, t[1]
+    elif score < t[2]:
+        t[2] = score
+
+
+def _without(t: list, x: int, score: int) -> list:
+    """A branch's [total, least score, second least, states] without one state of `t` (its
+    second least score no longer known, and no longer needed)."""
+    return [t[0] - x, t[2] if score == t[1] else t[1], _NONE, t[3] - 1]
+
+
+@cache
+def _border_in(future: Plan) -> bool:
+    return any(kind == "B" for kind, _ in future)
 
 
 GUESS_KINDS = ("optimal", "greedy", "random")
@@ -225,7 +345,8 @@ class HardGiver:
         fit = know.fitting(clue, named_before, facts.mask_of(weights))
         return tuple((c, weights[c] * know.likelihood(c, clue, named_before)) for c in facts.cards_of(fit))
 
-    def _after(self, s: int, belief: Belief, k: int, plan: Plan, named: int, limit: int, costs: Costs) -> Fraction:
+    def _after(self, s: int, belief: Belief, k: int, plan: Plan, named: int, limit: int,
+               costs: Costs) -> Fraction | int:
         """The score once clue k is given and the model guesser holds `belief`: its guesses,
         each alike, then (if wrong) the next clue, its own best where it is a border."""
         g = math.gcd(*(w for _, w in belief))
@@ -237,7 +358,7 @@ class HardGiver:
         score = self.scores()
         options = self.model.solver.best(belief, k, plan, named, limit, costs)[1] if self.model.guess == "optimal" \
             else self.model.pick(belief, k, plan, named, limit, costs)
-        total = Fraction(0)
+        total = 0  # whole while every term is (most searches end so): a Fraction only once one is
         for guess in options:
             if guess == s:
                 total += score[k]
@@ -257,7 +378,7 @@ class HardGiver:
                     continue
                 total += max(self._after(s, self._update(rest, Clue("B", index, t), named), k + 1, plan,
                                          named | 1 << t, limit, costs) for t in left)
-        self.memo[key] = value = total / len(options)
+        self.memo[key] = value = total if len(options) == 1 else Fraction(total, len(options))
         return value
 
 

@@ -446,7 +446,8 @@ class _Block:
         hands = dashing.deal_block(rules.dashing, self.rng(1, DASHING, k), self.deals)[rows]
         raced = dashing.race_hands(rules.dashing, self.seated(DASHING, rows), hands,
                                    [self.rng(2, self.stream, DASHING, k, s) for s in SEATS])
-        seconds = rules.setup_dashing + raced.length + rules.announce * rules.dashing.placed * raced.speaking.sum(axis=1)
+        per = rules.announce * rules.dashing.placed
+        seconds = rules.setup_dashing + raced.length + per * raced.speaking.sum(axis=1)
         deals = ()
         if self.out.kept is not None:
             deals = tuple(dashing_ref.Deal(tuple(tuple(int(c) for c in h) for h in hand)) for hand in hands)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -85,11 +86,18 @@ class TournamentRules(RulesBase):
 
     def round_rules(self, r: int) -> Rules:
         """The match rules of round r (0-based): morning, then afternoon."""
-        return self.match.replace(round="morning" if r < self.morning else "afternoon")
+        return _with_round(self.match, "morning" if r < self.morning else "afternoon")
 
     def stage_rules(self, kind: str) -> Rules:
         """The match rules of the final or a playoff."""
-        return self.match.replace(round=kind)
+        return _with_round(self.match, kind)
+
+
+@lru_cache(maxsize=256)
+def _with_round(match: Rules, kind: str) -> Rules:
+    """The match rules with the round's kind set, made (and checked) once: a tournament asks
+    for them round after round."""
+    return match.replace(round=kind)
 
 
 def check_teams(n: int) -> int:

@@ -5,7 +5,8 @@ advances, the knockout), and its matches are the match batch engine's
 (`geolab.games.combo1.batch.play_block`), which agrees with the reference match engine game
 for game. Tournaments are played in blocks of `BLOCK`; a block plays each stage of its
 tournaments together, every pair of teams in the same match blocks (`play_block` with
-``sides``, which groups each game's rows by the bots that play it): under circle pairings,
+``sides``, which plays each game once a slot, each seat a lineup of the teams' bots): under
+circle pairings,
 which do not depend on results, all the morning rounds at once, then all the afternoon rounds;
 under swiss, a round at a time; then the playoffs, knockout round by knockout round, and the
 finals.
@@ -14,8 +15,9 @@ finals.
 spawn_key=(t,))``; the p-th match block of block b's stage s from `play_block`'s key ``(b, s,
 p)``. A block's results depend on the block alone, so blocks may run in any
 order, on any number of threads; the tournaments of a block depend on how many of its
-tournaments are played (a match block deals as many deals as it plays matches) (a run of n tournaments gives its first n the same numbers as any longer
-run when n is a multiple of `BLOCK`).
+tournaments are played (a match block deals only as many deals as it plays matches, and its
+seats are lineups of every team's bots: `geolab.lineup`), so a run of n tournaments gives its
+first n the same numbers as any longer run only when n is a multiple of `BLOCK`.
 """
 
 from __future__ import annotations

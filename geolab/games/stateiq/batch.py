@@ -108,6 +108,12 @@ class Asked:
     def __len__(self) -> int:
         return len(self.card)
 
+    def take(self, at: np.ndarray) -> Asked:
+        """The decisions of games `at` alone."""
+        return Asked(self.rules, self.kind, *(getattr(self, f)[at] for f in
+                                              ("seat", "card", "order", "phase", "slot", "clues", "guesses", "found",
+                                               "first", "legal")))
+
 
 def asked_from(rules: Rules, decision: Decision) -> Asked:
     """A reference-engine decision as an `Asked` of one game."""
