@@ -19,7 +19,7 @@ Parts (``--parts``, all by default):
 * ``afternoon``: the best afternoon game to pick against each ladder profile.
 * ``balance``: a balance card for each Combo 1 game and for the match.
 
-    python experiments/combo1.py            # the committed results: 460 s on 2 quiet cores
+    python experiments/combo1.py            # the committed results: 240 s on 2 quiet cores
     python experiments/combo1.py --quick    # tiny sizes (the notebook's fallback), about 15 s
 """
 
