@@ -17,6 +17,8 @@ Parts (``--parts``, all by default):
 * ``practice``: what one unit of practice of each skill is worth (one test team among seven
   default teams, one knob at a time): title share, and the match score against a default team.
 * ``afternoon``: the best afternoon game to pick against each ladder profile.
+* ``picks``: the best afternoon first choice for each ladder team against each ladder team
+  whose choice it does not know (the opponent choosing at random).
 * ``balance``: a balance card for each Combo 1 game and for the match.
 
     python experiments/combo1.py            # the committed results: 240 s on 2 quiet cores
@@ -46,7 +48,7 @@ from geolab.lab.stats import mean_ci, wilson
 from geolab.lab.tournament import LADDER, Profile, ladder, summary, tournaments
 
 OUT = Path("results/combo1")
-PARTS = ("length", "strongest", "practice", "afternoon", "balance")
+PARTS = ("length", "strongest", "practice", "afternoon", "picks", "balance")
 #: The team strongest in every skill: 30% faster than the default, full knowledge, and the best
 #: fair Play the Ranks heuristic under the combo1 rules (planner: the `tricks` ladder below).
 STRONG = "team:speed=1.3,knowledge=1,tricks=planner"
@@ -67,9 +69,9 @@ THEIRS = GAMES + ("random",)
 
 SIZES = {
     "full": {"matches": 16384, "strongest": 32768, "practice": 8192, "practice_matches": 16384, "afternoon": 4096,
-             "deals": 100000, "match_deals": 16384},
-    "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "deals": 256,
-              "match_deals": 32},
+             "picks": 4096, "deals": 100000, "match_deals": 16384},
+    "quick": {"matches": 64, "strongest": 16, "practice": 16, "practice_matches": 64, "afternoon": 32, "picks": 32,
+              "deals": 256, "match_deals": 32},
 }
 #: --quick studies fewer knob values (the notebook handles any).
 QUICK_KNOBS = {"speed": (1.0, 1.2), "knowledge": (0.8, 0.9), "tricks": ("random", "greedy")}
@@ -394,6 +396,33 @@ def afternoon_tables(opponents: list, jobs: dict, n: int) -> dict:
     return {"afternoon": table, "afternoon_best": pd.DataFrame(best)}
 
 
+def part_picks(sizes: dict, seed: int, runner: Runner, quick: bool):
+    """Each ladder team, first choice X, against each ladder team choosing at random (a team
+    whose choice it does not know), on the same deals for every X."""
+    n = sizes["picks"]
+    teams = [p for p in LADDER if "prefer=" not in p.team][:2 if quick else None]
+    jobs = {(ours.name, theirs.name, x): runner.submit(job_paired, "afternoon", with_prefer(ours.team, x),
+                                                        with_prefer(theirs.team, "random"), n, seed, (6,))
+            for ours in teams for theirs in teams for x in CHOICES}
+    return lambda: picks_table(teams, jobs, n)
+
+
+def picks_table(teams: list, jobs: dict, n: int) -> dict:
+    rows = []
+    for ours in teams:
+        for theirs in teams:
+            score = {x: jobs[(ours.name, theirs.name, x)].result()["per_deal"] for x in CHOICES}
+            order = sorted(CHOICES, key=lambda x: -score[x].mean())
+            b, second = order[0], order[1]
+            s, d = mean_ci(score[b]), mean_ci(score[b] - score[second])
+            rows.append({"ours": ours.name, "ours_spec": ours.team, "opponent": theirs.name,
+                         "opponent_spec": theirs.team, "best": b, "score": s[0], "score_low": s[1],
+                         "score_high": s[2], "second": second, "margin": d[0], "margin_low": d[1],
+                         "margin_high": d[2], "worst": order[-1], "worst_score": float(score[order[-1]].mean()),
+                         **{f"score_{x}": float(score[x].mean()) for x in CHOICES}, "deals": n})
+    return {"picks": pd.DataFrame(rows)}
+
+
 # ----- balance -------------------------------------------------------------------------------
 #: The metrics of the card: (line-up kind, name, `metrics` column, interval prefix).
 CARD = (("self-play", "first mover's win share", "first_share", "first"),
@@ -529,6 +558,21 @@ def plots(tables: dict) -> dict:
         for ax in list(axes.flat)[len(opponents):]:
             ax.axis("off")
         figs["afternoon.png"] = fig
+    if "picks" in tables:
+        t = tables["picks"]
+        names = list(dict.fromkeys(t.ours))
+        grid = t.pivot(index="ours", columns="opponent", values="score").reindex(index=names, columns=names)
+        best = t.pivot(index="ours", columns="opponent", values="best").reindex(index=names, columns=names)
+        fig, ax = plt.subplots(figsize=(9, 6.5), constrained_layout=True)
+        ax.imshow(grid.values, cmap="RdBu", vmin=0.0, vmax=1.0)
+        for (i, j), v in np.ndenumerate(grid.values):
+            ax.text(j, i, f"{best.values[i, j]}\n{v:.2f}", ha="center", va="center", fontsize=8,
+                    color="white" if abs(v - 0.5) > 0.3 else "black")
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        ax.set_yticks(range(len(names)), names)
+        ax.set(xlabel="the opponent (choosing at random)", ylabel="our team",
+               title=f"best afternoon first choice and our match score with it ({int(t.deals.iloc[0]):,} deals a cell)")
+        figs["picks.png"] = fig
     if "length" in tables:
         t = tables["length_distribution"]
         fig, ax = plt.subplots(figsize=(7, 3.6))
