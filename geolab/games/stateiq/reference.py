@@ -335,7 +335,9 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -
     options = facts.cards_of(_possible(rules, view.card, view.phases, seat))
     theirs = int(options[int(rng.integers(len(options)))])
     cards = (view.card, theirs) if seat == 0 else (theirs, view.card)
-    deal = Deal(cards, view.power, view.draw, None if view.draw is not None else view.first)
+    deal = Deal(cards, view.power, view.draw, None)
+    if view.draw is None or deal.first_guesser() != view.first:  # a first guesser given over a draw (Combo 1)
+        deal = Deal(cards, view.power, view.draw, view.first)
     log = []
     for phase in view.phases:
         for k, clue in enumerate(phase.clues):
