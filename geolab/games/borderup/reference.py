@@ -321,12 +321,13 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(new_deal, (("ask", {seat: claims[seat], other: claim}),))
 
 
-def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> State:
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
     """A state at the seat's node built from its `View` alone: its own hand in every deal, the
     other's drawn as `resample` draws it (no solution in a deal dealt again, a solution in the
     last where the seat's own has none, none where no race was run, the cards of a claim of
     the other's laid face-up kept), and once the game is over the claims the view shows; a
-    claim of the other's it never saw (its own came first, or nobody claimed) is no claim."""
+    claim of the other's it never saw (its own came first, or nobody claimed) is no claim.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
     other = 1 - seat
     result = view.result
     raced = result is None or result.outcome != "dry"
@@ -342,7 +343,7 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -
     if result is not None and result.own is not None:
         theirs_claim = claim if claim is not None else Claim(None, result.own.seconds)
         log = (("ask", {seat: result.own, other: theirs_claim}),)
-    return State(ENGINE, rules, Deal(tuple(new)), log)
+    return State(game or ENGINE, rules, Deal(tuple(new)), log)
 
 
 class Engine(TwoSides):
@@ -352,7 +353,7 @@ class Engine(TwoSides):
     reference = sys.modules[__name__]
 
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng)
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

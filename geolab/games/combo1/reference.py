@@ -461,12 +461,13 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
 TRIES = 2000
 
 
-def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generator) -> State:
+def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generator, game=None) -> State:
     """A state at the seat's node built from its `MatchView` alone: the afternoon's draw and
     choices as shown; each past game (the view keeps only how it ended) played anew as one
     that ends the same way (`played_as_seen`: its winner and its seconds, so the clock, the
     games won and who goes first are the same); the game being played determinized by its own
-    engine from its own view; the games still to come dealt afresh."""
+    engine from its own view; the games still to come dealt afresh.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
     log: list = []
     if view.chooser is not None:
         log += [("ask", {s: Pick(p)}) for s, p in zip((view.chooser, 1 - view.chooser), view.picks)]
@@ -485,7 +486,7 @@ def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generat
         log += [e for e in now.log if e[0] == "ask"]
     for k, n in enumerate(slots(rules)):
         games[k] += [ENGINES[k].deal(rules.stage(k), rng) for _ in range(n - len(games[k]))]
-    return State(ENGINE, rules, Deal(tuple(tuple(g) for g in games), view.choice_draw), log)
+    return State(game or ENGINE, rules, Deal(tuple(tuple(g) for g in games), view.choice_draw), log)
 
 
 def _driven(rules: Rules, game: int, deal, first: int | None, answer: Callable) -> tuple[State, float]:
@@ -637,7 +638,7 @@ class Engine(TwoSides):
         return DRAW + 1
 
     def determinize(self, rules: Rules, seat: int, observation: MatchView, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng)
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

@@ -381,11 +381,12 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Deal((hands[0], theirs) if seat == 0 else (theirs, hands[1]))
 
 
-def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> State:
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
     """A state at the seat's node built from its `View` alone: its own cards, the other's drawn
     by `resample` around the cards the view shows (those of a first shout of the other's, in
     place), and the log of answers the view shows: its own claim, the other's where it shouted
-    first (a shout the seat never saw, after the first, is no claim), every announcement."""
+    first (a shout the seat never saw, after the first, is no claim), every announcement.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
     other = 1 - seat
     keep: dict[int, int] = {}
     log: list = []
@@ -405,7 +406,7 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -
     blank = iter(c for c in MAP_DECK if c not in view.hand and c not in keep.values())
     placeholder = tuple(keep[p] if p in keep else int(next(blank)) for p in range(rules.cards))
     deal = Deal((view.hand, placeholder) if seat == 0 else (placeholder, view.hand))
-    return State(ENGINE, rules, resample(rules, deal, log, seat, rng), log)
+    return State(game or ENGINE, rules, resample(rules, deal, log, seat, rng), log)
 
 
 class Engine(TwoSides):
@@ -415,7 +416,7 @@ class Engine(TwoSides):
     reference = sys.modules[__name__]
 
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng)
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

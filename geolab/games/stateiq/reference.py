@@ -328,10 +328,11 @@ def _possible(rules: Rules, own: int, phases: Sequence, seat: int) -> int:
     return mask
 
 
-def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> State:
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
     """A state at the seat's node built from its observation alone: its own card, the other's
     drawn as `resample` draws it, the public Power card, draw and first guesser, and the log of
-    every clue-giver's border and every guess the view shows."""
+    every clue-giver's border and every guess the view shows.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
     options = facts.cards_of(_possible(rules, view.card, view.phases, seat))
     theirs = int(options[int(rng.integers(len(options)))])
     cards = (view.card, theirs) if seat == 0 else (theirs, view.card)
@@ -345,7 +346,7 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -
                 log.append(("ask", {1 - phase.guesser: STATES[clue.value]}))
             if k < len(phase.guesses):
                 log.append(("ask", {phase.guesser: STATES[phase.guesses[k]]}))
-    return State(ENGINE, rules, deal, log)
+    return State(game or ENGINE, rules, deal, log)
 
 
 def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
@@ -374,7 +375,7 @@ class Engine(TwoSides):
         return deal_one(rng)
 
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng)
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()
