@@ -339,10 +339,10 @@ def test_the_command_line_adds_the_bots_when_a_spec_asks_for_them(restored_regis
 
 
 @pytest.mark.parametrize("game,preset", [("border-up", "official"), ("dashing-states", "names-only"),
-                                         ("state-iq", "official"), ("combo1", "final")])
+                                         ("state-iq", "official"), ("geodouble", "short"), ("combo1", "final")])
 def test_ismcts_plays_whole_games_through_the_registry(restored_registry, game, preset):
-    """The search bots need only `determinize`: races, State IQ and a match of four games
-    (Combo 1's final) played to the end at the reference engine, ISMCTS at each seat in turn
+    """The search bots need only `determinize`: races, State IQ, GeoDouble and a match of four
+    games (Combo 1's final) played to the end at the reference engine, ISMCTS at each seat in turn
     against the game's own bot. (Dashing States names states only: with capitals, the 2,601
     announcements a place make each rollout slow.)"""
     osp.install()
