@@ -567,7 +567,7 @@ def played_as_seen(rules: Rules, seen_game: GameSeen, first: int | None, rng: np
         deal = ENGINES[game].deal(stage_rules, rng)
         state = _race_at(rules, game, target, lambda r: _driven(rules, game, deal, first, _dashing_win(winner, r)))
     elif game == STATE_IQ:
-        state = _found_as_seen(rules, deal_first(rules, first, rng), first, seen_game, rng)
+        state = _found_as_seen(rules, _state_iq_deals(rules, first, rng), first, seen_game, rng)
     else:
         state = _ranks_as_seen(rules, first, seen_game, rng)
     return state.deal, [e for e in state.log if e[0] == "ask"]
@@ -587,7 +587,7 @@ def _dashing_win(winner: int | None, r: float) -> Callable:
     return answer
 
 
-def deal_first(rules: Rules, first: int | None, rng: np.random.Generator) -> list:
+def _state_iq_deals(rules: Rules, first: int | None, rng: np.random.Generator) -> list:
     """State IQ deals for a past game, one for each first guesser it may have had (the given
     one; else the draw's, either way: the view does not keep the draw)."""
     deal = ENGINES[STATE_IQ].deal(rules.stage(STATE_IQ), rng)
