@@ -294,3 +294,28 @@ def test_resampling_a_chance_stepped_match_keeps_what_the_seat_saw_and_redeals_t
             assert other.decision(d.seat).legal == d.legal
             changed += other.deal_so_far() != state.deal_so_far()
     assert changed > 0
+
+
+@pytest.mark.parametrize("preset", ["morning", "afternoon"])
+def test_a_long_match_determinized_from_a_seats_view_is_at_the_same_node(preset):
+    """A morning or afternoon match (the registry-wide test steps only the short forms): every
+    eighth decision of random play and the end, determinized from a seat's view alone, show that
+    seat the same view (past games played anew to end with the same winner and seconds, so the
+    clock is the same to the second) and the same legal actions."""
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(11)
+    state = ENGINE.state(rules, deal_one(rules, rng))
+    k = 0
+    while True:
+        seats = (0, 1) if state.is_over() else state.to_move()
+        if state.is_over() or k % 8 == 0:
+            for seat in seats:
+                other = ENGINE.determinize(rules, seat, state.observe(seat), rng)
+                assert other.observe(seat) == state.observe(seat)
+                assert other.is_over() if state.is_over() else other.decision(seat).legal == state.decision(seat).legal
+        if state.is_over():
+            break
+        state.apply({d.seat: Claim(d.legal[int(rng.integers(len(d.legal)))], float(rng.exponential(20.0))) if d.timed
+                     else d.legal[int(rng.integers(len(d.legal)))] for d in state.decisions()})
+        k += 1
+    assert len(state.played.games) > 4

@@ -245,3 +245,29 @@ def test_a_match_bot_delegates_each_game_to_a_stage_bot():
     assert batch.scores[:, 0].mean() > 0.5  # the best card beats the first card most matches
     inner = registry.get("toy").game.batch(rules.stage, [b.inner for b in bots], 400, 1)
     assert inner.scores[:, 0].mean() < batch.scores[:, 0].mean()  # a match amplifies the edge of one game
+
+
+#: (game, preset) pairs of every game that can `determinize` (its short forms only, as `QUICK`).
+DETERMINIZE = [(g, p) for g, p in QUICK if callable(getattr(registry.get(g).game, "determinize", None))]
+
+
+@pytest.mark.parametrize("game,preset", DETERMINIZE)
+def test_a_state_determinized_from_an_observation_alone_is_the_same_node_to_the_seat(game, preset):
+    """At every decision of random play, the state a seat's observation determinizes shows it
+    the same observation and the same legal actions (at the end, the same finished game); and
+    it deals some unseen card anew."""
+    game, rules = _setup(game, preset)
+    varied = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        for state in _random_game(game, rules, rng):
+            for d in state.decisions():
+                other = game.determinize(rules, d.seat, state.observe(d.seat), rng)
+                assert other.observe(d.seat) == state.observe(d.seat), d.where
+                assert other.decision(d.seat).legal == d.legal, d.where
+                varied += other.deal_so_far() != state.deal_so_far()
+            if state.is_over():
+                for seat in range(game.seats(rules)):
+                    other = game.determinize(rules, seat, state.observe(seat), rng)
+                    assert other.is_over() and other.observe(seat) == state.observe(seat)
+    assert varied > 0, "determinizing never dealt an unseen card anew"

@@ -39,7 +39,7 @@ from geolab.game import Decision
 from geolab.games import groups
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import NOBODY, first_claims, settle_claims
-from geolab.stepwise import Ask, Claim, Resampled, TwoSides, draw_cards
+from geolab.stepwise import Ask, Claim, Resampled, State, TwoSides, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -321,11 +321,39 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(new_deal, (("ask", {seat: claims[seat], other: claim}),))
 
 
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
+    """A state at the seat's node built from its `View` alone: its own hand in every deal, the
+    other's drawn as `resample` draws it (no solution in a deal dealt again, a solution in the
+    last where the seat's own has none, none where no race was run, the cards of a claim of
+    the other's laid face-up kept), and once the game is over the claims the view shows; a
+    claim of the other's it never saw (its own came first, or nobody claimed) is no claim.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
+    other = 1 - seat
+    result = view.result
+    raced = result is None or result.outcome != "dry"
+    claim = dict(result.first).get(other) if result is not None else None
+    keep = () if claim is None or claim.action in (None, WRONG) else (*claim.action.first, *claim.action.second)
+    new = []
+    for k, mine in enumerate(view.hands):
+        last = k == len(view.hands) - 1
+        want: bool | None = (None if solutions(rules, mine) else True) if last and raced else False
+        theirs = hand_anew(rules, mine, keep if last else (), want, rng)
+        new.append((mine, theirs) if seat == 0 else (theirs, mine))
+    log: tuple = ()
+    if result is not None and result.own is not None:
+        theirs_claim = claim if claim is not None else Claim(None, result.own.seconds)
+        log = (("ask", {seat: result.own, other: theirs_claim}),)
+    return State(game or ENGINE, rules, Deal(tuple(new)), log)
+
+
 class Engine(TwoSides):
     """Border-Up's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "border-up"
     reference = sys.modules[__name__]
+
+    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sys
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -50,7 +50,7 @@ from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ
 from geolab.games.dashing import reference as dashing
 from geolab.games.ranks import reference as ranks
 from geolab.games.stateiq import reference as state_iq
-from geolab.stepwise import Ask, Chance, Resampled, State, TwoSides, draw_cards, stage
+from geolab.stepwise import Ask, Chance, Claim, Resampled, State, TwoSides, draw_cards, stage
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -455,6 +455,179 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Resampled(Deal(tuple(tuple(g) for g in games), deal.choice_draw), tuple(new_log))
 
 
+# ----- a state from a seat's view alone ------------------------------------------------------
+#: Plays tried for a past game of Play the Ranks before giving up (random legal play, kept when
+#: it ends as the seat saw that game end).
+TRIES = 2000
+
+
+def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generator, game=None) -> State:
+    """A state at the seat's node built from its `MatchView` alone: the afternoon's draw and
+    choices as shown; each past game (the view keeps only how it ended) played anew as one
+    that ends the same way (`played_as_seen`: its winner and its seconds, so the clock, the
+    games won and who goes first are the same); the game being played determinized by its own
+    engine from its own view; the games still to come dealt afresh.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
+    log: list = []
+    if view.chooser is not None:
+        log += [("ask", {s: Pick(p)}) for s, p in zip((view.chooser, 1 - view.chooser), view.picks)]
+    past = [played_as_seen(rules, g, first_player(rules, view.past[:j], g.game), rng) for j, g in enumerate(view.past)]
+    if view.game is None and view.inner is not None:  # over: the view still shows the last game that asked
+        j = max(j for j, (_, answers) in enumerate(past) if answers)
+        past[j] = _final_as_seen(rules, seat, view.inner, view.past[j], first_player(rules, view.past[:j],
+                                                                                       view.past[j].game), rng)
+    games: list[list] = [[] for _ in GAMES]
+    for g, (deal, answers) in zip(view.past, past):
+        games[g.game].append(deal)
+        log += answers
+    if view.game is not None and view.inner is not None and len(view.past) == view.index:
+        now = ENGINES[view.game].determinize(rules.stage(view.game), seat, view.inner, rng)
+        games[view.game].append(now.deal)
+        log += [e for e in now.log if e[0] == "ask"]
+    for k, n in enumerate(slots(rules)):
+        games[k] += [ENGINES[k].deal(rules.stage(k), rng) for _ in range(n - len(games[k]))]
+    return State(game or ENGINE, rules, Deal(tuple(tuple(g) for g in games), view.choice_draw), log)
+
+
+def _driven(rules: Rules, game: int, deal, first: int | None, answer: Callable) -> tuple[State, float]:
+    """Game `game` on `deal` (its first turn given as the match gives it), each decision
+    answered by ``answer(state, decision)``; the finished state and its seconds."""
+    state = State(ENGINES[game], rules.stage(game), with_first(game, deal, first))
+    while not state.is_over():
+        state.apply({d.seat: answer(state, d) for d in state.decisions()})
+    return state, timing.seconds(rules, game, state.played)
+
+
+def _race_at(rules: Rules, game: int, target: float, play: Callable[[float], tuple[State, float]]) -> State:
+    """A race game whose claims come at r seconds (``play(r)``), r found so that the game takes
+    exactly `target` seconds: its seconds grow with r, so bisect (floats are summed, so the
+    first estimate may miss by a rounding)."""
+    state, base = play(0.0)
+    lo, hi = 0.0, max(target - base, 0.0)
+    for _ in range(200):
+        state, got = play(hi)
+        if got == target:
+            return state
+        if got < target:
+            lo, hi = hi, hi + max(target - got, 1e-9)
+        else:
+            break
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        state, got = play(mid)
+        if got == target:
+            return state
+        lo, hi = (mid, hi) if got < target else (lo, mid)
+    raise IllegalActionError(f"determinize: no {TITLES[game]} game takes {target} seconds")  # pragma: no cover
+
+
+def _final_as_seen(rules: Rules, seat: int, inner, seen_game: GameSeen, first: int | None,
+                   rng: np.random.Generator) -> tuple[object, list]:
+    """The last game a finished match's view still shows, determinized by its own engine from
+    that view; where nobody claimed at a race, the other's search (unseen) made as long as the
+    game's seconds need."""
+    game = seen_game.game
+    now = ENGINES[game].determinize(rules.stage(game), seat, inner, rng)
+    asks = [e for e in now.log if e[0] == "ask"]
+
+    def play(r: float | None) -> tuple[State, float]:
+        log = asks if r is None else [("ask", {**asks[0][1], 1 - seat: Claim(None, r)}), *asks[1:]]
+        state = State(ENGINES[game], rules.stage(game), with_first(game, now.deal, first), log)
+        return state, timing.seconds(rules, game, state.played)
+
+    state, got = play(None)
+    if got != seen_game.seconds:
+        state = _race_at(rules, game, seen_game.seconds, play)
+    return now.deal, [e for e in state.log if e[0] == "ask"]
+
+
+def played_as_seen(rules: Rules, seen_game: GameSeen, first: int | None, rng: np.random.Generator) -> tuple[object, list]:
+    """A deal and log of a past game that ends as the seat saw it end (the same winner and the
+    same seconds), drawn afresh: a race is won by a claim of the winner's at the second that
+    makes its seconds (a tie: nobody claims until then); State IQ's guesses find the card at
+    the guess that gives the winner and the guesses made; Play the Ranks is played at random
+    until a play ends so."""
+    game, target, winner = seen_game.game, seen_game.seconds, seen_game.winner
+    stage_rules = rules.stage(game)
+    if game == BORDER_UP and winner is None:  # no deal held a solution, where its seconds say so
+        hands = [border_up.hand_anew(stage_rules, (), (), False, rng) for _ in range(stage_rules.redeals + 1)]
+        dry = border_up.Deal(tuple((h, border_up.hand_anew(stage_rules, h, (), False, rng)) for h in hands))
+        state, seconds = _driven(rules, game, dry, first, None)
+        if seconds == target:
+            return dry, []
+    if game == BORDER_UP:
+        hand = border_up.hand_anew(stage_rules, (), (), True, rng)
+        rest = border_up.hand_anew(stage_rules, hand, (), None, rng)
+        w = 0 if winner is None else winner
+        deal = border_up.Deal(((hand, rest) if w == 0 else (rest, hand),))
+        claim = None if winner is None else border_up.solutions(stage_rules, hand)[0]
+        state = _race_at(rules, game, target, lambda r: _driven(
+            rules, game, deal, first, lambda st, d: Claim(claim if d.seat == w else None, r)))
+    elif game == DASHING:
+        deal = ENGINES[game].deal(stage_rules, rng)
+        state = _race_at(rules, game, target, lambda r: _driven(rules, game, deal, first, _dashing_win(winner, r)))
+    elif game == STATE_IQ:
+        state = _found_as_seen(rules, _state_iq_deals(rules, first, rng), first, seen_game, rng)
+    else:
+        state = _ranks_as_seen(rules, first, seen_game, rng)
+    return state.deal, [e for e in state.log if e[0] == "ask"]
+
+
+def _dashing_win(winner: int | None, r: float) -> Callable:
+    """Dashing States' answers: the winner shouts a row of its cards in order at r seconds and
+    names them right; the other never shouts (nobody, for a tie)."""
+    def answer(state: State, d):
+        hand = d.observation.hand
+        stage_rules = state.rules
+        order = tuple(sorted(range(stage_rules.cards), key=lambda p: hand[p])[:stage_rules.placed])
+        if d.kind == "announce":
+            card = hand[order[d.observation.place]]
+            return dashing.Said(card, card if stage_rules.announce == "capitals" else None)
+        return Claim(dashing.Row(order, True) if d.seat == winner else None, r)
+    return answer
+
+
+def _state_iq_deals(rules: Rules, first: int | None, rng: np.random.Generator) -> list:
+    """State IQ deals for a past game, one for each first guesser it may have had (the given
+    one; else the draw's, either way: the view does not keep the draw)."""
+    deal = ENGINES[STATE_IQ].deal(rules.stage(STATE_IQ), rng)
+    return [deal] if first is not None else [deal, replace(deal, draw=deal.draw[::-1])]
+
+
+def _found_as_seen(rules: Rules, deals: list, first: int | None, seen_game: GameSeen,
+                   rng: np.random.Generator) -> State:
+    """State IQ played so that each phase finds the card at a chosen guess (or misses),
+    every choice of guess tried in a random order until one ends as `seen_game`."""
+    plans = [(a, b) for a in (1, 2, 3, None) for b in (1, 2, 3, None)]
+    for k in rng.permutation(len(plans) * len(deals)):
+        deal, plan = deals[k // len(plans)], plans[k % len(plans)]
+
+        def answer(state: State, d, deal=deal, plan=plan):
+            if d.kind == "clue":
+                return d.legal[int(rng.integers(len(d.legal)))]
+            phases = d.observation.phases
+            target = state.deal.cards[1 - d.seat]
+            if plan[len(phases) - 1] == len(phases[-1].guesses) + 1:
+                return state_iq.STATES[target]
+            wrong = [g for g in d.legal if g != target]
+            return wrong[int(rng.integers(len(wrong)))]
+
+        state, seconds = _driven(rules, STATE_IQ, deal, first, answer)
+        if seconds == seen_game.seconds and winner_of(STATE_IQ, state.played) == seen_game.winner:
+            return state
+    raise IllegalActionError(f"determinize: no State IQ game ends as seen ({seen_game})")  # pragma: no cover
+
+
+def _ranks_as_seen(rules: Rules, first: int | None, seen_game: GameSeen, rng: np.random.Generator) -> State:
+    """Play the Ranks played at random (a fresh deal each try) until a play ends as `seen_game`."""
+    for _ in range(TRIES):
+        deal = ENGINES[RANKS].deal(rules.stage(RANKS), rng)
+        state, seconds = _driven(rules, RANKS, deal, first, lambda st, d: d.legal[int(rng.integers(len(d.legal)))])
+        if seconds == seen_game.seconds and winner_of(RANKS, state.played) == seen_game.winner:
+            return state
+    raise IllegalActionError(f"determinize: no Play the Ranks game ends as seen ({seen_game})")  # pragma: no cover
+
+
 class Engine(TwoSides):
     """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
@@ -463,6 +636,9 @@ class Engine(TwoSides):
 
     def chance_outcomes(self, rules: Rules) -> int:
         return DRAW + 1
+
+    def determinize(self, rules: Rules, seat: int, observation: MatchView, rng: np.random.Generator) -> State:
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

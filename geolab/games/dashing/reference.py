@@ -45,7 +45,7 @@ from geolab.game import Decision
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import race_length, settle
 from geolab.games.ranks.reference import shuffled_prefix
-from geolab.stepwise import Ask, Claim, TwoSides, draw_cards
+from geolab.stepwise import Ask, Claim, State, TwoSides, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -381,11 +381,42 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Deal((hands[0], theirs) if seat == 0 else (theirs, hands[1]))
 
 
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
+    """A state at the seat's node built from its `View` alone: its own cards, the other's drawn
+    by `resample` around the cards the view shows (those of a first shout of the other's, in
+    place), and the log of answers the view shows: its own claim, the other's where it shouted
+    first (a shout the seat never saw, after the first, is no claim), every announcement.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
+    other = 1 - seat
+    keep: dict[int, int] = {}
+    log: list = []
+    if view.own is not None:
+        shouts = {s.seat: s for s in view.shouts}
+        shout = shouts.get(other)
+        theirs = Claim(None, view.own.seconds)
+        if shout is not None:
+            keep = dict(zip(shout.row.order, shout.cards))
+            if not shout.row.face_down:
+                keep.update(zip(unused(rules, shout.row), shout.shown))
+            theirs = Claim(shout.row, shout.seconds)
+        log.append(("ask", {seat: view.own, other: theirs}))
+        speakers = announcers(rules, [s in shouts for s in SEATS])
+        for k in range(len(view.said[speakers[0]]) if speakers else 0):
+            log.append(("ask", {s: view.said[s][k] for s in speakers}))
+    blank = iter(c for c in MAP_DECK if c not in view.hand and c not in keep.values())
+    placeholder = tuple(keep[p] if p in keep else int(next(blank)) for p in range(rules.cards))
+    deal = Deal((view.hand, placeholder) if seat == 0 else (placeholder, view.hand))
+    return State(game or ENGINE, rules, resample(rules, deal, log, seat, rng), log)
+
+
 class Engine(TwoSides):
     """Dashing States' reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
 
     name = "dashing-states"
     reference = sys.modules[__name__]
+
+    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

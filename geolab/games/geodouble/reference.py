@@ -432,14 +432,73 @@ def _dealer(rules: Rules, given: RoundDeal, part: dict) -> int:
 def _race_anew(rules: Rules, hands: Hands, seat: int, keep: set, rng) -> Hands:
     """The other's race hand dealt anew around the seat's, with `keep`, holding a solution
     exactly when the real one did (rejection: about one hand in nine has none)."""
-    other = 1 - seat
-    wanted = bool(solutions(rules, hands[other]))
-    pool = [c for c in range(N_CARDS) if c not in hands[seat] and c not in keep]
+    theirs = hand_anew(rules, hands[seat], keep, bool(solutions(rules, hands[1 - seat])), rng)
+    if theirs is None:
+        return hands  # pragma: no cover - a hand so constrained that no redraw matches: keep it
+    return (hands[0], theirs) if seat == 0 else (theirs, hands[1])
+
+
+def hand_anew(rules: Rules, avoid, keep, wanted: bool | None, rng) -> tuple[int, ...] | None:
+    """A race hand holding `keep`, none of `avoid`, drawn uniformly among those that hold a
+    solution (`wanted` True), none (False) or either (None), by rejection; None where 10,000
+    draws found none."""
+    pool = [c for c in range(N_CARDS) if c not in avoid and c not in keep]
     for _ in range(10_000):
         theirs = tuple(sorted({*keep, *(int(c) for c in rng.choice(pool, rules.race_cards - len(keep), replace=False))}))
-        if bool(solutions(rules, theirs)) == wanted:
-            return (hands[0], theirs) if seat == 0 else (theirs, hands[1])
-    return hands  # pragma: no cover - a hand so constrained that no redraw matches: keep it
+        if wanted is None or bool(solutions(rules, theirs)) == wanted:
+            return theirs
+    return None  # pragma: no cover
+
+
+def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generator, game=None) -> State:
+    """A state at the seat's node built from its `MatchView` alone, round by round: its own
+    race hands as seen (the earlier deals of the race now run: any two hands without a
+    solution), the other's drawn around them (holding the cards of a claim of its seen first,
+    a solution where the seat's own has none, none in a deal dealt again or a race not run),
+    the coin where the race or the dealer shows it (else drawn), each stage determinized by
+    Play the Ranks (`geolab.games.ranks.reference.determinized`) from the view of it, and the
+    claims as seen (a claim of the other's the seat never saw, after its own: no claim). Rounds
+    not begun, and a stage not dealt yet, are dealt afresh. The state is of `game` (the
+    registered one, whose action ids a search needs; default `ENGINE`)."""
+    other = 1 - seat
+    rounds = [(r.race, r.stage) for r in view.past]
+    if view.race_hand is not None:  # the race now run: its own hand, not yet settled
+        rounds.append((None, None))
+    elif view.race is not None and view.stage is not None:  # the stage now played
+        rounds.append((view.race, view.stage))
+    deals, log = [], []
+    for r, (race, stage_view) in enumerate(rounds):
+        if race is None:
+            mine = [*([None] * (view.attempt - 1)), view.race_hand]
+        else:
+            mine = list(race.hands)
+        seen_first = dict(race.first) if race is not None else {}
+        claim = seen_first.get(other)
+        keep = set() if claim is None or claim.action in (None, WRONG) else {*claim.action.border, *claim.action.capital}
+        raced = race is None or race.own is not None
+        races = []
+        for k, hand in enumerate(mine):
+            last = k == len(mine) - 1
+            if hand is None:
+                hand = hand_anew(rules, (), set(), False, rng)
+            want = (None if solutions(rules, hand) else True) if last and raced else False
+            theirs = hand_anew(rules, hand, keep if last else set(), want, rng)
+            races.append((hand, theirs) if seat == 0 else (theirs, hand))
+        coin = int(rng.integers(2))
+        if race is not None and race.winner >= 0 and len(race.first) == 2:
+            coin = race.winner  # claims at the same second: the coin may have decided
+        elif race is not None and race.winner < 0 and stage_view is not None:
+            coin = stage_view.first_lead  # a void race: the coin deals
+        stage_hands = _hands(rng.permutation(N_CARDS), rules.stage.hand_size)
+        if race is not None and race.own is not None:
+            log.append(("ask", {seat: race.own, other: claim if claim is not None else Claim(None, race.own.seconds)}))
+        if stage_view is not None:
+            new = ranks.determinized(rules.stage, seat, stage_view, rng)
+            stage_hands = new.deal.hands
+            log += [e for e in new.log if e[0] == "ask"]
+        deals.append(RoundDeal(tuple(races), coin, stage_hands))
+    deals += [deal_round(rules, rng) for _ in range(rules.max_rounds - len(deals))]
+    return State(game or ENGINE, rules, Deal(tuple(deals)), log)
 
 
 class Engine(TwoSides):
@@ -447,6 +506,9 @@ class Engine(TwoSides):
 
     name = "geodouble"
     reference = sys.modules[__name__]
+
+    def determinize(self, rules: Rules, seat: int, observation: MatchView, rng: np.random.Generator) -> State:
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

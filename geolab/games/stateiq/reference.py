@@ -328,14 +328,17 @@ def _possible(rules: Rules, own: int, phases: Sequence, seat: int) -> int:
     return mask
 
 
-def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> State:
+def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, game=None) -> State:
     """A state at the seat's node built from its observation alone: its own card, the other's
     drawn as `resample` draws it, the public Power card, draw and first guesser, and the log of
-    every clue-giver's border and every guess the view shows."""
+    every clue-giver's border and every guess the view shows.
+    The state is of `game` (the registered one, whose action ids a search needs; default `ENGINE`)."""
     options = facts.cards_of(_possible(rules, view.card, view.phases, seat))
     theirs = int(options[int(rng.integers(len(options)))])
     cards = (view.card, theirs) if seat == 0 else (theirs, view.card)
-    deal = Deal(cards, view.power, view.draw, None if view.draw is not None else view.first)
+    deal = Deal(cards, view.power, view.draw, None)
+    if view.draw is None or deal.first_guesser() != view.first:  # a first guesser given over a draw (Combo 1)
+        deal = Deal(cards, view.power, view.draw, view.first)
     log = []
     for phase in view.phases:
         for k, clue in enumerate(phase.clues):
@@ -343,7 +346,7 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator) -
                 log.append(("ask", {1 - phase.guesser: STATES[clue.value]}))
             if k < len(phase.guesses):
                 log.append(("ask", {phase.guesser: STATES[phase.guesses[k]]}))
-    return State(ENGINE, rules, deal, log)
+    return State(game or ENGINE, rules, deal, log)
 
 
 def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Deal:
@@ -372,7 +375,7 @@ class Engine(TwoSides):
         return deal_one(rng)
 
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng)
+        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()
