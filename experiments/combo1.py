@@ -21,7 +21,7 @@ Parts (``--parts``, all by default):
   whose choice it does not know (the opponent choosing at random).
 * ``balance``: a balance card for each Combo 1 game and for the match.
 
-    python experiments/combo1.py            # the committed results: 240 s on 2 quiet cores
+    python experiments/combo1.py            # the committed results: 473 s on 2 shared cores (238 s quiet, before picks)
     python experiments/combo1.py --quick    # tiny sizes (the notebook's fallback), about 15 s
 """
 
@@ -66,6 +66,8 @@ UNIT = {"speed": "+0.1 race speed (10% faster at Border-Up and Dashing States)",
 #: The afternoon preferences studied: a first choice (the rest follow in the text's order).
 CHOICES = GAMES
 THEIRS = GAMES + ("random",)
+#: The games' names in a plot's cell.
+SHORT = {"border-up": "Border-Up", "state-iq": "State IQ", "dashing-states": "Dashing", "ranks": "Ranks"}
 
 SIZES = {
     "full": {"matches": 16384, "strongest": 32768, "practice": 8192, "practice_matches": 16384, "afternoon": 4096,
@@ -563,10 +565,10 @@ def plots(tables: dict) -> dict:
         names = list(dict.fromkeys(t.ours))
         grid = t.pivot(index="ours", columns="opponent", values="score").reindex(index=names, columns=names)
         best = t.pivot(index="ours", columns="opponent", values="best").reindex(index=names, columns=names)
-        fig, ax = plt.subplots(figsize=(9, 6.5), constrained_layout=True)
+        fig, ax = plt.subplots(figsize=(10, 6.5), constrained_layout=True)
         ax.imshow(grid.values, cmap="RdBu", vmin=0.0, vmax=1.0)
         for (i, j), v in np.ndenumerate(grid.values):
-            ax.text(j, i, f"{best.values[i, j]}\n{v:.2f}", ha="center", va="center", fontsize=8,
+            ax.text(j, i, f"{SHORT[best.values[i, j]]}\n{v:.2f}", ha="center", va="center", fontsize=8,
                     color="white" if abs(v - 0.5) > 0.3 else "black")
         ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
         ax.set_yticks(range(len(names)), names)
