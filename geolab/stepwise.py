@@ -161,9 +161,35 @@ def checked(decision: Decision, action, seat_name: str | None = None):
 
 def legal_ids(game, rules, decision: Decision) -> list[int]:
     """The action ids a decision allows, sorted (`Game.action_id`): each legal action's, and
-    at a race the id of claiming nothing. What the adapters' legal actions and masks are."""
+    at a race the id of claiming nothing. What the adapters' legal actions and masks are.
+    Each id's check finds its action by a table made once (`Indexed`), not by a scan of the
+    legal actions, so a decision of thousands (Dashing States' announcements) is not quadratic."""
     actions = (*decision.legal, None) if decision.timed else decision.legal
+    try:
+        decision = dataclasses.replace(decision, legal=Indexed(decision.legal))
+    except TypeError:  # an unhashable legal action: the plain scan
+        pass
     return sorted({game.action_id(rules, decision, a) for a in actions})
+
+
+class Indexed(tuple):
+    """A tuple whose `index` is a dictionary look-up (the first position of an equal value,
+    as `tuple.index` gives it; ValueError where none)."""
+
+    def __new__(cls, items):
+        self = super().__new__(cls, items)
+        self.positions = {}
+        for i, a in enumerate(self):
+            self.positions.setdefault(a, i)
+        return self
+
+    def index(self, value, *bounds):
+        if bounds:
+            return tuple.index(self, value, *bounds)
+        try:
+            return self.positions[value]
+        except KeyError:
+            raise ValueError(f"{value!r} is not in the tuple") from None
 
 
 class RandomSeat:

@@ -271,3 +271,24 @@ def test_a_state_determinized_from_an_observation_alone_is_the_same_node_to_the_
                     other = game.determinize(rules, seat, state.observe(seat), rng)
                     assert other.is_over() and other.observe(seat) == state.observe(seat)
     assert varied > 0, "determinizing never dealt an unseen card anew"
+
+
+def test_indexed_finds_what_tuple_index_finds_and_refuses_what_it_refuses():
+    from geolab.stepwise import Indexed
+
+    items = (3, "a", (1, 2), 3, 1.5)
+    fast = Indexed(items)
+    assert fast == items and isinstance(fast, tuple)
+    for value in (3, "a", (1, 2), 1.5, True):  # True == 1 is not there; 1.5 is
+        try:
+            expected = items.index(value)
+        except ValueError:
+            expected = None
+        try:
+            got = fast.index(value)
+        except ValueError:
+            got = None
+        assert got == expected, value
+    with pytest.raises(ValueError):
+        fast.index("b")
+    assert fast.index(3, 1) == 3  # with bounds: tuple's own scan
