@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geolab.game import bot_name
+
 
 @dataclass(frozen=True)
 class Lineup:
@@ -31,7 +33,7 @@ class Lineup:
 
     @property
     def name(self) -> str:
-        return "lineup(" + " | ".join(getattr(b, "name", type(b).__name__) for b in self.bots) + ")"
+        return "lineup(" + " | ".join(bot_name(b) for b in self.bots) + ")"
 
     @staticmethod
     def of(bots: Sequence, labels: Sequence) -> Lineup:

@@ -50,7 +50,7 @@ class Player:
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
         """A card for each game of `asked`: uniform among the answers this player picks among
         (the floor(u * count)-th, u one uniform a game), any legal card where it has none."""
-        return _answer((self,), np.zeros(len(asked), np.int64), asked, rng)
+        return _answer((self,), None, asked, rng)
 
     @staticmethod
     def together(players, which: np.ndarray) -> Players:
@@ -65,25 +65,21 @@ class Player:
             return [None] * n
         tables = self.tables if asked.kind == "guess" else self.true
         fast = beliefs(self.rules, asked, tables.fit, tables.nbr)
-        memo = self.answers[asked.kind]
-        options: list = [None] * n
-        slow = []
-        for i, row in enumerate(fast.tolist()):
-            if row[0] == 0:  # no state fits every clue (a guesser with gaps): read the history
-                slow.append(i)
-                continue
+        memo, kind = self.answers[asked.kind], asked.kind
+
+        def remembered(row: list[int], make) -> tuple[int, ...]:
             key = tuple(row)
             got = memo.get(key)
             if got is None:
-                got = memo[key] = self.from_belief(asked.kind, row)
-            options[i] = got
+                got = memo[key] = make(kind, row)
+            return got
+
+        rows = fast.tolist()
+        slow = [i for i, row in enumerate(rows) if row[0] == 0]  # no state fits every clue: read the history
+        options = [None if row[0] == 0 else remembered(row, self.from_belief) for row in rows]
         if slow:
             for i, row in zip(slow, _history(asked, slow).tolist()):
-                key = tuple(row)
-                got = memo.get(key)
-                if got is None:
-                    got = memo[key] = self.from_history(asked.kind, row)
-                options[i] = got
+                options[i] = remembered(row, self.from_history)
         return options
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
@@ -128,8 +124,9 @@ class Players:
         return _answer(self.players, self.which, asked, rng)
 
 
-def _answer(players, which: np.ndarray, asked: Asked, rng: np.random.Generator) -> np.ndarray:
-    """Each game's answer (`Player.act`) by its player, ``players[which[i]]``."""
+def _answer(players, which: np.ndarray | None, asked: Asked, rng: np.random.Generator) -> np.ndarray:
+    """Each game's answer (`Player.act`) by its player, ``players[which[i]]`` (None: one
+    player, every game its own)."""
     n = len(asked)
     u = rng.random(n)
     legal = np.asarray(asked.legal, np.int64)

@@ -50,7 +50,7 @@ State IQ (A where none was played). Columns: each side's ``wins`` and wins per g
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numba
