@@ -27,7 +27,7 @@ import numpy as np
 
 from bench_pairs import run_json
 
-from geolab.bots.combo1.registry import SEAT
+from geolab.bots.combo1.registry import seat
 from geolab.games.combo1 import tournament
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.games.combo1.tournament_batch import run
@@ -98,7 +98,7 @@ def main() -> None:
         run(rules, bots, 1, r, threads=1)
         one.append(time.perf_counter() - start)
         start = time.perf_counter()
-        tournament.play(rules, len(bots), lambda t, match_rules, rng: SEAT(bots[t], match_rules, rng),
+        tournament.play(rules, len(bots), lambda t, match_rules, rng: seat(bots[t], match_rules, rng),
                         np.random.default_rng(r))
         reference.append(time.perf_counter() - start)
     start, cpu = time.perf_counter(), time.process_time()

@@ -22,11 +22,12 @@ from bench_pairs import run_json
 
 HERE = Path(__file__).resolve().parents[1]
 
-#: One timed run, the same code in either checkout (both have `GAME.play` and `SEAT`).
+#: One timed run, the same code in either checkout (both have `GAME.play` and the registry's seat).
 RUN = """
 import json, sys, time
 import numpy as np
-from geolab.bots.jumbled.registry import BOTS, SEAT
+from geolab import registry
+from geolab.bots.jumbled.registry import BOTS
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.rules import Rules
 
@@ -42,7 +43,7 @@ deals = [GAME.deal(rules, np.random.default_rng(g)) for g in range(games)]
 def seats(g):
     if seats_of == "first":
         return [First()] * rules.players
-    return [SEAT(bot, rules, np.random.default_rng([g, p])) for p in range(rules.players)]
+    return [registry.get("jumbled").seat(bot, rules, np.random.default_rng([g, p])) for p in range(rules.players)]
 
 GAME.play(rules, deals[0], seats(0))  # imports and first calls outside the timing
 cpu, rounds = time.process_time(), 0

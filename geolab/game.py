@@ -559,7 +559,8 @@ class MoveError(GeolabError):
 
 class Views(Protocol):
     """How a person sees and makes a game's decisions at the keyboard (`geolab play`): the
-    game's own words, and no input or output, which the play loop does for every game.
+    game's own words, and no input or output, which the play loop does for every game. A
+    game's views class inherits this one, so the race words have their plain defaults.
 
     Everything is built from the `Decision` the seat is asked (its observation and legal
     actions) or, at the end, from the played game, so a person sees exactly what a bot in the
@@ -596,6 +597,20 @@ class Views(Protocol):
 
     def reason(self, decision: Decision, action) -> str:
         """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
+
+    # ----- the race words: every game has them; a game with races words them its own way ---
+    def echo(self, decision: Decision, action, text: str) -> str:
+        """The line `--confirm` shows before Enter: the move as the game reads the person's text."""
+        return f"-> {self.label(decision, action)}"
+
+    def called(self, decision: Decision, seat: int, claim, words: str) -> list[str]:
+        """What the play loop shows when a rival's claim came before the person's Enter."""
+        return [f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.",
+                "Too late: no claim from you."]
+
+    def race_note(self, decision: Decision) -> str:
+        """What the loop adds when it refuses moves or a hint at a race ("" for nothing)."""
+        return ""
 
 
 class Game(Protocol):

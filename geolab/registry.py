@@ -1,63 +1,32 @@
-"""The registry: every game geolab plays, with its bots. Registering a game is one line here
-(or one `register` call, as the tests do for their test-only game); the lab, the records and
-the CLI find it through `entries`, `get` and `by_record` and need nothing else.
+"""The registry: every game geolab plays. A game joins by declaring its definition
+(`geolab.definition.GameDef`, ``DEFINITION`` in its package under `geolab.games`) and one name
+in `BUILTIN`, or by one `register` call, as the tests do for their test-only games. The lab,
+the records, the table and the command line find it through `names`, `get`, `entries` and
+`by_record`, and ask its entry what it has and offers; they need nothing else.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 from collections.abc import Callable
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from geolab.definition import DefinitionError, GameDef, Players, load
 from geolab.errors import GeolabError, RecordError
-from geolab.game import Bots, Game, Seat
 
-@dataclass(frozen=True)
-class Builtin:
-    """A built-in game: its title, the module holding GAME, the module holding its bots (BOTS,
-    the SIMULATE and ARENA line-ups, SEAT, HINT and optionally REVIEW, as `Entry` says), and
-    what else it offers the lab and the command line (`Entry.offers`). Modules are imported on
-    first use, so the command line starts without them."""
+if TYPE_CHECKING:  # the contract's types only: listing the games imports no engine and no numpy
+    from geolab.game import Game, Seat
 
-    title: str
-    game: str
-    bots: str
-    offers: Mapping[str, str] = field(default_factory=dict)
-
-
-#: name -> the game, its bots and its offers; one line each is how a game joins geolab.
-BUILTIN = {
-    "ranks": Builtin("Play the Ranks", "geolab.games.ranks.game", "geolab.bots.ranks.registry",
-                     {"bench": "geolab.lab.benches:ranks", "solve": "geolab.cli.solve:solve_record",
-                      "train": "geolab.cli.train:add_ranks"}),
-    "jumbled": Builtin("Jumbled GeoPower Choice", "geolab.games.jumbled.game", "geolab.bots.jumbled.registry",
-                       {"bench": "geolab.lab.benches:jumbled"}),
-    "class": Builtin("Class GeoPower Double Choice", "geolab.games.classroom.game", "geolab.bots.classroom.registry",
-                     {"bench": "geolab.lab.benches:classroom", "equilibrium": "geolab.cli.equilibrium:add_class"}),
-    "geodouble": Builtin("GeoDouble", "geolab.games.geodouble.game", "geolab.bots.geodouble.registry",
-                         {"bench": "geolab.lab.benches:geodouble"}),
-    "border-up": Builtin("Border-Up", "geolab.games.borderup.game", "geolab.bots.borderup.registry",
-                         {"bench": "geolab.lab.benches:borderup"}),
-    "dashing-states": Builtin("Dashing States", "geolab.games.dashing.game", "geolab.bots.dashing.registry",
-                              {"bench": "geolab.lab.benches:dashing"}),
-    "state-iq": Builtin("State IQ", "geolab.games.stateiq.game", "geolab.bots.stateiq.registry",
-                        {"bench": "geolab.lab.benches:stateiq"}),
-    "combo1": Builtin("Combo 1 match", "geolab.games.combo1.game", "geolab.bots.combo1.registry",
-                      {"bench": "geolab.lab.benches:combo1"}),
-}
-#: What a game may offer, and the signature of each (``module:function`` in `Builtin.offers`):
-OFFERS = {
-    "bench": "bench(rules, games, runs, seed, threads) -> dict with a summary line (geolab bench GAME)",
-    "solve": "solve(record) -> the oracle's JSON report of a record (geolab solve FILE)",
-    "train": "add(subparsers) adds the game's `geolab train GAME` parser (geolab train GAME)",
-    "equilibrium": "add(subparsers) adds the game's `geolab equilibrium GAME` parser",
-}
+#: The packages under `geolab.games` that declare a built-in game, in the order they are listed.
+BUILTIN = ("ranks", "jumbled", "classroom", "geodouble", "borderup", "dashing", "stateiq", "combo1")
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A registered game and its bots, with the line-ups the lab uses by default.
+    """A registered game: its definition, and its game and players loaded and checked.
 
     For play at the keyboard: ``seat(bot, rules, rng)`` seats a built bot at the reference
     engine (a `geolab.game.Seat` that shows the bot only its own decision's observation);
@@ -65,18 +34,23 @@ class Entry:
     ``review(played, seat)``, where a game has one, gives a person's costliest decisions of
     a played game, with the better move, as lines (Play the Ranks: the oracle's verdicts)."""
 
+    definition: GameDef
     game: Game
-    bots: Bots
-    simulate_bots: str
-    arena_bots: str
-    seat: Callable[..., Seat] | None = None
-    hint: str | None = None
-    review: Callable[..., list[str]] | None = None
-    offers: Mapping[str, str] = field(default_factory=dict)
+    players: Players
 
-    @property
-    def name(self) -> str:
-        return self.game.name
+    name = property(lambda self: self.definition.name)
+    title = property(lambda self: self.definition.title)
+    bots = property(lambda self: self.players.bots)
+    simulate_bots = property(lambda self: self.players.simulate)
+    arena_bots = property(lambda self: self.players.arena)
+    hint = property(lambda self: self.players.hint)
+    seat = property(lambda self: self.players.seat)
+    review = property(lambda self: self.players.review)
+    offers = property(lambda self: self.definition.offers)
+
+    def has(self, what: str) -> bool:
+        """Whether the game has an optional part or feature (`geolab.definition.OPTIONAL`, ``FEATURES``)."""
+        return self.definition.has(what)
 
     def seated(self, bot, rules, rng) -> Seat:
         """A built bot at the reference engine, by the game's `seat`; a bot that peeks (its
@@ -91,90 +65,77 @@ class Entry:
         return self.seat(bot, rules, rng)
 
     def offer(self, what: str) -> Callable | None:
-        """The function the game offers for `what` (`OFFERS`), imported now; None if none."""
-        return _offered(self.offers.get(what))
+        """The function the game offers for `what` (`geolab.definition.OFFERS`), imported now; None if none."""
+        return _offered(self.definition, what)
+
+    def with_bots(self, bots) -> Entry:
+        """This entry with another bots registry (an adapter's bots added to a copy)."""
+        return dataclasses.replace(self, players=dataclasses.replace(self.players, bots=bots))
 
 
 _ENTRIES: dict[str, Entry] = {}
+_DEFINITIONS: dict[str, GameDef] = {}
 
 
-def register(game: Game, bots: Bots, simulate_bots: str, arena_bots: str, seat: Callable[..., Seat] | None = None,
-             hint: str | None = None, review: Callable[..., list[str]] | None = None,
-             offers: Mapping[str, str] | None = None) -> Entry:
-    """Add a game (a test-only game, or one outside `BUILTIN`); returns its entry."""
-    unknown = [k for k in offers or {} if k not in OFFERS]
-    if unknown:
-        raise ValueError(f"{game.name}: unknown offer {unknown[0]!r} (offers: {', '.join(OFFERS)})")
-    entry = Entry(game, bots, simulate_bots, arena_bots, seat, hint, review, dict(offers or {}))
-    _ENTRIES[game.name] = entry
+def register(definition: GameDef | Entry) -> Entry:
+    """Add a game by its definition (loaded and checked now: a missing or mistyped part is
+    one `DefinitionError` line), or put back an entry as it was; returns the entry."""
+    entry = definition if isinstance(definition, Entry) else \
+        Entry(definition, definition.load_game(), definition.load_players())
+    _DEFINITIONS[entry.name] = entry.definition
+    _ENTRIES[entry.name] = entry
     return entry
 
 
 def unregister(name: str) -> None:
     _ENTRIES.pop(name, None)
+    if name not in builtin():
+        _DEFINITIONS.pop(name, None)
 
 
-def _offered(target: str | None) -> Callable | None:
-    if target is None:
-        return None
-    module, _, function = target.partition(":")
-    return getattr(importlib.import_module(module), function)
+@functools.cache
+def builtin() -> dict[str, GameDef]:
+    """The built-in definitions by game name: importing a game's package loads only its
+    definition, so listing the games imports no engine, bot or library."""
+    declared = (importlib.import_module(f"geolab.games.{package}").DEFINITION for package in BUILTIN)
+    return {found.name: found for found in declared}
 
 
-def _load(name: str) -> Entry:
-    builtin = BUILTIN[name]
-    game = importlib.import_module(builtin.game).GAME
-    bots = importlib.import_module(builtin.bots)
-    return register(game, bots.BOTS, bots.SIMULATE, bots.ARENA, getattr(bots, "SEAT", None),
-                    getattr(bots, "HINT", None), getattr(bots, "REVIEW", None), builtin.offers)
+def definition(name: str) -> GameDef:
+    if name not in _DEFINITIONS:
+        for known, found in builtin().items():
+            _DEFINITIONS.setdefault(known, found)
+    if name not in _DEFINITIONS:
+        raise GeolabError(f"unknown game {name!r} (known: {', '.join(names())})")
+    return _DEFINITIONS[name]
 
 
 def names() -> list[str]:
-    return list(dict.fromkeys([*BUILTIN, *_ENTRIES]))
+    return list(dict.fromkeys([*builtin(), *_DEFINITIONS]))
 
 
 def title(name: str) -> str:
-    return _ENTRIES[name].game.title if name in _ENTRIES else BUILTIN[name].title
+    return definition(name).title
 
 
-#: Bot-name prefixes an optional adapter serves: (``module:function`` that adds them to every
-#: game that can host them and returns those games' names, the extra that brings its library,
-#: what a game needs to host them). Installed on first use (`plugin_bots`), so nothing
-#: imports the library unless a spec names one of its bots.
-BOT_PLUGINS = {"os-": ("geolab.interop.openspiel:install", "OpenSpiel's", "geolab[openspiel]",
-                       "the game's determinize verb")}
-
-
-def plugin_bots(game: str, specs) -> None:
-    """Install the adapter bots `specs` name (``os-ismcts`` ...) for `game`; one line if the
-    library is missing or the game cannot host them."""
-    for prefix, (target, whose, extra, needs) in BOT_PLUGINS.items():
-        if not any(str(spec).startswith(prefix) for spec in specs):
-            continue
-        try:
-            install = _offered(target)
-        except ImportError:
-            raise GeolabError(f"the {prefix} bots are {whose}: pip install '{extra}'") from None
-        if game not in install():
-            raise GeolabError(f"{game}: the {prefix} bots need {needs}, which it does not have yet")
+def _offered(found: GameDef, what: str) -> Callable | None:
+    target = found.offers.get(what)
+    return None if target is None else load(target)
 
 
 def offering(what: str) -> list[str]:
     """The games that offer `what`, known without importing any game (for the command line)."""
-    return [n for n in names() if what in (_ENTRIES[n].offers if n in _ENTRIES else BUILTIN[n].offers)]
+    return [n for n in names() if what in definition(n).offers]
 
 
 def offer(name: str, what: str) -> Callable | None:
     """What game `name` offers for `what`, without loading the game itself."""
-    offers = _ENTRIES[name].offers if name in _ENTRIES else BUILTIN[name].offers
-    return _offered(offers.get(what))
+    return _offered(definition(name), what)
 
 
 def get(name: str) -> Entry:
     if name not in _ENTRIES:
-        if name not in BUILTIN:
-            raise GeolabError(f"unknown game {name!r} (known: {', '.join(names())})")
-        _load(name)
+        register(definition(name))
     return _ENTRIES[name]
 
 
@@ -182,7 +143,7 @@ def entries() -> list[Entry]:
     return [get(n) for n in names()]
 
 
-def by_record(game_id) -> Entry:
+def by_record(game_id: Any) -> Entry:
     """The game whose records carry ``"game": game_id`` (games already loaded are asked
     first, so reading one game's record imports no other game)."""
     for name in [*_ENTRIES, *(n for n in names() if n not in _ENTRIES)]:
@@ -191,3 +152,7 @@ def by_record(game_id) -> Entry:
             return entry
     known = ", ".join(e.game.record_game for e in entries())
     raise RecordError(f"game: unknown game {game_id!r} (known: {known})")
+
+
+__all__ = ["BUILTIN", "DefinitionError", "Entry", "builtin", "by_record", "definition", "entries", "get", "names", "offer",
+           "offering", "register", "title", "unregister"]

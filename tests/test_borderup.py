@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from geolab.bots.borderup.registry import BOTS, SEAT
+from geolab.bots.borderup.registry import BOTS, seat
 from geolab.cards import card
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.game import MoveError
@@ -191,7 +191,7 @@ def test_the_perfect_model_decides_by_the_cards_alone():
     np.testing.assert_array_equal(again.scores, table.scores)
     # and at the reference engine, the seat draws the same claim
     rng = np.random.default_rng(0)
-    seats = [SEAT(b, rules, rng) for b in perfect]
+    seats = [seat(b, rules, rng) for b in perfect]
     played = ENGINE.play(rules, one_deal(), seats)
     assert played.winner == 0 and played.claims[1].action is None  # B's hand holds none: it searches, then stops
 

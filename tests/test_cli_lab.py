@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 from geolab import registry
 from geolab.cli import main
+from geolab.definition import DefinitionError
 
 GAMES = registry.names()
 
@@ -148,5 +150,5 @@ def test_what_a_game_offers_is_on_its_entry_and_the_command_line_finds_it(capsys
     assert registry.offering("solve") == ["ranks"] and registry.offering("equilibrium") == ["class"]
     assert main(["bench", "toy", "--runs", "1"]) == 2
     assert "no benchmark for 'toy'" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="unknown offer"):
-        registry.register(registry.get("toy").game, registry.get("toy").bots, "best", "best", offers={"fly": "x:y"})
+    with pytest.raises(DefinitionError, match="toy: unknown offer 'fly'"):
+        dataclasses.replace(registry.get("toy").definition, offers={"fly": "x:y"})

@@ -203,13 +203,13 @@ def restored_registry():
     saved = registry.entries()
     yield
     for e in saved:
-        registry.register(e.game, e.bots, e.simulate_bots, e.arena_bots, e.seat, e.hint, e.review, e.offers)
+        registry.register(e)
 
 
 def _bots(name: str) -> Bots:
     entry = registry.get(name)
     bots = Bots(name)
-    assert osp.add_bots(bots, entry.game)
+    assert osp.add_bots(bots, entry)
     return bots
 
 
@@ -217,7 +217,7 @@ def test_only_games_that_determinize_offer_the_bots(restored_registry):
     own = {name: registry.get(name).bots for name in GAMES}
     done = osp.install()
     for name in GAMES:
-        offers = callable(getattr(registry.get(name).game, "determinize", None))
+        offers = registry.get(name).has("determinize") and callable(registry.get(name).game.determinize)
         assert (name in done) == offers == ("os-ismcts" in registry.get(name).bots) == ("os-mcts" in registry.get(name).bots)
         assert "os-ismcts" not in own[name]  # the game's own registry is left as it was
     assert "toy" in done

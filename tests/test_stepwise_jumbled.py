@@ -6,7 +6,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from geolab.bots.jumbled.registry import BOTS, SEAT
+from geolab.bots.jumbled.registry import BOTS, table_seat
 from geolab.cards import N_CARDS, POSTAL
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.games.jumbled.game import GAME
@@ -53,8 +53,8 @@ def test_stepping_a_state_by_hand_is_the_driver_with_the_same_seats():
     bot = BOTS.make("heuristic", rules)
     for g in range(3):
         deal = GAME.deal(rules, np.random.default_rng(g))
-        played = GAME.play(rules, deal, [SEAT(bot, rules, np.random.default_rng([g, p])) for p in range(3)])
-        seats = [SEAT(bot, rules, np.random.default_rng([g, p])) for p in range(3)]
+        played = GAME.play(rules, deal, [table_seat(bot, rules, np.random.default_rng([g, p])) for p in range(3)])
+        seats = [table_seat(bot, rules, np.random.default_rng([g, p])) for p in range(3)]
         state = State(GAME, rules, deal)
         while not state.is_over():
             state.apply({d.seat: seats[d.seat].act(d) for d in state.decisions()})

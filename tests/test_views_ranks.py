@@ -1,5 +1,5 @@
 """Play the Ranks at the keyboard: the views (screens, moves in words, the story), the bots
-seated at the reference engine (`SEAT`) and the oracle's review (`REVIEW`)."""
+seated at the reference engine (`seat`) and the oracle's review (`review`)."""
 
 import json
 import re
@@ -11,7 +11,7 @@ import pytest
 from geolab import registry
 import geolab.games.ranks.batch as rb
 from geolab.bots.ranks.heuristics import GreedyPolicy
-from geolab.bots.ranks.registry import BOTS, HINT, REVIEW, SEAT
+from geolab.bots.ranks.registry import BOTS, HINT, review, seat
 from geolab.bots.ranks.review import costs
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.cards import POSTAL
@@ -76,7 +76,7 @@ class Watcher:
 
 def random_seats(rules, seed):
     rng = np.random.default_rng(seed)
-    return [Watcher(SEAT(BOTS.make("random", rules), rules, rng), rng) for _ in range(2)]
+    return [Watcher(seat(BOTS.make("random", rules), rules, rng), rng) for _ in range(2)]
 
 
 def hidden_from(game, side: int, decision: Decision) -> set[int]:
@@ -160,7 +160,7 @@ def decision_at(preset: str, kind: str) -> Decision:
 
     class Catch:
         def __init__(self, side):
-            self.side, self.inner = side, SEAT(GreedyPolicy(), rules, np.random.default_rng(0))
+            self.side, self.inner = side, seat(GreedyPolicy(), rules, np.random.default_rng(0))
 
         def act(self, decision):
             if self.side == 0 and decision.kind == kind and not found:
@@ -283,7 +283,7 @@ def test_seated_bots_play_as_in_the_batch_engine(preset, spec):
         batch = GAME.batch_records(rules, [BOTS.make(b, rules) for b in bots], n, 5)
         for i, expected in enumerate(batch):
             rng = np.random.default_rng(i)
-            seats = [SEAT(BOTS.make(b, rules), rules, rng) for b in bots]
+            seats = [seat(BOTS.make(b, rules), rules, rng) for b in bots]
             game = GAME.play(rules, batch_deal(rules, 5, i), seats)
             assert same_game(GAME.to_record(game)) == same_game(expected), (preset, bots, i)
 
@@ -297,7 +297,7 @@ def test_every_bot_plays_legally_at_the_reference_engine(preset, spec):
     rules = Rules.preset(preset)
     rng = np.random.default_rng(7)
     for g in range(30 if spec == "random" else 3):
-        seats = [SEAT(BOTS.make(spec, rules), rules, rng), SEAT(BOTS.make("random", rules), rules, rng)]
+        seats = [seat(BOTS.make(spec, rules), rules, rng), seat(BOTS.make("random", rules), rules, rng)]
         game = GAME.play(rules, GAME.deal(rules, rng), seats[:: 1 if g % 2 else -1])  # an illegal move raises
         assert sum(game.tricks_won) == len(game.tricks)
 
@@ -349,7 +349,7 @@ def test_hint_bot_does_not_peek_and_is_registered():
     from geolab import registry
 
     entry = registry.get("ranks")
-    assert entry.hint == HINT and entry.seat is SEAT and entry.review is REVIEW
+    assert entry.hint == HINT and entry.seat is seat and entry.review is review
     assert BOTS.kwargs(HINT)[0].family == "search"
     assert "peek" not in HINT and "oracle" not in HINT
 
@@ -388,7 +388,7 @@ def test_review_names_a_known_blunder_first():
         pytest.fail("no deal with a losing first lead in 40 seeds")
     seats[0].first = worst.move
     game = GAME.play(rules, deal, seats)
-    lines = REVIEW(game, 0)
+    lines = review(game, 0)
     assert lines[0].startswith("Review by the oracle (sees both hands")
     label = f"{POSTAL[worst.move.card]} {('size', 'state', 'pop')[worst.move.category]}"
     assert re.fullmatch(rf"  trick 1: leading [A-Z]{{2}} (size|state|pop) would have kept the win "
@@ -401,8 +401,8 @@ def test_review_says_when_nothing_was_lost():
     rules = Rules.preset("battle1")
     for seed in range(40):
         deal = GAME.deal(rules, np.random.default_rng(seed))
-        game = GAME.play(rules, deal, [SEAT(GreedyPolicy(), rules, np.random.default_rng(0))] * 2)
+        game = GAME.play(rules, deal, [seat(GreedyPolicy(), rules, np.random.default_rng(0))] * 2)
         if not costs(game, 0):
-            assert REVIEW(game, 0)[1].startswith("  none of your leads and answers lost")
+            assert review(game, 0)[1].startswith("  none of your leads and answers lost")
             return
     pytest.fail("greedy lost value in every one of 40 deals")

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from geolab import registry
+from geolab.definition import GameDef, Players
 from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.cards import CATEGORIES
-from geolab.game import SEAT_LETTERS, Batch, Bots, Decision, MoveError, RulesBase, asking, envelope, record_rules, replayed, shares
+from geolab.game import Batch, Bots, Decision, MoveError, RulesBase, SEAT_LETTERS, Views, asking, envelope, record_rules, replayed, shares
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"
@@ -435,7 +436,7 @@ def _race_lines(rules, claims, you: int) -> list[str]:
     return [f"race: {said}"]
 
 
-class ToyViews:
+class ToyViews(Views):
     """The test-only game at the keyboard: a card by postal code or screen number."""
 
     def screen(self, decision):
@@ -615,6 +616,7 @@ class BotSeat:
 GAME = ToyGame()
 ToyGame.views = ToyViews()
 BOTS = make_bots()
+PLAYERS = Players(BOTS, simulate="best,first", arena="first,best,best:greed=0.5", hint="best", seat=BotSeat)
 
 
 def bench(rules, games, runs, seed, threads) -> dict:
@@ -623,6 +625,5 @@ def bench(rules, games, runs, seed, threads) -> dict:
 
 
 def install() -> registry.Entry:
-    return registry.register(GAME, BOTS, simulate_bots="best,first", arena_bots="first,best,best:greed=0.5",
-                             seat=BotSeat, hint="best")
+    return registry.register(GameDef(GAME.name, GAME.title, GAME, PLAYERS, optional={"determinize"}, features={"races"}))
 

@@ -14,6 +14,7 @@ import numpy as np
 
 import toy_game
 from geolab import registry
+from geolab.definition import GameDef, Players
 from geolab.common.seeding import int_seed
 from geolab.errors import BotError, RecordError, RulesError
 from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, record_rules, replayed, shares
@@ -255,5 +256,6 @@ BOTS = make_bots()
 
 
 def install() -> registry.Entry:
-    return registry.register(GAME, BOTS, simulate_bots="stage:bot=best,stage:bot=first",
-                             arena_bots="stage:bot=first,stage:bot=best", seat=seat, hint="stage")
+    players = Players(BOTS, simulate="stage:bot=best,stage:bot=first", arena="stage:bot=first,stage:bot=best",
+                      hint="stage", seat=seat)
+    return registry.register(GameDef(GAME.name, GAME.title, GAME, players, features={"stages"}))

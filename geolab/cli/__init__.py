@@ -50,14 +50,15 @@ COMPILING = {"simulate", "arena", "bench", "balance", "sweep", "equilibrium", "s
 
 
 def _plugin_bots(args) -> None:
-    """Bot specs an optional adapter serves (``os-`` ...: `geolab.registry.BOT_PLUGINS`) are
-    installed only when asked for: importing OpenSpiel is not free, and it is an extra."""
+    """Bot specs an optional adapter serves (``os-`` ...: `geolab.interop.plugins`), installed
+    only when asked for."""
     from geolab.game import split_bots
+    from geolab.interop.plugins import plugin_bots
 
     texts = [getattr(args, name, None) for name in ("bots", "vs", "strong")]
     specs = [spec for text in texts if text for spec in split_bots(text)]
     if specs:
-        registry.plugin_bots(args.game, specs)
+        plugin_bots(args.game, specs)
 
 
 def _run(args) -> int:

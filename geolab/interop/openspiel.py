@@ -130,8 +130,8 @@ def max_chance_outcomes(engine, rules) -> int:
     """A bound on every chance action id: the game's own (`Game.chance_outcomes`) or a card
     (below `geolab.cards.N_CARDS`: 50 cards is the most any chance node has) or a smaller
     whole number; a race's order is drawn as seat numbers. An outcome beyond it is refused."""
-    own = getattr(engine, "chance_outcomes", None)
-    return max(own(rules) if own is not None else N_CARDS, engine.seats(rules))
+    own = engine.chance_outcomes(rules) if registry.get(engine.name).has("chance_outcomes") else N_CARDS
+    return max(own, engine.seats(rules))
 
 
 @functools.cache
@@ -440,12 +440,11 @@ class OpenSpielBot:
     def act(self, obs, rng):
         """The batch engine's decisions (`Game.seat_policy` of the seat `seat(None)` makes)."""
         if self._policy is None:
-            make = getattr(self.engine, "seat_policy", None)
-            if make is None:
+            if not registry.get(self.engine.name).has("seat_policy"):
                 raise GeolabError(f"{self.name}: {self.engine.name}'s batch engine seats no one-game seat, so the "
                                   "OpenSpiel bots play it on the reference engine only (Game.play, seated by "
                                   "bot.seat(rng))")
-            self._policy = make(self.seat(None), self.name)
+            self._policy = self.engine.seat_policy(self.seat(None), self.name)
         return self._policy.act(obs, rng)
 
     def seat(self, rng: np.random.Generator | None) -> OpenSpielSeat:
@@ -540,13 +539,13 @@ def _check(sims: int, uct: float, seconds: float, worlds: int = 1, seed: int = 0
     param_range("seed", seed, 0, INT63_MAX)
 
 
-def add_bots(bots: Bots, engine) -> bool:
-    """Add ``os-ismcts`` and ``os-mcts`` to one game's bots, if the game can `determinize`
-    (a search that may not peek needs it); returns whether it did."""
-    if not callable(getattr(engine, "determinize", None)):
+def add_bots(bots: Bots, entry: registry.Entry) -> bool:
+    """Add ``os-ismcts`` and ``os-mcts`` to one game's bots, if the game has the optional part
+    `determinize` (a search that may not peek needs it); returns whether it did."""
+    if not entry.has("determinize"):
         return False
-    where = "; seed: the batch engine's" if callable(getattr(engine, "seat_policy", None)) else \
-        " (reference engine only)"
+    engine = entry.game
+    where = "; seed: the batch engine's" if entry.has("seat_policy") else " (reference engine only)"
     bots.add("os-ismcts", _ismcts_factory(engine), "OpenSpiel's Python ISMCTS from determinizations of what it "
              f"sees{where}", family="search", example="os-ismcts:sims=10")
     bots.add("os-mcts", _mcts_factory(engine), "OpenSpiel's Python MCTS on a few determinizations, visits summed"
@@ -566,10 +565,9 @@ def install() -> list[str]:
             for name in entry.bots.names():
                 info = entry.bots.info(name)
                 bots.add(name, info.factory, info.summary, info.family, info.peeks, info.example)
-            if not add_bots(bots, entry.game):
+            if not add_bots(bots, entry):
                 continue
-            registry.register(entry.game, bots, entry.simulate_bots, entry.arena_bots, entry.seat, entry.hint,
-                              entry.review, entry.offers)
+            registry.register(entry.with_bots(bots))
         done.append(entry.name)
     return done
 

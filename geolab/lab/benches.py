@@ -298,7 +298,7 @@ def combo1(rules, games, runs, seed, threads) -> dict:
     blocks of 256 matches (a tournament's calls, one pair's matches). A first run warms the JIT
     and the State IQ bots' memos, which the timed runs share."""
     from geolab.bots.combo1.registry import BOTS as TEAMS
-    from geolab.bots.combo1.registry import SEAT
+    from geolab.bots.combo1.registry import seat
     from geolab.games.combo1 import batch as match_engine
     from geolab.games.combo1 import reference as match_reference
 
@@ -324,7 +324,7 @@ def combo1(rules, games, runs, seed, threads) -> dict:
         rng = np.random.default_rng(seed + r)
         start = time.perf_counter()
         for _ in range(reference_games):
-            seats = [SEAT(bot, rules, rng) for bot in bots]
+            seats = [seat(bot, rules, rng) for bot in bots]
             match_reference.ENGINE.play(rules, match_reference.deal_one(rules, rng), seats)
         rates["reference"].append(reference_games / (time.perf_counter() - start))
     median = {k: statistics.median(v) for k, v in rates.items()}

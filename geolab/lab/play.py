@@ -225,8 +225,8 @@ class Person:
             if word in ("help", "?", "h"):
                 self._help(decision)
             elif decision.timed and word in ("moves", "hint"):
-                note = getattr(views, "race_note", None)
-                self.say(f"no {word} in a race: it is yours to find" + (f"; {note(decision)}" if note else ""))
+                note = views.race_note(decision)
+                self.say(f"no {word} in a race: it is yours to find" + (f"; {note}" if note else ""))
             elif word == "moves":
                 labels = sorted(views.label(decision, a) for a in decision.legal)
                 self.say(f"{len(labels)} legal moves: " + ", ".join(labels))
@@ -265,9 +265,7 @@ class Person:
                 if not self.confirm:
                     return Claim(action, self._since(started)) if decision.timed else action
                 pending = action
-                echo = getattr(views, "echo", None)
-                for line in wrapped(echo(decision, action, text) if echo else f"-> {views.label(decision, action)}",
-                                    "  "):
+                for line in wrapped(views.echo(decision, action, text), "  "):
                     self.io.write(line)
 
     def _too_late(self, decision: Decision, first, started: float) -> Claim:
@@ -315,12 +313,9 @@ def late_claim(first: tuple, seconds: float) -> Claim:
 
 
 def called_first(views, decision: Decision, first: tuple) -> list[str]:
-    """What the person is told when a rival's claim beat theirs: the views' ``called``, where
-    the game has it."""
+    """What the person is told when a rival's claim beat theirs: the views' ``called``."""
     seat, claim, words = first
-    called = getattr(views, "called", None)
-    return called(decision, seat, claim, words) if called else [
-        f"{SEAT_LETTERS[seat]} claimed first, at {claim.seconds:.1f} s: {words}.", "Too late: no claim from you."]
+    return views.called(decision, seat, claim, words)
 
 
 def hinted(hint: Callable[[Decision], object], decision: Decision):

@@ -19,6 +19,7 @@ import pandas as pd
 from geolab import registry
 from geolab.errors import GeolabError
 from geolab.game import Batch
+from geolab.interop.plugins import plugin_bots
 from geolab.lab import progress
 from geolab.lab.stats import moments_ci
 from geolab.registry import Entry
@@ -98,7 +99,7 @@ def warm_up(entry: Entry, rules, lineups: Sequence[Sequence[str]], enabled: bool
     # each bot's own step first, then each line-up, which builds on its bots' own steps
     needs = [[i] for i in range(alone)] + [[bots.index(name) for name in names] for names in lineups]
     helper = None
-    if entry.name in registry.BUILTIN and alone >= 3:
+    if entry.name in registry.builtin() and alone >= 3:
         plan = json.dumps({"game": entry.name, "rules": rules.to_spec(), "lineups": [list(n) for n in lineups]})
         helper = [sys.executable, "-c", "import sys; from geolab.lab.tables import warm_helper; "
                                         "warm_helper(sys.argv[1], sys.argv[2])", plan]
@@ -110,7 +111,7 @@ def warm_helper(plan: str, folder: str) -> None:
     """The second process of `warm_up` (``python -c ...``): the same steps, the bots' own from
     the last backwards (`geolab.lab.progress.run_helper`)."""
     data = json.loads(plan)
-    registry.plugin_bots(data["game"], [name for names in data["lineups"] for name in names])
+    plugin_bots(data["game"], [name for names in data["lineups"] for name in names])
     entry = registry.get(data["game"])
     rules = entry.game.Rules.from_spec(data["rules"])
     alone = len({name for names in data["lineups"] for name in names})

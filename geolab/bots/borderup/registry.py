@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from geolab.bots.borderup.racer import Racer, RacerSeat
+from geolab.definition import Players
 from geolab.game import Bots, param_range
 from geolab.games.race import RaceModel
 
@@ -31,5 +32,5 @@ def seat(bot, rules, rng) -> RacerSeat:
     return RacerSeat(bot, rules, rng)
 
 
-SEAT = seat
 HINT = "racer"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

@@ -18,6 +18,7 @@ from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import (
     AverageRank, LearnedDiscard, OneCategory, RandomDiscard, Student, TablePolicy, WorstCategory,
 )
+from geolab.definition import Players
 from geolab.game import Bots
 from geolab.games.classroom.rules import Rules
 
@@ -99,7 +100,7 @@ def seat(bot, rules: Rules, rng) -> Student:
     return Student(bot, rng)
 
 
-#: `geolab play class`: how a bot sits at the reference engine, and the hint's bot (the
-#: strongest: it peeks at nothing and answers a discard with one table lookup)
-SEAT = seat
+#: `geolab play class`: the hint's bot (the strongest: it peeks at nothing and answers a
+#: discard with one table lookup)
 HINT = "equilibrium"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

@@ -11,6 +11,7 @@ from geolab.bots.dashing import registry as dashing_bots
 from geolab.bots.ranks import registry as ranks_bots
 from geolab.bots.stateiq import registry as state_iq_bots
 from geolab.bots.combo1.team import Team, TeamSeat
+from geolab.definition import Players
 from geolab.game import Bots, INT63_MAX, param_range
 from geolab.games.combo1.rules import GAMES, TITLES
 
@@ -76,9 +77,9 @@ ARENA = "team,team:speed=1.5,team:knowledge=0.5,team:tricks=random,team:prefer=r
 
 def seat(bot: Team, rules, rng: np.random.Generator) -> TeamSeat:
     """A built team at the reference engine: each game's decisions by that game's own seat."""
-    seats = tuple(GAME_BOTS[g].SEAT(b, rules.stage(g), rng) for g, b in enumerate(bot.games))
+    seats = tuple(GAME_BOTS[g].PLAYERS.seat(b, rules.stage(g), rng) for g, b in enumerate(bot.games))
     return TeamSeat(bot, rules, rng, seats)
 
 
-SEAT = seat
 HINT = "team"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

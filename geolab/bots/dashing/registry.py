@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.bots.dashing.model import Knowledge, Team
+from geolab.definition import Players
 from geolab.game import Bots, Decision, param_range
 from geolab.games.dashing.batch import Hands
 from geolab.games.dashing.reference import Row, Said
@@ -93,5 +94,5 @@ def seat(bot, rules, rng) -> TeamSeat:
     return TeamSeat(bot, rules, rng)
 
 
-SEAT = seat
 HINT = "team"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from geolab.bots.geodouble.declare import POLICIES
 from geolab.bots.geodouble.player import Player, PlayerSeat
 from geolab.bots.ranks.registry import BOTS as RANKS_BOTS
+from geolab.definition import Players
 from geolab.game import Bots, param_range
 from geolab.games.race import RaceModel
 
@@ -48,5 +49,5 @@ def seat(bot, rules, rng) -> PlayerSeat:
     return PlayerSeat(bot, rules, rng)
 
 
-SEAT = seat
 HINT = "player"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

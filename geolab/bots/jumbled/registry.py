@@ -15,6 +15,7 @@ from geolab.bots.jumbled.heuristics import HEURISTICS, RandomBot
 from geolab.bots.jumbled.learned import Learned
 from geolab.bots.jumbled.montecarlo import MonteCarlo
 from geolab.bots.jumbled.seats import BotSeat
+from geolab.definition import Players
 from geolab.game import Bots, param_range
 from geolab.games.jumbled.rules import Rules
 
@@ -118,7 +119,7 @@ SIMULATE = "heuristic"
 ARENA = "heuristic,reserve,first,middle,last,random"
 
 
-def SEAT(bot, rules: Rules, rng: np.random.Generator) -> BotSeat:
+def table_seat(bot, rules: Rules, rng: np.random.Generator) -> BotSeat:
     """A built bot at the reference engine (`geolab play`): it sees only its own decision's
     `View`, shown as the batch engine would show it, and draws from ``rng``."""
     return BotSeat(bot, rng)
@@ -128,3 +129,4 @@ def SEAT(bot, rules: Rules, rng: np.random.Generator) -> BotSeat:
 #: seat, and more samples make it stronger; 1,024 samples keep a hint well within a person's
 #: patience on the reference engine (win rates and timings: docs/perf.md, the hint bots).
 HINT = "montecarlo:samples=1024"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, table_seat)

@@ -6,6 +6,7 @@ from geolab.bots.ranks.heuristics import CounterPolicy, GreedyPolicy, PlannerPol
 from geolab.bots.ranks.learned import LearnedPolicy
 from geolab.bots.ranks.review import review
 from geolab.bots.ranks.seats import BotSeat
+from geolab.definition import Players
 from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.ranks.rules import Rules
 
@@ -125,6 +126,5 @@ def seat(bot, rules: Rules, rng) -> BotSeat:
     return BotSeat(bot, rules, rng)
 
 
-SEAT = seat
 HINT = "montecarlo:k=48,budget_ms=none"
-REVIEW = review
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat, review)

@@ -9,6 +9,7 @@ from functools import cache
 from geolab.bots.stateiq.knowledge import Knowledge
 from geolab.bots.stateiq.player import CLUE_KINDS, Player, PlayerSeat
 from geolab.bots.stateiq.search import GUESS_KINDS, Guesser, HardGiver
+from geolab.definition import Players
 from geolab.game import Bots, INT63_MAX, param_range
 
 OBJECTIVES = ("guesses", "game")
@@ -84,5 +85,5 @@ def seat(bot, rules, rng) -> PlayerSeat:
     return PlayerSeat(bot, rules, rng)
 
 
-SEAT = seat
 HINT = "player"
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)

@@ -1,1 +1,13 @@
 """Border-Up (Combo 1, game 1): a race to find two disjoint border groups in 18 cards."""
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="border-up",
+    title="Border-Up",
+    game="geolab.games.borderup.game:GAME",
+    players="geolab.bots.borderup.registry:PLAYERS",
+    optional={"determinize"},
+    features={"races"},
+    offers={"bench": "geolab.lab.benches:borderup"},
+)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from geolab.cards import card
-from geolab.game import Decision
+from geolab.game import Decision, Views
 from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
 from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
                                      typed_cards, why_border)
@@ -117,7 +117,7 @@ def verdict(me: int, result: Seen) -> str:
     return "You lost: your claim was wrong."
 
 
-class BorderUpViews:
+class BorderUpViews(Views):
     """`geolab.game.Views` for Border-Up: one decision, ``claim`` (the race)."""
 
     def screen(self, decision: Decision) -> list[str]:

@@ -5,3 +5,16 @@ discarded, one hidden category; group winners meet in a championship. `rules` ho
 tables, `batch` the numba batch engine, `numpy_engine` the same games in plain numpy, and
 `game` the game on geolab's game interface (`GAME`, registered as ``class``).
 """
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="class",
+    title="Class GeoPower Double Choice",
+    game="geolab.games.classroom.game:GAME",
+    players="geolab.bots.classroom.registry:PLAYERS",
+    optional={"chance_outcomes"},
+    features=frozenset(),
+    offers={"bench": "geolab.lab.benches:classroom",
+            "equilibrium": "geolab.cli.equilibrium:add_class"},
+)

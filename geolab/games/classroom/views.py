@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 
 from geolab.cards import NAMES, POSTAL, RANKS
-from geolab.game import Decision, MoveError, shown
+from geolab.game import Decision, MoveError, Views, shown
 from geolab.games.classroom.observations import Seen, View
 from geolab.games.classroom.reference import GameLog, seen
 from geolab.games.classroom.rules import TOP_DOG, Rules, student_name
@@ -210,7 +210,7 @@ def win_chances(view: View) -> np.ndarray:
     return chances
 
 
-class ClassViews:
+class ClassViews(Views):
     """The discard at the keyboard: one student's cards and what each discard keeps, the
     call and its meaning, the stage and the group; every round's sums as the class saw them."""
 

@@ -1,1 +1,13 @@
 """Combo 1: a match of Border-Up, State IQ, Dashing States and Play the Ranks, and the tournament."""
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="combo1",
+    title="Combo 1 match",
+    game="geolab.games.combo1.game:GAME",
+    players="geolab.bots.combo1.registry:PLAYERS",
+    optional={"chance_outcomes", "determinize"},
+    features={"races", "stages"},
+    offers={"bench": "geolab.lab.benches:combo1"},
+)

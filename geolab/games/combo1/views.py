@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
-from geolab.game import Decision, MoveError
+from geolab.game import Decision, MoveError, Views
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
 from geolab.games.combo1.reference import DECIDER, SIDES, MatchView, Played, first_player, seen
@@ -120,7 +120,7 @@ def verdict(played: Played, me: int) -> list[str]:
 
 
 # ----- the views ----------------------------------------------------------------------------
-class Combo1Views:
+class Combo1Views(Views):
     """`geolab.game.Views` for a Combo 1 match: ``choose`` (the afternoon's games), then each
     game's own decisions by its own views."""
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
-from geolab.game import Decision, MoveError
+from geolab.game import Decision, MoveError, Views
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
 from geolab.games.ranks.views import fit, wrapped
 from geolab.stepwise import Claim
@@ -201,7 +201,7 @@ def verdict(played: Played, me: int) -> list[str]:
 
 
 # ----- the views ----------------------------------------------------------------------------
-class DashingViews:
+class DashingViews(Views):
     """`geolab.game.Views` for Dashing States: ``claim`` (the race), then ``announce``."""
 
     def screen(self, decision: Decision) -> list[str]:

@@ -1,1 +1,13 @@
 """GeoDouble: a race for borders and capitals, then Play the Ranks, round after round to 50."""
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="geodouble",
+    title="GeoDouble",
+    game="geolab.games.geodouble.game:GAME",
+    players="geolab.bots.geodouble.registry:PLAYERS",
+    optional={"determinize"},
+    features={"races", "stages"},
+    offers={"bench": "geolab.lab.benches:geodouble"},
+)

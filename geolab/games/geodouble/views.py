@@ -31,7 +31,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, POSTAL
-from geolab.game import Decision
+from geolab.game import Decision, Views
 from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
 from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
@@ -209,7 +209,7 @@ def inner(decision: Decision) -> Decision:
     return dataclasses.replace(decision, observation=decision.observation.stage)
 
 
-class GeoDoubleViews:
+class GeoDoubleViews(Views):
     """`geolab.game.Views` for GeoDouble: ``claim`` (the race), then Play the Ranks'
     ``discard``, ``declare``, ``lead`` and ``follow``."""
 

@@ -5,3 +5,15 @@ small rulings, the reference engine and its deals and views, `batch` the compile
 and the drivers that play it with policies, `observations` what a seat may see, `records` game
 records, and `game` the adapter onto the game interface (`GAME`, which the registry holds).
 """
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="jumbled",
+    title="Jumbled GeoPower Choice",
+    game="geolab.games.jumbled.game:GAME",
+    players="geolab.bots.jumbled.registry:PLAYERS",
+    optional=frozenset(),
+    features=frozenset(),
+    offers={"bench": "geolab.lab.benches:jumbled"},
+)

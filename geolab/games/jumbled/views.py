@@ -11,7 +11,7 @@ codes (``TX CA``) or those numbers (``1 3``), in any order.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, NAMES, POSTAL, RANKS
-from geolab.game import Decision, MoveError
+from geolab.game import Decision, MoveError, Views
 from geolab.games.jumbled.reference import Game, SetSeen, View, round_points, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
 
@@ -177,7 +177,7 @@ def played_history(game: Game) -> list[tuple[int, str, tuple[SetSeen, ...]]]:
 
 
 # ----- the views ----------------------------------------------------------------------------
-class JumbledViews:
+class JumbledViews(Views):
     """`geolab.game.Views` for Jumbled GeoPower Choice: the dealer's ``call`` and each set's
     ``choose``."""
 

@@ -4,3 +4,17 @@ the named category wins. `rules` holds the `Rules` and presets, `reference` the 
 trick, the dealing and the plain-Python reference engine (the specification), `batch` the
 batch engine with its observations and the Seat bridge, `records` game records.
 """
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="ranks",
+    title="Play the Ranks",
+    game="geolab.games.ranks.game:GAME",
+    players="geolab.bots.ranks.registry:PLAYERS",
+    optional={"determinize", "seat_policy"},
+    features={"series"},
+    offers={"bench": "geolab.lab.benches:ranks",
+            "solve": "geolab.cli.solve:solve_record",
+            "train": "geolab.cli.train:add_ranks"},
+)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from math import comb
 
 from geolab.cards import CATEGORIES, N_CARDS, NAMES, POSTAL, RANKS, STATEHOOD
-from geolab.game import Decision, MoveError
+from geolab.game import Decision, MoveError, Views
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
 
@@ -322,7 +322,7 @@ def verdict(game: Game, me: int) -> list[str]:
 
 
 # ----- the views ----------------------------------------------------------------------------
-class RanksViews:
+class RanksViews(Views):
     """`geolab.game.Views` for Play the Ranks: ``discard``, ``declare``, ``lead``, ``follow``."""
 
     # ----- what the seat sees ---------------------------------------------------------------

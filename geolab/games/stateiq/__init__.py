@@ -1,1 +1,13 @@
 """State IQ (Combo 1, game 2): each team guesses the state the other holds from the clues of a Power card."""
+
+from geolab.definition import GameDef
+
+DEFINITION = GameDef(
+    name="state-iq",
+    title="State IQ",
+    game="geolab.games.stateiq.game:GAME",
+    players="geolab.bots.stateiq.registry:PLAYERS",
+    optional={"determinize"},
+    features=frozenset(),
+    offers={"bench": "geolab.lab.benches:stateiq"},
+)

@@ -17,7 +17,7 @@ stopping once it can no longer win or tie), and the verdict.
 from __future__ import annotations
 
 from geolab.cards import CAPITALS, NAMES, POSTAL, POWER_DECK, RANKS, STATEHOOD
-from geolab.game import Decision, MoveError
+from geolab.game import Decision, MoveError, Views
 from geolab.games.ranks.views import fit, ordinal, wrapped
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.reference import GUESSES, SIDES, Played, View, seen
@@ -141,7 +141,7 @@ def _company(view: View, fit_now, c: int, kind: str, index: int) -> int:
     return max(sum(bool(nbr[x] >> t & 1) for x in fit_now) for t in facts.cards_of(left))
 
 
-class StateIQViews:
+class StateIQViews(Views):
     """`geolab.game.Views` for State IQ: ``guess`` and ``clue``."""
 
     def screen(self, decision: Decision) -> list[str]:

@@ -1,0 +1,152 @@
+"""A game's definition: everything one game is, declared once and checked when it is registered.
+
+Each package under `geolab.games` declares one `GameDef` in its ``__init__`` (``DEFINITION``):
+its name and title; its parts, loaded when first used (the `geolab.game.Game` object that holds
+rules, step-wise reference, batch engine, observer, records and views; the `Players`: its bots,
+line-ups, seat, hint and review); the optional parts its game has (`OPTIONAL`), named, never
+probed; the facts surfaces ask about (`FEATURES`); and its offers (`OFFERS`), whose code lives
+in the game's own package. Everything above the games layer asks a definition what a game has
+and offers (`geolab.registry.Entry.has`, ``offer``); nothing there names a game.
+
+Parts are ``"module:attribute"`` texts so that listing the games (``geolab --help``) imports
+none of them; a test-only game may give the objects themselves.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from geolab.errors import GeolabError
+
+#: The optional parts a game's `Game` may have, and what each gives the surfaces above.
+OPTIONAL = {
+    "determinize": "builds a state from one seat's observation alone: search bots (OpenSpiel's ISMCTS) play it",
+    "seat_policy": "shows a one-game seat each decision of the batch engine: state-search bots play in the arena",
+    "chance_outcomes": "bounds its chance outcomes itself (else a chance outcome is a card or smaller)",
+}
+#: Facts about a game that surfaces ask, declared rather than discovered.
+FEATURES = {
+    "races": "some decisions are timed claims (a race): their answers are never listed, their clock is shown",
+    "stages": "a game made of games: its rules hold the inner games' rules as stages (stage.field)",
+    "series": "plays series of deals to a points target under some rules (the Play the Ranks battles)",
+}
+#: What a game may offer, and the signature of the function each names (``module:function``).
+OFFERS = {
+    "bench": "bench(rules, games, runs, seed, threads) -> dict with a summary line (geolab bench GAME)",
+    "solve": "solve(record) -> the oracle's JSON report of a record (geolab solve FILE)",
+    "train": "add(subparsers) adds the game's `geolab train GAME` parser",
+    "equilibrium": "add(subparsers) adds the game's `geolab equilibrium GAME` parser",
+    "command": "add(commands) adds the game's own top-level verbs (geolab tournament)",
+}
+#: What every `Game` provides (`geolab.game.Game`), checked at registration.
+CONTRACT = ("name", "title", "record_game", "Rules", "length_unit", "first_means", "block", "views",
+            "seats", "seat_name", "batch", "batch_records", "deal", "steps", "play", "state",
+            "deal_from_chance", "resample", "num_actions", "action_id", "action_of", "observation_string",
+            "observation_tensor", "tensor_size", "max_length", "scores", "to_record", "replay", "report",
+            "series_target", "deal_points")
+_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+_TARGET = re.compile(r"[a-zA-Z_][\w.]*:[a-zA-Z_]\w*")
+
+
+class DefinitionError(GeolabError):
+    """A game's definition that is missing a part or names one wrongly: one line, at registration."""
+
+
+@dataclass(frozen=True)
+class Players:
+    """A game's bots and how the lab and the table use them: the registry (`geolab.game.Bots`),
+    the line-ups `geolab simulate` and `geolab arena` play by default, the bot `hint` suggests
+    with (the strongest that does not peek), ``seat(bot, rules, rng)`` that seats a built bot at
+    the reference engine, and ``review(played, seat)``, a person's costliest decisions of a
+    played game with the better move (where the game has one)."""
+
+    bots: Any
+    simulate: str
+    arena: str
+    hint: str | None = None
+    seat: Callable | None = None
+    review: Callable | None = None
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One game, declared: see the module docstring. ``game`` and ``players`` are
+    ``"module:attribute"`` texts (or the objects, for a game defined outside geolab)."""
+
+    name: str
+    title: str
+    game: Any
+    players: Any
+    optional: frozenset[str] = frozenset()
+    features: frozenset[str] = frozenset()
+    offers: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "optional", frozenset(self.optional))
+        object.__setattr__(self, "features", frozenset(self.features))
+        object.__setattr__(self, "offers", dict(self.offers))
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise DefinitionError(f"game {self.name!r}: a game's name is lower-case words joined by '-'")
+        for kind, names, known in (("optional part", self.optional, OPTIONAL), ("feature", self.features, FEATURES),
+                                   ("offer", self.offers, OFFERS)):
+            for what in names:
+                if what not in known:
+                    raise DefinitionError(f"{self.name}: unknown {kind} {what!r} (known: {', '.join(known)})")
+        for what, target in (("game", self.game), ("players", self.players), *self.offers.items()):
+            if isinstance(target, str) and not _TARGET.fullmatch(target):
+                raise DefinitionError(f"{self.name}: {what} must be named as 'module:attribute', got {target!r}")
+
+    def has(self, what: str) -> bool:
+        """Whether the game has this optional part or feature (`OPTIONAL`, `FEATURES`)."""
+        if what not in OPTIONAL and what not in FEATURES:
+            raise KeyError(f"{what!r} is neither an optional part nor a feature")
+        return what in self.optional or what in self.features
+
+    def load_game(self):
+        """The `Game`, imported now and checked against the contract and this definition."""
+        game = load(self.game)
+        missing = [verb for verb in CONTRACT if not hasattr(game, verb)]
+        if missing:
+            raise DefinitionError(f"{self.name}: its game lacks {', '.join(missing)} (geolab.game.Game)")
+        if game.name != self.name:
+            raise DefinitionError(f"{self.name}: its game calls itself {game.name!r}")
+        present = {part for part in OPTIONAL if callable(getattr(game, part, None))}
+        for part in sorted(self.optional - present):
+            raise DefinitionError(f"{self.name}: declares the optional part {part!r}, which its game lacks")
+        for part in sorted(present - self.optional):
+            raise DefinitionError(f"{self.name}: its game has {part!r}; declare it in the definition's optional parts")
+        if ("stages" in self.features) != bool(game.Rules.stages()):
+            raise DefinitionError(f"{self.name}: the 'stages' feature must be declared exactly when its rules "
+                                  "hold other games' rules")
+        return game
+
+    def load_players(self) -> Players:
+        """The `Players`, imported now and checked: every line-up and the hint name its bots."""
+        players = load(self.players)
+        if not isinstance(players, Players):
+            raise DefinitionError(f"{self.name}: players must be a geolab.definition.Players, "
+                                  f"got {type(players).__name__}")
+        if players.bots.game != self.name:
+            raise DefinitionError(f"{self.name}: its bots are registered as {players.bots.game!r}'s")
+        from geolab.game import parse_bot, split_bots  # the bots' spec grammar
+
+        for what, specs in (("simulate", players.simulate), ("arena", players.arena), ("hint", players.hint or "")):
+            for spec in split_bots(specs) if specs else ():
+                if parse_bot(spec)[0] not in players.bots:
+                    raise DefinitionError(f"{self.name}: the {what} line-up names an unknown bot {spec!r}")
+        return players
+
+
+def load(target):
+    """The object a ``"module:attribute"`` text names (imported now), or `target` itself."""
+    if not isinstance(target, str):
+        return target
+    module, _, attribute = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as error:
+        raise DefinitionError(f"{target}: cannot be loaded ({error})") from None

@@ -1,0 +1,92 @@
+"""Every game is one declared definition, checked when it is registered: a missing or mistyped
+part is one clear line, and listing the games loads none of them."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from geolab import registry
+from geolab.definition import FEATURES, OPTIONAL, DefinitionError, GameDef, Players
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_each_definition_is_true_to_its_game(name):
+    entry = registry.get(name)
+    assert entry.definition.name == entry.game.name == name
+    for part in OPTIONAL:
+        assert entry.has(part) == callable(getattr(entry.game, part, None))
+    assert entry.has("stages") == bool(entry.game.Rules.stages())
+    for what in entry.definition.offers:
+        assert callable(entry.offer(what)), f"{name}: its {what} offer is not a function"
+
+
+def test_the_features_say_which_games_race():
+    racing = {name for name in registry.names() if registry.get(name).has("races")}
+    assert {"border-up", "dashing-states", "geodouble", "combo1"} <= racing
+    assert not racing & {"ranks", "jumbled", "class", "state-iq"}
+    assert set(FEATURES) == {"races", "stages", "series"}
+
+
+def _toy():
+    return registry.get("toy")
+
+
+@pytest.mark.parametrize("change, words", [
+    (dict(optional={"determinize", "seat_policy"}), "declares the optional part 'seat_policy', which its game lacks"),
+    (dict(optional=frozenset()), "its game has 'determinize'; declare it"),
+    (dict(features={"races", "stages"}), "'stages' feature must be declared exactly when"),
+    (dict(name="other"), "its game calls itself 'toy'"),
+    (dict(game="tests_nowhere:GAME"), "tests_nowhere:GAME: cannot be loaded"),
+    (dict(players=object()), "players must be a geolab.definition.Players"),
+])
+def test_a_definition_that_does_not_fit_its_game_fails_at_registration_in_one_line(change, words):
+    definition = dataclasses.replace(_toy().definition, **change)
+    with pytest.raises(DefinitionError, match=words) as error:
+        registry.register(definition)
+    assert "\n" not in str(error.value)
+    assert registry.get("toy").definition.name == "toy"  # the registered game is untouched
+
+
+@pytest.mark.parametrize("change, words", [
+    (dict(name="Top Rank"), "lower-case words"),
+    (dict(optional={"teleport"}), "unknown optional part 'teleport'"),
+    (dict(features={"dice"}), "unknown feature 'dice'"),
+    (dict(offers={"bench": "no colon"}), "bench must be named as 'module:attribute'"),
+])
+def test_a_mistyped_definition_fails_when_it_is_declared(change, words):
+    with pytest.raises(DefinitionError, match=words):
+        dataclasses.replace(_toy().definition, **change)
+
+
+def test_players_must_name_the_games_own_bots():
+    players = dataclasses.replace(_toy().players, arena="best,nobody")
+    with pytest.raises(DefinitionError, match="the arena line-up names an unknown bot 'nobody'"):
+        registry.register(dataclasses.replace(_toy().definition, players=players))
+    assert isinstance(_toy().players, Players)
+
+
+def test_listing_the_games_loads_no_engine_bot_or_library():
+    code = ("import sys; from geolab import registry; names = registry.names(); "
+            "titles = [registry.title(n) for n in names]; offers = registry.offering('bench'); "
+            "heavy = sorted(m for m in sys.modules if m.startswith('geolab.bots') or m.count('.') > 2 "
+            "and m.startswith('geolab.games.') or m in ('geolab.game', 'numpy', 'numba', 'pandas', 'matplotlib')); "
+            "print(len(names), heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(maxsplit=1)
+    assert out == ["8", "[]\n"]
+
+
+def test_a_game_defined_outside_geolab_registers_with_its_objects_and_unregisters():
+    saved = _toy()
+    entry = registry.register(GameDef("toy", "Top Rank again", saved.game, saved.players, optional={"determinize"},
+                                      features={"races"}))
+    try:
+        assert registry.get("toy") is entry and registry.title("toy") == "Top Rank again"
+        registry.unregister("toy")
+        assert "toy" not in registry.names()
+    finally:
+        registry.register(saved)
+    assert registry.get("toy") is saved and registry.title("toy") == saved.title
