@@ -40,8 +40,8 @@ from geolab.bots.classroom.policies import (  # noqa: E402
 )
 from geolab.games.classroom.batch import simulate  # noqa: E402
 from geolab.games.classroom.rules import Rules  # noqa: E402
-from geolab.lab.classroom_arena import bench  # noqa: E402
-from geolab.lab.classroom_equilibrium import equilibrium_summary, group_play, refine_real  # noqa: E402
+from geolab.games.classroom.offers.arena import bench  # noqa: E402
+from geolab.games.classroom.offers.equilibrium import equilibrium_summary, group_play, refine_real  # noqa: E402
 from geolab.lab.stats import mean_ci, wilson  # noqa: E402
 
 SMALL = os.environ.get("GEOLAB_SMALL") == "1"

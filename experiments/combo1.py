@@ -1,7 +1,7 @@
 """The Combo 1 study: what wins a Combo 1 tournament, and what a coach should practise.
 
 Everything is played by the batch engines (the match: `geolab.games.combo1.batch.play_block`;
-the tournament: `geolab.lab.tournament.tournaments`), every random choice comes from
+the tournament: `geolab.games.combo1.offers.tournament.tournaments`), every random choice comes from
 ``--seed``, and every rate has its 95% interval (Wilson for shares, normal over deals for
 paired means) and its sample size. Teams are compared on the same seeds: the same tournament
 draws and deals for every variant of the test team, and each match deal played twice with the
@@ -45,7 +45,7 @@ from geolab.games.combo1.tournament import TournamentRules
 from geolab.lab import balance
 from geolab.lab.results import ResultSet, meta
 from geolab.lab.stats import mean_ci, wilson
-from geolab.lab.tournament import LADDER, Profile, ladder, summary, tournaments
+from geolab.games.combo1.offers.tournament import LADDER, Profile, ladder, summary, tournaments
 
 OUT = Path("results/combo1")
 PARTS = ("length", "strongest", "practice", "afternoon", "picks", "balance")
@@ -172,7 +172,7 @@ class Done:
 
 
 def job_tournaments(specs: tuple, n: int, seed: int, threads: int | None = None):
-    """n tournaments of the teams (name, spec), seeded by `seed` (`geolab.lab.tournament`; in
+    """n tournaments of the teams (name, spec), seeded by `seed` (`geolab.games.combo1.offers.tournament`; in
     this process: the study's jobs are the processes)."""
     return tournaments(TournamentRules(), [Profile(*p) for p in specs], n, seed, workers=1)
 

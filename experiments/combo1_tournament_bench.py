@@ -31,7 +31,7 @@ from geolab.bots.combo1.registry import seat
 from geolab.games.combo1 import tournament
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.games.combo1.tournament_batch import run
-from geolab.lab import tournament as lab
+from geolab.games.combo1.offers import tournament as lab
 from geolab.lab.results import meta, write_json
 
 HERE = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ RUN = """
 import json, statistics, time
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.games.combo1.tournament_batch import run
-from geolab.lab import tournament as lab
+from geolab.games.combo1.offers import tournament as lab
 rules = TournamentRules()
 bots = lab.teams(rules, lab.ladder(8))
 run(rules, bots, 4, 10_000, threads=1)

@@ -9,7 +9,7 @@
 3. deck_size: the GeoPower deck's size (same mix) against the Monte Carlo bot's edge.
 4. game_length: rounds to reach 50, by player count.
 5. best_bot: how often the Monte Carlo and learned bots win against a heuristic field, 2/4/8 players
-   (`geolab.lab.jumbled.field_arena`; the learned bot is trained here, at this study's size).
+   (`geolab.games.jumbled.offers.study.field_arena`; the learned bot is trained here, at this study's size).
 6. teams: two Monte Carlo partners against two heuristics, alternating and adjacent seats.
 7. heuristic_fields: each heuristic against a field of each other (the exploitability matrix).
 The learned bot used in 5 is saved with its training metadata as learned.pkl.
@@ -41,7 +41,7 @@ from geolab.cards import RANKS  # noqa: E402
 from geolab.games.jumbled.batch import deal, play_round_batch  # noqa: E402
 from geolab.games.jumbled.game import GAME  # noqa: E402
 from geolab.games.jumbled.rules import CALLS, Rules  # noqa: E402
-from geolab.lab.jumbled import field_arena  # noqa: E402
+from geolab.games.jumbled.offers.study import field_arena  # noqa: E402
 from geolab.lab.results import git_revision, save_figure, write_json  # noqa: E402
 from geolab.lab.stats import wilson  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 The field bot sits at every seat; seat A calls Top Dog / Bottoms Up by each policy in turn
 (`heuristic:call=NAME`), the others at random, on the same deals and play stream
-(`geolab.lab.jumbled.call_value`). A row per call policy: seat A's win rate with a Wilson 95%
+(`geolab.games.jumbled.offers.study.call_value`). A row per call policy: seat A's win rate with a Wilson 95%
 interval, and its per-deal difference from the first policy's games with a normal interval.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from geolab.games.jumbled.rules import Rules
-from geolab.lab.jumbled import call_value
+from geolab.games.jumbled.offers.study import call_value
 from geolab.lab.results import meta, write_json, write_table
 
 

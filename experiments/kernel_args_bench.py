@@ -35,7 +35,7 @@ from geolab.games.ranks.reference import Trick, View
 from geolab.games.ranks.rules import Rules
 from geolab.games.classroom.batch import simulate
 from geolab.games.classroom.rules import Rules as ClassRules
-from geolab.lab.classroom_arena import tables
+from geolab.games.classroom.offers.arena import tables
 
 def fused(games):
     rules = Rules.combo1()

@@ -47,7 +47,7 @@ CONTRACT = ("name", "title", "record_game", "Rules", "length_unit", "first_means
             "seats", "seat_name", "batch", "batch_records", "deal", "steps", "play", "state",
             "deal_from_chance", "resample", "num_actions", "action_id", "action_of", "observation_string",
             "observation_tensor", "tensor_size", "max_length", "scores", "to_record", "replay", "report",
-            "series_target", "deal_points")
+            "series_target", "deal_points", "bonus_free_points")
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _TARGET = re.compile(r"[a-zA-Z_][\w.]*:[a-zA-Z_]\w*")
 

@@ -730,6 +730,11 @@ class Game(Protocol):
     def deal_points(self, played) -> tuple[int, ...]:
         """Each seat's points toward the series from one played game."""
 
+    def bonus_free_points(self, rules) -> int | None:
+        """What a win is worth without a bonus, where these rules pay bonus levels (Play the
+        Ranks' declarations and shutouts); None where they pay none. The balance card's
+        "how often does the bonus decide the series" reads it."""
+
 
 class Packaged:
     """The contract's verbs a game keeps in its package's own modules, delegated once: a game
@@ -761,6 +766,10 @@ class Packaged:
     def deal_points(self, played) -> tuple[int, ...]:
         """A point to the seat that won the game, none at a tie (a game scored otherwise says so)."""
         return tuple(int(s == 1) for s in self.scores(played))
+
+    def bonus_free_points(self, rules) -> int | None:
+        """No bonus levels (a game that pays them says otherwise)."""
+        return None
 
     def num_actions(self, rules) -> int:
         return self.observations.num_actions(rules)

@@ -137,7 +137,7 @@ def test_batch_records_replay_with_their_results(rules):
 
 
 def test_the_bench_reports_its_rates():
-    from geolab.lab.benches import borderup
+    from geolab.games.borderup.offers.bench import bench as borderup
 
     out = borderup(Rules(), 4096, 1, 0, 1)
     assert out["games"] == 4096 and len(out["runs_games_per_s"]) == 1

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import geolab.bots.classroom.equilibrium as solver
-import geolab.lab.classroom_equilibrium as lab
+import geolab.games.classroom.offers.equilibrium as lab
 from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
 from geolab.bots.classroom.registry import BOTS, shipped_model_path
@@ -22,7 +22,7 @@ from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
 from geolab.bots.classroom.equilibrium import (
     KEPT, average_start, best_response, equilibrium_table, model_exploitability, solve, values,
 )
-from geolab.lab.classroom_equilibrium import equilibrium_summary, group_play, real_check, real_values, refine_real
+from geolab.games.classroom.offers.equilibrium import equilibrium_summary, group_play, real_check, real_values, refine_real
 
 P = np.ones(3) / 3
 

@@ -154,7 +154,7 @@ def test_bad_input_is_one_line():
 
 
 def test_the_bench_reports_its_rates():
-    from geolab.lab.benches import combo1
+    from geolab.games.combo1.offers.bench import bench as combo1
 
     out = combo1(Rules(minutes=3), 64, 1, 0, 1)
     assert out["games"] == 64 and len(out["runs_matches_per_s"]) == 1

@@ -12,7 +12,7 @@ from geolab.bots.combo1.registry import BOTS, seat
 from geolab.errors import GeolabError, RulesError
 from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, after_knockout, check_teams, circle,
                                             knockout, play, points, swiss)
-from geolab.lab import tournament as lab
+from geolab.games.combo1.offers import tournament as lab
 
 
 # ----- pairings ---------------------------------------------------------------------------------

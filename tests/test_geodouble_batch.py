@@ -151,7 +151,7 @@ def test_batch_records_replay_with_their_results(rules):
 
 
 def test_the_bench_reports_its_rates():
-    from geolab.lab.benches import geodouble
+    from geolab.games.geodouble.offers.bench import bench as geodouble
 
     out = geodouble(Rules(), 256, 1, 0, 1)
     assert out["games"] == 256 and len(out["runs_matches_per_s"]) == 1

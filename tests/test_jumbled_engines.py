@@ -21,7 +21,7 @@ from geolab.games.jumbled.reference import Game, category_probs
 from geolab.bots.jumbled.registry import BOTS
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.rules import Rules
-from geolab.lab.jumbled import simulate_rounds
+from geolab.games.jumbled.offers.study import simulate_rounds
 
 VARIANTS = [
     Rules(),

@@ -1,6 +1,7 @@
 """The layering contract, read from the source: imports flow one way (facts -> games -> bots
--> lab -> surfaces), nothing imports a private name of another module, and no module imports
-form a circle."""
+-> lab -> surfaces), nothing imports a private name of another module, no module imports form a
+circle, and nothing above the games layer imports or names a game: what a game offers there
+lives in its own package (``offers``), reached through its definition."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: module prefix -> layer; the longest matching prefix wins
 LAYERS = {
     "geolab": 0, "geolab.errors": 0, "geolab.cards": 0, "geolab.common": 0, "geolab.game": 0,
+    "geolab.definition": 0,
     "geolab.games": 1,
     "geolab.solvers": 2,
     # the learned bot's features and model files sit with the bots; training plays bots
@@ -24,7 +26,18 @@ LAYERS = {
 }
 
 
+#: A game's ``offers`` package (its benches, studies and commands) sits with the surfaces: it may
+#: use the game's bots, the lab and the command line's helpers, and nothing below reaches it.
+OFFERS_LAYER = 6
+GAME_PACKAGES = sorted(p.name for p in (ROOT / "geolab" / "games").iterdir() if (p / "__init__.py").exists())
+#: What sits above the games layer and must name no game: the lab, the surfaces, the adapters.
+ABOVE = ("geolab.lab", "geolab.cli", "geolab.web", "geolab.interop")
+
+
 def layer(module: str) -> int:
+    parts = module.split(".")
+    if parts[:2] == ["geolab", "games"] and len(parts) > 3 and parts[3] == "offers":
+        return OFFERS_LAYER
     best = max((p for p in LAYERS if module == p or module.startswith(p + ".")), key=len)
     return LAYERS[best]
 
@@ -131,3 +144,56 @@ def test_no_two_modules_import_each_other_even_inside_functions():
                     graph[module].add(full)
     both = sorted({tuple(sorted((a, b))) for a in graph for b in graph[a] if a in graph.get(b, ())})
     assert not both, f"modules that import each other: {both}"
+
+
+def test_nothing_above_the_games_imports_a_game_or_its_bots():
+    """The lab, the command line, the web and the adapters reach every game through the registry;
+    shared modules of the games layer (``geolab.games.groups``: the referee's border groups) are
+    not a game."""
+    wrong = []
+    for module, path in modules().items():
+        if not module.startswith(ABOVE):
+            continue
+        for target, names, line in imports(path, module):
+            for full in [target] + [f"{target}.{n}" for n in names]:
+                parts = full.split(".")
+                if parts[:2] == ["geolab", "bots"] and len(parts) > 2 or \
+                        parts[:2] == ["geolab", "games"] and len(parts) > 2 and parts[2] in GAME_PACKAGES:
+                    wrong.append(f"{path.relative_to(ROOT)}:{line} imports {full}")
+    assert not wrong, "\n".join(sorted(set(wrong)))
+
+
+def test_nothing_above_the_games_names_a_game():
+    """No string in the lab, the surfaces or the adapters is a game's name or one of its modules."""
+    from geolab import registry
+
+    names = set(registry.builtin())
+    wrong = []
+    for module, path in modules().items():
+        if not module.startswith(ABOVE):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                    node.value in names or any(f"geolab.games.{g}" in node.value or f"geolab.bots.{g}" in node.value
+                                               for g in GAME_PACKAGES)):
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_registry_names_no_module_above_it():
+    """`geolab.registry` imports definitions from the game packages and names nothing else:
+    each game's definition names its own parts."""
+    text = (ROOT / "geolab" / "registry.py").read_text()
+    named = {node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and node.value.startswith("geolab.")}
+    assert named <= {"geolab.games."} | {f"geolab.games.{g}" for g in GAME_PACKAGES}, named
+    assert all(f"geolab.{layer}" not in text for layer in ("lab", "cli", "web", "interop", "bots"))
+
+
+def test_every_offer_lives_in_its_own_games_package():
+    from geolab import registry
+
+    for name, definition in registry.builtin().items():
+        package = definition.game.rpartition(".game:")[0]
+        for what, target in definition.offers.items():
+            assert target.startswith(f"{package}.offers."), f"{name}: its {what} offer {target} is not in {package}.offers"

@@ -156,7 +156,7 @@ def test_the_shipped_models_fit_their_presets():
 
 
 def test_the_command_line_states_the_training_default_without_importing_it():
-    from geolab.cli import train
+    from geolab.games.ranks.offers import train
     from geolab.learn import training
 
     assert train.CONTINUATION == training.CONTINUATION

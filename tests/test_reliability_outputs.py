@@ -98,7 +98,7 @@ def test_simulate_refuses_a_bad_out_before_playing(case, words, tmp_path, monkey
 
 @pytest.mark.parametrize("case,words", [("under_a_file", "not a folder"), ("a_folder", "is a folder")])
 def test_bench_solver_refuses_a_bad_out_before_timing(case, words, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("geolab.cli.solve.OracleSolver", no_work)
+    monkeypatch.setattr("geolab.games.ranks.offers.solve.OracleSolver", no_work)
     assert main(["bench", "solver", "--deals", "2", "--batch", "2", "--out", str(bad_paths(tmp_path)[case])]) == 2
     one_line_error(capsys, "--out", words)
 

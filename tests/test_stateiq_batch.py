@@ -85,7 +85,7 @@ def test_a_bots_illegal_answer_is_refused_naming_the_decision():
 
 def test_the_bench_reports_its_rates_beside_the_reference_engines():
     """Its keys, not its speed (`geolab bench state-iq`)."""
-    from geolab.lab.benches import stateiq
+    from geolab.games.stateiq.offers.bench import bench as stateiq
 
     out = stateiq(GAME.Rules.preset("official"), 200, 1, 0, 1)
     for key in ("games_per_s", "reference_games_per_s", "ratio", "random_clues_games_per_s",

@@ -314,6 +314,9 @@ class ToyGame(StepGame):
     def series_target(self, rules):
         return rules.target
 
+    def bonus_free_points(self, rules):
+        return None
+
     def deal_points(self, played):
         return tuple(int(w) for w in played.wins())
 

@@ -201,6 +201,9 @@ class MatchGame(StepGame):
     def series_target(self, rules):
         return None
 
+    def bonus_free_points(self, rules):
+        return None
+
     def deal_points(self, played):
         return tuple(int(v > 0) for v in played.scores())
 

@@ -26,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from geolab.cli import balance, cards, equilibrium, groups, lab, play, replay, serve, solve, tournament, train  # topic modules, each registers its verbs
+    from geolab.cli import balance, cards, groups, lab, offers, play, replay, serve, solve  # topic modules, each registers its verbs
 
     parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"geolab {__version__}")
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         verb_parser = top.add_parser(verb, help=text, description=text)
         commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for module in (cards, groups, lab, balance, replay, play, serve, tournament, train, solve, equilibrium):
+    for module in (cards, groups, lab, balance, replay, play, serve, solve, offers):
         module.register(commands)
     return parser
 

@@ -213,10 +213,7 @@ def restricted(entry: Entry, rules, restriction: Restriction, deals: int, seed: 
 # ----- series --------------------------------------------------------------------------------
 def series_target(entry: Entry, rules) -> int | None:
     """Points that win a series under `rules` (None: one game is the match)."""
-    ask = getattr(entry.game, "series_target", None)
-    if callable(ask):
-        return ask(rules)
-    return getattr(rules, "target_points", None)
+    return entry.game.series_target(rules)
 
 
 def check_series(entry: Entry, rules) -> int:
@@ -266,15 +263,16 @@ def series_stats(entry: Entry, rules, games: pd.DataFrame) -> SeriesStats:
 
 
 def unbonused(entry: Entry, rules, games: pd.DataFrame, points: np.ndarray) -> np.ndarray | None:
-    """The same games' points with every win paid at the bonus-free level (``win_points[0]``)
-    and ties unchanged, where the rules pay a bonus (``bonus`` other than "none", Play the
-    Ranks); else None. `games`: the game table rows of `points`, in the same order."""
-    if getattr(rules, "bonus", "none") == "none" or not hasattr(rules, "win_points"):
+    """The same games' points with every win paid at the bonus-free level and ties unchanged,
+    where the rules pay a bonus (`geolab.game.Game.bonus_free_points`); else None. `games`: the
+    game table rows of `points`, in the same order."""
+    plain = entry.game.bonus_free_points(rules)
+    if plain is None:
         return None
     names = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
     sole = games[[f"score_{n}" for n in names]].to_numpy() == 1  # the seat that won the game alone
     decided = sole.any(axis=1, keepdims=True)
-    return np.where(sole, int(rules.win_points[0]), np.where(decided, 0, points))
+    return np.where(sole, plain, np.where(decided, 0, points))
 
 
 def series_shares(entry: Entry, rules, games: pd.DataFrame, bot: str, target: int) -> Estimate | None:

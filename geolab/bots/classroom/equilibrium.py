@@ -8,7 +8,7 @@ one histogram per category gives the chance that a kept pair is not beaten, and 
 response over all 19,600 hands x 3 discards is a few array lookups. Iterating best responses
 finds a pure policy that is its own best response (exploitability exactly 0 under the model)
 for every group size and call but one (see `solve`). The checks on real deals are in the lab
-(`geolab.lab.classroom_equilibrium`).
+(`geolab.games.classroom.offers.equilibrium`).
 """
 
 from __future__ import annotations

@@ -9,5 +9,5 @@ DEFINITION = GameDef(
     players="geolab.bots.borderup.registry:PLAYERS",
     optional={"determinize"},
     features={"races"},
-    offers={"bench": "geolab.lab.benches:borderup"},
+    offers={"bench": "geolab.games.borderup.offers.bench:bench"},
 )

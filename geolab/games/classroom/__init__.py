@@ -15,6 +15,6 @@ DEFINITION = GameDef(
     players="geolab.bots.classroom.registry:PLAYERS",
     optional={"chance_outcomes"},
     features=frozenset(),
-    offers={"bench": "geolab.lab.benches:classroom",
-            "equilibrium": "geolab.cli.equilibrium:add_class"},
+    offers={"bench": "geolab.games.classroom.offers.arena:offered",
+            "equilibrium": "geolab.games.classroom.offers.command:add"},
 )

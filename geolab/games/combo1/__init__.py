@@ -9,5 +9,6 @@ DEFINITION = GameDef(
     players="geolab.bots.combo1.registry:PLAYERS",
     optional={"chance_outcomes", "determinize"},
     features={"races", "stages"},
-    offers={"bench": "geolab.lab.benches:combo1"},
+    offers={"bench": "geolab.games.combo1.offers.bench:bench",
+            "command": "geolab.games.combo1.offers.command:add"},
 )

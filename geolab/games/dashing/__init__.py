@@ -9,5 +9,5 @@ DEFINITION = GameDef(
     players="geolab.bots.dashing.registry:PLAYERS",
     optional={"determinize"},
     features={"races"},
-    offers={"bench": "geolab.lab.benches:dashing"},
+    offers={"bench": "geolab.games.dashing.offers.bench:bench"},
 )

@@ -9,5 +9,5 @@ DEFINITION = GameDef(
     players="geolab.bots.geodouble.registry:PLAYERS",
     optional={"determinize"},
     features={"races", "stages"},
-    offers={"bench": "geolab.lab.benches:geodouble"},
+    offers={"bench": "geolab.games.geodouble.offers.bench:bench"},
 )

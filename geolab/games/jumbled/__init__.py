@@ -15,5 +15,5 @@ DEFINITION = GameDef(
     players="geolab.bots.jumbled.registry:PLAYERS",
     optional=frozenset(),
     features=frozenset(),
-    offers={"bench": "geolab.lab.benches:jumbled"},
+    offers={"bench": "geolab.games.jumbled.offers.study:offered"},
 )

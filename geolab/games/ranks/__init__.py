@@ -14,7 +14,8 @@ DEFINITION = GameDef(
     players="geolab.bots.ranks.registry:PLAYERS",
     optional={"determinize", "seat_policy"},
     features={"series"},
-    offers={"bench": "geolab.lab.benches:ranks",
-            "solve": "geolab.cli.solve:solve_record",
-            "train": "geolab.cli.train:add_ranks"},
+    offers={"bench": "geolab.games.ranks.offers.bench:offered",
+            "solve": "geolab.games.ranks.offers.solve:solve",
+            "train": "geolab.games.ranks.offers.train:add",
+            "command": "geolab.games.ranks.offers.command:add"},
 )

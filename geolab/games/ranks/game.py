@@ -68,5 +68,9 @@ class RanksGame(Engine, Packaged):
     def deal_points(self, played: Game) -> tuple[int, int]:
         return played.points
 
+    def bonus_free_points(self, rules: Rules) -> int | None:
+        """A win's points at the first level, where the rules pay a bonus for declaring or a shutout."""
+        return None if rules.bonus == "none" else int(rules.win_points[0])
+
 
 GAME = RanksGame()

@@ -9,5 +9,5 @@ DEFINITION = GameDef(
     players="geolab.bots.stateiq.registry:PLAYERS",
     optional={"determinize"},
     features=frozenset(),
-    offers={"bench": "geolab.lab.benches:stateiq"},
+    offers={"bench": "geolab.games.stateiq.offers.bench:bench"},
 )

@@ -8,14 +8,15 @@ from geolab.cli.output import print_json, print_table
 from geolab.games.combo1.rules import TITLES
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.lab import progress
-from geolab.lab import tournament as lab
+from geolab.games.combo1.offers import tournament as lab
 
 teams_count = argtypes.whole("--teams", 2, 64, "a tournament of at most 64 teams")
 workers = argtypes.whole("--workers", 1, argtypes.max_threads, "the larger of 64 and 8 a core")
 repeat = argtypes.whole("--repeat", 1, 10**7, "tournaments are summed as they finish, but each is kept in memory")
 
 
-def register(commands) -> None:
+def add(commands) -> None:
+    """What Combo 1 offers as ``command``: the top-level verb `geolab tournament`."""
     p = commands["top"].add_parser(
         "tournament", help="a Combo 1 tournament between team profiles: standings, the final, a summary",
         description="A Combo 1 tournament: four morning rounds (the four games in order until the bell), four "

@@ -88,3 +88,10 @@ def bench(rules: Rules, n_games: int, n_reference: int, repeats: int, seed: int 
         "batch_over_numpy": float(np.median([t_np / t for t, t_np in zip(times, np_times)])),
         "jit_warmup_s": warm.seconds,
     }
+
+
+def offered(rules, games, runs, seed, threads) -> dict:
+    """What Class GeoPower Double Choice offers as ``bench`` (`geolab bench class`)."""
+    out = bench(rules, games or 200_000, 200, runs, seed)
+    return {"summary": f"equilibrium discards, {rules.students} students, student-hands/s, median of {runs} runs",
+            **out}

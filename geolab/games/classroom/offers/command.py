@@ -1,22 +1,15 @@
-"""`geolab equilibrium class`: the equilibrium discard of Class GeoPower Double Choice."""
+"""`geolab equilibrium class`: the equilibrium discard of Class GeoPower Double Choice (what the
+game offers as ``equilibrium``; the solving is in `geolab.games.classroom.offers.equilibrium`)."""
 
 from __future__ import annotations
 
-from geolab import registry
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.games.classroom.rules import Rules
 
 
-def register(commands) -> None:
-    top = commands["top"].add_parser("equilibrium", help="solve games for equilibrium play")
-    sub = top.add_subparsers(dest="game", required=True, parser_class=type(top))
-    for name in registry.offering("equilibrium"):
-        registry.offer(name, "equilibrium")(sub)
-
-
-def add_class(sub) -> None:
+def add(sub) -> None:
     """`geolab equilibrium class` (what Class GeoPower Double Choice offers as ``equilibrium``)."""
     p = sub.add_parser("class", help="the equilibrium discard per group size and call")
     p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
@@ -42,7 +35,7 @@ def _sizes(text: str) -> list[int]:
 
 
 def run_equilibrium(args) -> None:
-    from geolab.lab.classroom_equilibrium import equilibrium_summary
+    from geolab.games.classroom.offers.equilibrium import equilibrium_summary  # numba: only when it runs
 
     sizes = _sizes(args.sizes)
     if args.check < 0 or args.check % 2:

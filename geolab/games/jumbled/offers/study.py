@@ -255,3 +255,9 @@ def bench(players: tuple[int, ...] = (4, 8), rounds: int = 1 << 20, repeats: int
         out[f"ratio{suffix}"] = float(np.median(rates)) / ref["engine"]
     out["load_average_after"] = list(os.getloadavg())
     return out
+
+
+def offered(rules, games, runs, seed, threads) -> dict:
+    """What Jumbled offers as ``bench`` (`geolab bench jumbled`)."""
+    out = bench(rounds=games or 1 << 19, repeats=runs, workers=threads or 2, seed=seed)
+    return {"summary": f"default heuristic at every seat, rounds/s at 4 and 8 players, median of {runs} runs", **out}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from geolab import registry
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
@@ -17,15 +16,7 @@ from geolab.lab.results import check_writable
 CONTINUATION = "planner"
 
 
-def register(commands) -> None:
-    verb = commands["top"].add_parser("train", help="fit learned bots from simulated decisions",
-                                      description="fit learned bots from simulated decisions")  # fmt: skip
-    games = verb.add_subparsers(dest="game", required=True, parser_class=type(verb))
-    for name in registry.offering("train"):
-        registry.offer(name, "train")(games)
-
-
-def add_ranks(games) -> None:
+def add(games) -> None:
     """`geolab train ranks` (what Play the Ranks offers as ``train``)."""
     p = games.add_parser("ranks", help="Play the Ranks: one model per decision kind (discard, declare, lead, follow)")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset (default combo1)")
