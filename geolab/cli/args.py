@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable
 
 from geolab.errors import GeolabError
-from geolab.lab.tables import MAX_GAMES
+from geolab.lab import MAX_GAMES
 
 SEED_MAX = 2**63 - 1
 SUMMARY_GAMES = 10**9

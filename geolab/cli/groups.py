@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from geolab.cards import CAPITALS, POSTAL
 from geolab.cli.output import print_json
-from geolab.games import groups
+from geolab.common.lazy import lazy_module
+
+groups = lazy_module("geolab.games.groups")  # numba: only when a hand is checked
 
 
 def register(commands) -> None:

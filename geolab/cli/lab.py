@@ -16,8 +16,10 @@ from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
 from geolab.game import parse_bot, split_bots
-from geolab.lab import arena, benches, plots, tables
-from geolab.lab.results import ResultSet, check_writable, meta, reason, run_id, write_json
+from geolab.common.lazy import lazy_module
+
+# the lab, imported when a command runs (not to read the arguments)
+arena, benches, plots, tables, results = (lazy_module(f"geolab.lab.{m}") for m in ("arena", "benches", "plots", "tables", "results"))
 
 
 def register(commands) -> None:
@@ -122,7 +124,7 @@ def _threads(args):
 
 
 def run_simulate(args) -> None:
-    out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
+    out = results.check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
     rules = argtypes.game_rules(entry, args)
     _positive(args.games, "--games")
@@ -136,9 +138,9 @@ def run_simulate(args) -> None:
     failure = None
     if out is not None:
         try:
-            with ResultSet(out) as written:
+            with results.ResultSet(out) as written:
                 written.table(games, "games")
-                written.json(meta(run_id=written.run_id, **summary), "meta.json")
+                written.json(results.meta(run_id=written.run_id, **summary), "meta.json")
             summary["out"] = str(written.path)
             _moved_aside(written)
         except GeolabError as error:
@@ -183,7 +185,7 @@ BENCH_COLUMNS = ("measure: what was timed (_per_s: a rate, the median of the tim
                  "compiling or loading the kernels, before and outside the timed runs); value: its value")
 
 
-def _moved_aside(written: ResultSet) -> None:
+def _moved_aside(written: results.ResultSet) -> None:
     if written.moved_aside:
         print(f"geolab: {written.target} was taken while this run wrote; its results are in {written.path}",
               file=sys.stderr)
@@ -202,8 +204,8 @@ def run_arena(args) -> int:
     if args.out:
         out = Path(args.out)
     else:  # a fresh folder a run: time, pid and a random suffix, so runs in the same second never collide
-        out = Path("results") / "arena" / (f"{run_id()}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-"))
-    check_writable(out, "folder", "--out" if args.out else "results folder", taken_ok=not args.out)  # before any work
+        out = Path("results") / "arena" / (f"{results.run_id()}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-"))
+    results.check_writable(out, "folder", "--out" if args.out else "results folder", taken_ok=not args.out)  # before any work
     _positive(args.games, "--games")
     names = split_bots(args.bots or entry.arena_bots)
     if len(names) < 2:
@@ -237,7 +239,7 @@ def run_arena(args) -> int:
     planned = args.games * len(names) * (len(names) - 1) // 2 * per_deal
     failure = None
     try:
-        with ResultSet(out) as written:
+        with results.ResultSet(out) as written:
             written.table(pairs, "pairs")
             written.table(ratings, "ratings")
             for name, fig in (("win_rates.png", plots.win_rate_heatmap(pairs, names, title)),
@@ -246,7 +248,7 @@ def run_arena(args) -> int:
                     written.figure(fig, name)
                 finally:
                     plots.close(fig)
-            written.json(meta(
+            written.json(results.meta(
                 run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
                 seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
                 wall_seconds=round(result.seconds, 3), warmup_seconds=round(warm.seconds, 3),
@@ -294,7 +296,7 @@ def run_arena(args) -> int:
 
 def run_bench(args) -> None:
     if args.out:
-        check_writable(args.out, "file", "--out")  # before any work
+        results.check_writable(args.out, "file", "--out")  # before any work
     entry = registry.get(args.game)
     rules = argtypes.game_rules(entry, args)
     result = benches.run(entry, rules, games=_positive(args.games, "--games"), runs=_positive(args.runs, "--runs"),
@@ -303,9 +305,9 @@ def run_bench(args) -> None:
     if args.out:
         try:
             # a bench that reports its rules (GeoDouble, Border-Up) gives the same spec: one key
-            write_json(meta(**{"game": entry.name, "rules": rules.to_spec(), **result}), Path(args.out))
+            results.write_json(results.meta(**{"game": entry.name, "rules": rules.to_spec(), **result}), Path(args.out))
         except OSError as error:
-            failure = GeolabError(f"--out {args.out}: cannot write ({reason(error)}); the numbers above are not saved")
+            failure = GeolabError(f"--out {args.out}: cannot write ({results.reason(error)}); the numbers above are not saved")
     if args.json:
         print_json(result)
     else:

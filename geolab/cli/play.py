@@ -20,7 +20,9 @@ from geolab.errors import GeolabError
 from geolab.lab.play import (Adjourned, Match, Person, Terminal, hint_seat, new_match, opponents, play_match,
                              replay_session, restarted)
 from geolab.lab.results import check_writable, reason, rescue, write_json
-from geolab.lab.tables import warm_up
+from geolab.common.lazy import lazy_module
+
+tables = lazy_module("geolab.lab.tables")  # numba and pandas: only when a game is played
 
 
 def register(commands) -> None:
@@ -100,7 +102,7 @@ def run(args) -> int:
     check_writable(str(path), "file", "--record")  # before a person plays a whole game
     entry, rules, game = match.entry, match.rules, match.game
     # compile before the game, with its notice: the table's bots, the hint bot in your seat
-    warm_up(entry, rules, [[b or entry.hint or entry.bots.names()[0] for b in match.bots]])
+    tables.warm_up(entry, rules, [[b or entry.hint or entry.bots.names()[0] for b in match.bots]])
     io = Terminal()
     person = Person(game.views, io, hint_seat(match), confirm=args.confirm and not args.no_confirm)
     target = game.series_target(rules)

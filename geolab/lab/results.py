@@ -28,11 +28,13 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from geolab import __version__
 from geolab.errors import GeolabError
+
+if TYPE_CHECKING:  # tables are written with their own methods: pandas is the caller's import
+    import pandas as pd
 
 #: a temporary file or folder of ours older than this is stale even if its pid is alive (reused pid)
 STALE_SECONDS = 3600

@@ -20,12 +20,10 @@ from geolab import registry
 from geolab.errors import GeolabError
 from geolab.game import Batch
 from geolab.interop.plugins import plugin_bots
-from geolab.lab import progress
+from geolab.lab import MAX_GAMES, progress
 from geolab.lab.stats import moments_ci
 from geolab.registry import Entry
 
-#: Most games one table may hold (about 1 GB of columns at 32 seats).
-MAX_GAMES = 20_000_000
 
 
 def lineup(names: Sequence[str], seats: int) -> list[str]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
+from geolab.common.lazy import lazy_module
 from geolab.games.combo1.rules import TITLES
-from geolab.games.combo1.tournament import TournamentRules
-from geolab.lab import progress
-from geolab.games.combo1.offers import tournament as lab
+
+# the tournament, its teams' bots and the progress bar: imported when it runs
+lab = lazy_module("geolab.games.combo1.offers.tournament")
+progress = lazy_module("geolab.lab.progress")
 
 teams_count = argtypes.whole("--teams", 2, 64, "a tournament of at most 64 teams")
 workers = argtypes.whole("--workers", 1, argtypes.max_threads, "the larger of 64 and 8 a core")
@@ -38,6 +40,8 @@ def add(commands) -> None:
 
 
 def run(args) -> None:
+    from geolab.games.combo1.tournament import TournamentRules
+
     rules = TournamentRules.preset(args.rules or TournamentRules.DEFAULT)
     if args.set:
         rules = rules.with_settings(args.set)
