@@ -16,8 +16,9 @@ from geolab.games.combo1.rules import Rules
 GAME = registry.get("combo1").game
 
 
-def _record(preset: str, seed: int, specs=("team", "team:speed=1.5")) -> dict:
-    entry, rules = registry.get("combo1"), Rules.preset(preset)
+def _record(preset: str | Rules, seed: int, specs=("team", "team:speed=1.5")) -> dict:
+    entry = registry.get("combo1")
+    rules = Rules.preset(preset) if isinstance(preset, str) else preset
     seats = [entry.seated(entry.bots.make(spec, rules), rules, np.random.default_rng([seed, s]))
              for s, spec in enumerate(specs)]
     played = GAME.play(rules, GAME.deal(rules, np.random.default_rng(seed)), seats)
@@ -169,3 +170,24 @@ def test_the_claimed_result_and_the_envelope_are_checked(morning):
     bad = copy.deepcopy(morning)
     bad["rules"] = {"round": "evening"}
     _refused(bad, "rules: round must be one of")
+
+
+def test_a_final_played_on_after_two_wins_and_a_tie_is_refused_unless_its_rules_say_literal():
+    """A final recorded under the literal reading (game 3 not the tie, a fourth game played)
+    replays under its own rules (early_stop=literal); under the default reading the fourth game
+    comes after the final ended, and the line says which rules such a record needs."""
+    for seed in range(40):
+        record = _record(Rules(round="final", early_stop="literal"), seed)
+        assert record["rules"] == {"preset": "final", "early_stop": "literal"}
+        won = [g["winner"] for g in record["result"]["games"][:3]]
+        if won[1] is None and won[0] == won[2] is not None and len(record["games"]) == 4:
+            break
+    else:
+        pytest.fail("no final went win-tie-win")
+    assert json.loads(json.dumps(GAME.to_record(GAME.replay(copy.deepcopy(record))))) == record
+    old = copy.deepcopy(record)
+    old["rules"] = "final"
+    del old["result"]
+    _refused(old, "games[3]: played after the final ended (two wins and a tie among its first three games end it, "
+                  "early_stop=decided; a final played on with game 3 not the tie says so in its rules: "
+                  "early_stop=literal)")

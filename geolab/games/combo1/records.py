@@ -17,12 +17,14 @@ the match it replays to.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import CARD_OF, Decision, envelope, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
-from geolab.games.combo1.reference import ENGINE, SIDES, Deal, Pick, Played, answered, first_player
+from geolab.games.combo1.reference import ENGINE, SIDES, Deal, Pick, Played, answered, final_decided, first_player
 from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ, TITLES, Rules
 from geolab.games.dashing import records as dashing_records
 from geolab.games.dashing import reference as dashing
@@ -214,7 +216,12 @@ def replay_game(record: dict) -> Played:
             raise
         raise RecordError(str(error)) from None
     if len(games) > len(played.games):
-        raise RecordError(f"games[{len(played.games)}]: played after the match ended")
+        where = f"games[{len(played.games)}]"
+        if final_decided(rules, played.games) and not final_decided(replace(rules, early_stop="literal"), played.games):
+            raise RecordError(f"{where}: played after the final ended (two wins and a tie among its first three games "
+                              "end it, early_stop=decided; a final played on with game 3 not the tie says so in its "
+                              "rules: early_stop=literal)")
+        raise RecordError(f"{where}: played after the match ended")
     for mine, theirs in zip(played.games, games):
         if mine.game != theirs.kind:  # a game that asked nothing (a Border-Up no hand could win)
             raise RecordError(f"{theirs.where}: a {TITLES[theirs.kind]} game, but the match plays {TITLES[mine.game]} "

@@ -235,14 +235,16 @@ def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -
 
 
 def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
-    """Whether a final stops after its first three games (`Rules.early_stop`)."""
+    """Whether a final stops after its first three games (`Rules.early_stop`): a team won all
+    three, or two of them and the third ended in a tie. ``decided`` reads "the third" as the
+    third of those three games, in any order (then, and only then, the fourth game cannot
+    change the champion: the other team can at best come within one); ``literal`` as game 3."""
     if rules.round != "final" or len(games) != 3 or rules.early_stop == "never":
         return False
     won = [g.winner for g in games]
-    a, b = won.count(0), won.count(1)
-    if rules.early_stop == "decided":
-        return abs(a - b) >= 2
-    return max(a, b) == 3 or (max(a, b) == 2 and won[2] is None)
+    most = max(won.count(0), won.count(1))
+    tied = won[2] is None if rules.early_stop == "literal" else None in won
+    return most == 3 or (most == 2 and tied)
 
 
 def with_first(game: int, deal, first: int | None):
