@@ -46,6 +46,7 @@ def check_replays(rules, bots, n, seed):
         assert [g.winner for g in ref.games] == [g.winner for g in match.games]
         assert [g.counted for g in ref.games] == [g.counted for g in match.games]
         assert [g.first for g in ref.games] == [g.first for g in match.games]
+        assert [g.draw for g in ref.games] == [g.draw for g in match.games]  # the draw that gave a first turn
         assert [g.tiebreak for g in ref.games] == [g.tiebreak for g in match.games]
         np.testing.assert_allclose([g.seconds for g in ref.games], [g.seconds for g in match.games], rtol=0, atol=1e-9)
         assert [g.played for g in ref.games] == [g.played for g in match.games]  # every inner game, as played
@@ -70,6 +71,7 @@ def test_batch_agrees_with_the_reference_engine(name):
         assert all(g.counted for g in games) and any(m.clock > rules.seconds for m, _, _ in matches)
     if name == "afternoon":  # a State IQ or Play the Ranks chosen without its deciding game before it: a draw
         assert any(g.first is None and g.game in reference.DECIDER for g in games)
+        assert all((g.draw is not None) == (g.first is None and g.game in reference.DECIDER) for g in games)
 
 
 def test_a_level_final_goes_to_tie_breakers():
@@ -205,8 +207,8 @@ def test_a_block_of_many_pairs_agrees_with_the_reference_engine(preset):
         state = reference.ENGINE.state(rules, deal, engine.log_of(rules, deal, match))
         ref = state.played
         assert state.is_over() and [g.played for g in ref.games] == [g.played for g in match.games]
-        assert [(g.game, g.winner, g.counted, g.first) for g in ref.games] == \
-            [(g.game, g.winner, g.counted, g.first) for g in match.games]
+        assert [(g.game, g.winner, g.counted, g.first, g.draw) for g in ref.games] == \
+            [(g.game, g.winner, g.counted, g.first, g.draw) for g in match.games]
         np.testing.assert_allclose([g.seconds for g in ref.games], [g.seconds for g in match.games], rtol=0, atol=1e-9)
         assert ref.winner == (None if block.winner[i] < 0 else block.winner[i])
     with pytest.raises(GeolabError, match="sides"):
