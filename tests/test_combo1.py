@@ -7,6 +7,8 @@ own moves."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -180,11 +182,12 @@ def test_the_dashing_states_winner_leads_first_at_play_the_ranks():
 
 # ----- the final -------------------------------------------------------------------------------
 @pytest.mark.parametrize("plan, stops", [
-    ([0, 0, 0], {"text": True, "decided": True, "never": False}),          # 3-0
-    ([1, 1, None], {"text": True, "decided": True, "never": False}),       # 2-0, the third game tied
-    ([None, 1, 1], {"text": False, "decided": True, "never": False}),      # 2-0, a tie first: not the text's case
-    ([0, 1, 0], {"text": False, "decided": False, "never": False}),        # 2-1 goes on
-    ([0, None, None], {"text": False, "decided": False, "never": False}),  # 1-0: the fourth game can level it
+    ([0, 0, 0], {"decided": True, "literal": True, "never": False}),          # 3-0
+    ([1, 1, None], {"decided": True, "literal": True, "never": False}),       # win-win-tie
+    ([0, None, 0], {"decided": True, "literal": False, "never": False}),      # win-tie-win: the literal reading plays on
+    ([None, 1, 1], {"decided": True, "literal": False, "never": False}),      # tie-win-win: likewise
+    ([0, 1, 0], {"decided": False, "literal": False, "never": False}),        # 2-1 goes on
+    ([0, None, None], {"decided": False, "literal": False, "never": False}),  # 1-0: the fourth game can level it
 ])
 def test_the_final_stops_early_as_each_reading_says(plan, stops):
     for early_stop, stop in stops.items():
@@ -193,6 +196,20 @@ def test_the_final_stops_early_as_each_reading_says(plan, stops):
         assert [g.winner for g in played.games[:3]] == plan
         assert len([g for g in played.games if not g.tiebreak]) == (3 if stop else 4), early_stop
         assert final_decided(rules, played.games[:3]) == stop
+    default = _play(Rules.preset("final"), _deal(Rules(round="final"), 7), wins=plan)
+    assert len([g for g in default.games if not g.tiebreak]) == (3 if stops["decided"] else 4)
+
+
+def test_the_final_stops_exactly_when_the_fourth_game_cannot_change_the_champion():
+    """Every way three games can go: the default reading stops the final exactly where no
+    result of the fourth (a win either way, or a tie) changes who is champion."""
+    rules = Rules(round="final")
+    for plan in itertools.product((0, 1, None), repeat=3):
+        past = [GameSeen(g, w, 60.0, True, False) for g, w in zip(MORNING, plan)]
+        won = [plan.count(0), plan.count(1)]
+        ahead = 0 if won[0] > won[1] else 1
+        settled = all(won[ahead] + (w == ahead) > won[1 - ahead] + (w == 1 - ahead) for w in (0, 1, None))
+        assert final_decided(rules, past) == settled, plan
 
 
 def test_a_level_final_goes_to_border_up_tie_breakers_until_one_is_won():

@@ -21,7 +21,7 @@ VARIANTS = {
     "final": Rules.preset("final"),
     "short": Rules(minutes=5),
     "count": Rules(minutes=5, unfinished="count"),
-    "decided": Rules(round="final", early_stop="decided"),
+    "literal": Rules(round="final", early_stop="literal"),
     "playoff": Rules.preset("playoff"),
 }
 
@@ -46,6 +46,7 @@ def check_replays(rules, bots, n, seed):
         assert [g.winner for g in ref.games] == [g.winner for g in match.games]
         assert [g.counted for g in ref.games] == [g.counted for g in match.games]
         assert [g.first for g in ref.games] == [g.first for g in match.games]
+        assert [g.draw for g in ref.games] == [g.draw for g in match.games]  # the draw that gave a first turn
         assert [g.tiebreak for g in ref.games] == [g.tiebreak for g in match.games]
         np.testing.assert_allclose([g.seconds for g in ref.games], [g.seconds for g in match.games], rtol=0, atol=1e-9)
         assert [g.played for g in ref.games] == [g.played for g in match.games]  # every inner game, as played
@@ -70,6 +71,7 @@ def test_batch_agrees_with_the_reference_engine(name):
         assert all(g.counted for g in games) and any(m.clock > rules.seconds for m, _, _ in matches)
     if name == "afternoon":  # a State IQ or Play the Ranks chosen without its deciding game before it: a draw
         assert any(g.first is None and g.game in reference.DECIDER for g in games)
+        assert all((g.draw is not None) == (g.first is None and g.game in reference.DECIDER) for g in games)
 
 
 def test_a_level_final_goes_to_tie_breakers():
@@ -77,6 +79,34 @@ def test_a_level_final_goes_to_tie_breakers():
     matches = check_replays(rules, [team(rules), team(rules)], 48, seed=1)
     assert any(g.tiebreak for m, _, _ in matches for g in m.games)
     assert any(len(m.games) == 3 for m, _, _ in matches)  # stopped early
+
+
+#: The first three games of a final that stop it by the default reading (either team's colours),
+#: and whether the literal reading ("the third game": game 3) stops it too.
+EARLY = {"win-win-tie": ((0, 0, None), True), "win-tie-win": ((0, None, 0), False),
+         "tie-win-win": ((None, 0, 0), False)}
+
+
+@pytest.mark.parametrize("early_stop", ["decided", "literal", "never"])
+def test_the_final_stops_early_alike_on_both_engines(early_stop):
+    """Finals with dry Border-Up hands (so its game often ties): each way of two wins and a tie
+    stops the final on both engines under the default reading, only win-win-tie under the
+    literal one, none under never."""
+    rules = Rules(round="final", early_stop=early_stop, tiebreaks=1, border_up=BorderUpRules(cards=9, redeals=0))
+    matches = check_replays(rules, [team(rules), team(rules, "team:speed=1.5,knowledge=0.6")], 48, seed=3)
+    seen = set()
+    for match, _, _ in matches:
+        won = tuple(g.winner for g in match.games[:3])
+        ahead = max((0, 1), key=won.count)
+        colours = tuple(None if w is None else int(w != ahead) for w in won)
+        regular = len([g for g in match.games if not g.tiebreak])
+        for name, (plan, literal) in EARLY.items():
+            if colours == plan:
+                seen.add(name)
+                stops = {"decided": True, "literal": literal, "never": False}[early_stop]
+                assert regular == (3 if stops else 4), (name, early_stop)
+    assert seen == set(EARLY), seen
+    assert Rules(round="final").early_stop == "decided"
 
 
 def test_a_tied_playoff_is_played_again():
@@ -177,8 +207,8 @@ def test_a_block_of_many_pairs_agrees_with_the_reference_engine(preset):
         state = reference.ENGINE.state(rules, deal, engine.log_of(rules, deal, match))
         ref = state.played
         assert state.is_over() and [g.played for g in ref.games] == [g.played for g in match.games]
-        assert [(g.game, g.winner, g.counted, g.first) for g in ref.games] == \
-            [(g.game, g.winner, g.counted, g.first) for g in match.games]
+        assert [(g.game, g.winner, g.counted, g.first, g.draw) for g in ref.games] == \
+            [(g.game, g.winner, g.counted, g.first, g.draw) for g in match.games]
         np.testing.assert_allclose([g.seconds for g in ref.games], [g.seconds for g in match.games], rtol=0, atol=1e-9)
         assert ref.winner == (None if block.winner[i] < 0 else block.winner[i])
     with pytest.raises(GeolabError, match="sides"):

@@ -10,14 +10,17 @@ import numpy as np
 import pytest
 
 from geolab import registry
+from geolab.cards import RANKS, STATEHOOD
 from geolab.errors import RecordError
+from geolab.game import CARD_OF
 from geolab.games.combo1.rules import Rules
 
 GAME = registry.get("combo1").game
 
 
-def _record(preset: str, seed: int, specs=("team", "team:speed=1.5")) -> dict:
-    entry, rules = registry.get("combo1"), Rules.preset(preset)
+def _record(preset: str | Rules, seed: int, specs=("team", "team:speed=1.5")) -> dict:
+    entry = registry.get("combo1")
+    rules = Rules.preset(preset) if isinstance(preset, str) else preset
     seats = [entry.seated(entry.bots.make(spec, rules), rules, np.random.default_rng([seed, s]))
              for s, spec in enumerate(specs)]
     played = GAME.play(rules, GAME.deal(rules, np.random.default_rng(seed)), seats)
@@ -169,3 +172,53 @@ def test_the_claimed_result_and_the_envelope_are_checked(morning):
     bad = copy.deepcopy(morning)
     bad["rules"] = {"round": "evening"}
     _refused(bad, "rules: round must be one of")
+
+
+def test_a_final_played_on_after_two_wins_and_a_tie_is_refused_unless_its_rules_say_literal():
+    """A final recorded under the literal reading (game 3 not the tie, a fourth game played)
+    replays under its own rules (early_stop=literal); under the default reading the fourth game
+    comes after the final ended, and the line says which rules such a record needs."""
+    for seed in range(40):
+        record = _record(Rules(round="final", early_stop="literal"), seed)
+        assert record["rules"] == {"preset": "final", "early_stop": "literal"}
+        won = [g["winner"] for g in record["result"]["games"][:3]]
+        if won[1] is None and won[0] == won[2] is not None and len(record["games"]) == 4:
+            break
+    else:
+        pytest.fail("no final went win-tie-win")
+    assert json.loads(json.dumps(GAME.to_record(GAME.replay(copy.deepcopy(record))))) == record
+    old = copy.deepcopy(record)
+    old["rules"] = "final"
+    del old["result"]
+    _refused(old, "games[3]: played after the final ended (two wins and a tie among its first three games end it, "
+                  "early_stop=decided; a final played on with game 3 not the tie says so in its rules: "
+                  "early_stop=literal)")
+
+
+def test_play_the_ranks_keeps_the_statehood_draw_that_gave_its_first_lead(afternoon, morning):
+    """No Dashing States before an afternoon's Play the Ranks: the statehood draw gives the
+    first lead, and the record keeps it next to the lead; a lead the draw does not give, a
+    missing draw, or a draw where Dashing States gave the lead, is refused in one line."""
+    k = _game(afternoon, "play-the-ranks")
+    entry = afternoon["games"][k]
+    assert all(g["game"] != "dashing-states" for g in afternoon["games"][:k])
+    assert list(entry)[list(entry).index("draw") + 1] == "first_lead"
+    cards = [CARD_OF[entry["draw"][s]] for s in "AB"]
+    lead = "A" if RANKS[cards[0], STATEHOOD] < RANKS[cards[1], STATEHOOD] else "B"
+    assert entry["first_lead"] == lead and afternoon["result"]["games"][k]["first"] is None  # a draw, not a game
+    bad = copy.deepcopy(afternoon)
+    bad["games"][k] = _mirrored(entry)  # a whole game of its own, the other team leading, the draw kept
+    del bad["result"]
+    _refused(bad, f"games[{k}].first_lead: the record says {_other(lead)}, but the statehood draw "
+                  f"(A {entry['draw']['A']} v B {entry['draw']['B']}) gives {lead}")
+    bad = copy.deepcopy(afternoon)
+    del bad["games"][k]["draw"]  # as a record made before the match kept the draw
+    _refused(bad, f"games[{k}].draw: missing: no Dashing States winner gives the first lead here")
+    bad = copy.deepcopy(afternoon)
+    bad["games"][k]["draw"] = {"A": "TX"}
+    _refused(bad, f"games[{k}].draw: expected the first lead's statehood draw, an object with keys A and B")
+    k = _game(morning, "play-the-ranks")
+    assert "draw" not in morning["games"][k] and morning["result"]["games"][k - 1]["winner"] is not None
+    bad = copy.deepcopy(morning)
+    bad["games"][k]["draw"] = {"A": "DE", "B": "PA"}
+    _refused(bad, f"games[{k}].draw: no draw here: {morning['games'][k]['first_lead']} won the Dashing States")

@@ -179,9 +179,10 @@ class Matches:
             else:
                 p = inner.game(pos)
             first = int(self.first[i, j])
+            draw = tuple(int(c) for c in kept.deals[pos].draw) if first < 0 and g in DECIDER else None
             out.append(reference.GamePlayed(g, kept.k, p, float(self.start[i, j]), float(self.seconds[i, j]),
                                             bool(self.counted[i, j]), None if first < 0 else first,
-                                            bool(self.tiebreak[i, j])))
+                                            bool(self.tiebreak[i, j]), draw))
         chooser = None if self.chooser[i] < 0 else int(self.chooser[i])
         picks = () if chooser is None else (int(self.picks[i, 0]), int(self.picks[i, 1]))
         draw = None if chooser is None else (int(self.draw[i, 0]), int(self.draw[i, 1]))

@@ -4,9 +4,13 @@ A record's body holds ``games``: each game of the match, in play order, as that 
 whole record without a result of its own (its ``game`` says which: ``border-up``,
 ``state-iq``, ``dashing-states``, ``play-the-ranks``), and for an afternoon match the ``draw``
 (``{"A": "OH", "B": "NY"}``: the statehood draw that says who chooses first) and the
-``picks`` (the two games chosen, in order, by their `GAMES` names). What the match adds to
-its games (when each began, its seconds, whether it counted, who went first, a tie-breaker)
-follows from them and is the report's, not the record's.
+``picks`` (the two games chosen, in order, by their `GAMES` names). A Play the Ranks game
+whose first lead a statehood draw gave (no Dashing States won before it in the match) also
+holds that ``draw``, next to its ``first_lead``: its own record keeps only the lead, and replay
+checks the lead against the draw (State IQ's own record already holds its draw). A record made
+before the match kept this draw lacks it where it is needed, and is refused in one line that
+says so. What else the match adds to its games (when each began, its seconds, whether it
+counted, who went first, a tie-breaker) follows from them and is the report's, not the record's.
 
 Replay reads each game's record with its own records module (every check of its deal and
 decisions is that game's), then steps the match's reference engine with those decisions, so
@@ -17,12 +21,15 @@ the match it replays to.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import CARD_OF, Decision, envelope, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
-from geolab.games.combo1.reference import ENGINE, SIDES, Deal, Pick, Played, answered, first_player
+from geolab.games.combo1.reference import (ENGINE, SIDES, Deal, GamePlayed, Pick, Played, answered, drawn,
+                                          final_decided, first_player)
 from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ, TITLES, Rules
 from geolab.games.dashing import records as dashing_records
 from geolab.games.dashing import reference as dashing
@@ -46,12 +53,28 @@ def inner_record(game: int, played) -> dict:
     return record
 
 
+def _sides(draw) -> dict:
+    return {SIDES[s]: POSTAL[draw[s]] for s in (0, 1)}
+
+
+def game_record(g: GamePlayed) -> dict:
+    """One game of the match as the match records it: its own record without its result; a
+    Play the Ranks game whose first lead a statehood draw gave also holds that ``draw``
+    (its own record keeps only the lead, which the match must check against the draw)."""
+    record = inner_record(g.game, g.played)
+    if g.game == RANKS and g.draw is not None:  # the draw next to the lead it gave
+        at = list(record).index("first_lead")
+        items = list(record.items())
+        record = dict([*items[:at], ("draw", _sides(g.draw)), *items[at:]])
+    return record
+
+
 def to_record(played: Played, seed: int | None = None, players=None) -> dict:
     body: dict = {}
     if played.choice_draw is not None:
-        body["draw"] = {SIDES[s]: POSTAL[played.choice_draw[s]] for s in (0, 1)}
+        body["draw"] = _sides(played.choice_draw)
         body["picks"] = [GAMES[p] for p in played.picks]
-    body["games"] = [inner_record(g.game, g.played) for g in played.games]
+    body["games"] = [game_record(g) for g in played.games]
     record = envelope(GAME, played.rules.to_spec(), body, seed, players)
     record["result"] = report(played)
     return record
@@ -92,6 +115,10 @@ class _Game:
                               "what happened)")
         self.kind = g = KIND_OF[entry["game"]]
         module = RECORDS[g]
+        self.draw = None  # Play the Ranks' first-lead draw, the match's addition to its record
+        if g == RANKS and "draw" in entry:
+            self.draw = _draw(entry, f"{where}.draw")
+            entry = {k: v for k, v in entry.items() if k != "draw"}
         try:
             self.played = replayed(entry, module.GAME, module.replay_game, module.report, module.BODY_KEYS)
         except RecordError as error:
@@ -108,7 +135,7 @@ class _Game:
             return p.deal
         if g == DASHING:
             return dashing.Deal(tuple(p.hands))
-        return ranks.Deal(tuple(p.hands), None, p.power_bases, p.first_lead)
+        return ranks.Deal(tuple(p.hands), self.draw, p.power_bases, p.first_lead)
 
     def given_first(self) -> int | None:
         """The first turn the record gives (State IQ's ``first``, Play the Ranks' first lead)."""
@@ -133,6 +160,17 @@ def _checked_first(rules: Rules, game: _Game, view) -> None:
         key = "first" if game.kind == STATE_IQ else "first_lead"
         raise RecordError(f"{game.where}.{key}: the record says {_side(given) or 'a draw'}, but {SIDES[want]} won "
                           f"the {decider} that gives it")
+    if game.kind != RANKS:
+        return  # State IQ's own record holds its draw, and its engine checks the first guesser against it
+    if want is not None and game.draw is not None:
+        raise RecordError(f"{game.where}.draw: no draw here: {SIDES[want]} won the {decider} that gives the first lead")
+    if want is None and game.draw is None:
+        raise RecordError(f"{game.where}.draw: missing: no {decider} winner gives the first lead here, a statehood "
+                          "draw does: give it (a record made before the match kept this draw has only first_lead)")
+    if want is None and drawn(game.draw) != given:
+        cards = " v ".join(f"{SIDES[s]} {POSTAL[game.draw[s]]}" for s in (0, 1))
+        raise RecordError(f"{game.where}.first_lead: the record says {SIDES[given]}, but the statehood draw "
+                          f"({cards}) gives {SIDES[drawn(game.draw)]}")
 
 
 class _Recorded:
@@ -164,17 +202,19 @@ class _Recorded:
             raise RecordError(f"{game.where}: not the game the match plays ({decision.where})") from None
 
 
-def _draw(record: dict) -> tuple[int, int]:
+def _draw(record: dict, where: str = "draw") -> tuple[int, int]:
+    """A statehood draw (the afternoon's, or a Play the Ranks first lead's) at ``record["draw"]``."""
     draw = record.get("draw")
     if not isinstance(draw, dict) or set(draw) != set(SIDES):
-        raise RecordError("draw: expected the afternoon's statehood draw, an object with keys A and B")
+        what = "the afternoon's" if where == "draw" else "the first lead's"
+        raise RecordError(f"{where}: expected {what} statehood draw, an object with keys A and B")
     cards = []
     for s in SIDES:
         if not isinstance(draw[s], str) or draw[s] not in CARD_OF:
-            raise RecordError(f"draw.{s}: unknown postal code {shown(draw[s])}")
+            raise RecordError(f"{where}.{s}: unknown postal code {shown(draw[s])}")
         cards.append(CARD_OF[draw[s]])
     if cards[0] == cards[1]:
-        raise RecordError(f"draw: A and B drew the same card {POSTAL[cards[0]]}")
+        raise RecordError(f"{where}: A and B drew the same card {POSTAL[cards[0]]}")
     return cards[0], cards[1]
 
 
@@ -214,7 +254,12 @@ def replay_game(record: dict) -> Played:
             raise
         raise RecordError(str(error)) from None
     if len(games) > len(played.games):
-        raise RecordError(f"games[{len(played.games)}]: played after the match ended")
+        where = f"games[{len(played.games)}]"
+        if final_decided(rules, played.games) and not final_decided(replace(rules, early_stop="literal"), played.games):
+            raise RecordError(f"{where}: played after the final ended (two wins and a tie among its first three games "
+                              "end it, early_stop=decided; a final played on with game 3 not the tie says so in its "
+                              "rules: early_stop=literal)")
+        raise RecordError(f"{where}: played after the match ended")
     for mine, theirs in zip(played.games, games):
         if mine.game != theirs.kind:  # a game that asked nothing (a Border-Up no hand could win)
             raise RecordError(f"{theirs.where}: a {TITLES[theirs.kind]} game, but the match plays {TITLES[mine.game]} "

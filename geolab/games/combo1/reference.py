@@ -121,7 +121,9 @@ class GamePlayed:
     """One game of the match: which (`GAMES` index), its place among the match's games of that
     kind (the deal it used), the inner game as its engine played it, when it began and how long
     it took, whether it counts (finished before the bell), who was given the first turn (None:
-    a draw, or not the kind of game), and whether it was a final's tie-breaker."""
+    a draw, or not the kind of game), whether it was a final's tie-breaker, and the statehood
+    draw (A's card, B's) that gave the first turn where no game did (else None; the match's
+    records keep it, as Play the Ranks' own record does not)."""
 
     game: int
     slot: int
@@ -131,6 +133,7 @@ class GamePlayed:
     counted: bool = True
     first: int | None = None
     tiebreak: bool = False
+    draw: tuple[int, int] | None = None
 
     @property
     def winner(self) -> int | None:
@@ -235,14 +238,16 @@ def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -
 
 
 def final_decided(rules: Rules, games: Sequence[GamePlayed]) -> bool:
-    """Whether a final stops after its first three games (`Rules.early_stop`)."""
+    """Whether a final stops after its first three games (`Rules.early_stop`): a team won all
+    three, or two of them and the third ended in a tie. ``decided`` reads "the third" as the
+    third of those three games, in any order (then, and only then, the fourth game cannot
+    change the champion: the other team can at best come within one); ``literal`` as game 3."""
     if rules.round != "final" or len(games) != 3 or rules.early_stop == "never":
         return False
     won = [g.winner for g in games]
-    a, b = won.count(0), won.count(1)
-    if rules.early_stop == "decided":
-        return abs(a - b) >= 2
-    return max(a, b) == 3 or (max(a, b) == 2 and won[2] is None)
+    most = max(won.count(0), won.count(1))
+    tied = won[2] is None if rules.early_stop == "literal" else None in won
+    return most == 3 or (most == 2 and tied)
 
 
 def with_first(game: int, deal, first: int | None):
@@ -288,7 +293,8 @@ def steps(rules: Rules, deal: Deal | None = None):
         start, seconds = match.clock, timing.seconds(rules, game, played)
         limit = rules.seconds
         counted = limit is None or start + seconds <= limit or rules.unfinished == "count"
-        match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak))
+        draw = None if first is not None or game not in DECIDER else tuple(int(c) for c in inner_deal.draw)
+        match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak, draw))
         used[game] += 1
         now["game"] = None
         if limit is not None and match.clock >= limit:

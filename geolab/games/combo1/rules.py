@@ -22,7 +22,7 @@ TITLES = ("Border-Up", "State IQ", "Dashing States", "Play the Ranks")
 BORDER_UP, STATE_IQ, DASHING, RANKS = range(4)
 ROUNDS = ("morning", "afternoon", "final", "playoff")
 UNFINISHED = ("void", "count")
-EARLY_STOP = ("text", "decided", "never")
+EARLY_STOP = ("decided", "literal", "never")
 
 
 def _ranks() -> RanksRules:
@@ -38,7 +38,7 @@ class Rules(RulesBase):
     round: str = "morning"
     minutes: int | None = None
     unfinished: str = "void"
-    early_stop: str = "text"
+    early_stop: str = "decided"
     tiebreaks: int = 10
     border_up: BorderUpRules = field(default_factory=BorderUpRules)
     state_iq: StateIQRules = field(default_factory=StateIQRules)
@@ -69,8 +69,9 @@ class Rules(RulesBase):
         "minutes": "the round's length (none: the text's, 20 in the morning and 12 in the afternoon; the final "
                    "is not timed)",
         "unfinished": "a game still being played at the bell: void (it does not count) or count",
-        "early_stop": "the final stops after three games: text (3-0, or 2-0 with the third game tied), decided "
-                      "(whenever the fourth game cannot change the winner) or never",
+        "early_stop": "the final stops after three games: decided (3-0, or two wins and a tie in any order: "
+                      "exactly when the fourth game cannot change the champion; the text's 'the third game' read "
+                      "as the third of those three), literal (3-0, or 2-0 with game 3 the tie) or never",
         "tiebreaks": "Border-Up tie-breakers a final or a playoff plays at most while they tie (then it is a tie)",
         "setup_border_up": "seconds to shuffle and deal a Border-Up game",
         "setup_state_iq": "seconds to deal a State IQ game and turn its Power card",
