@@ -557,6 +557,14 @@ class MoveError(GeolabError):
     to type it; `geolab play` shows it and asks again."""
 
 
+def typed_number(word: str) -> int | None:
+    """A typed word as a menu's number (a card's, a line's), or None if it is not one: ASCII
+    digits, at most 9 of them (no menu is longer). So a superscript or another script's digit
+    (which `str.isdigit` accepts and `int` may refuse) and thousands of digits (past Python's
+    int-string limit) are words a view refuses in its own line, never a ValueError."""
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else None
+
+
 class Views(Protocol):
     """How a person sees and makes a game's decisions at the keyboard (`geolab play`): the
     game's own words, and no input or output, which the play loop does for every game. A

@@ -19,7 +19,7 @@ import pytest
 
 from geolab import records, registry
 from geolab.cli import main
-from geolab.lab.play import replay_session
+from geolab.lab.play import called_first, first_claim, replay_session
 
 try:
     import warnings
@@ -64,6 +64,11 @@ def over(text: str) -> bool:
 
 def screen(text: str) -> str:
     return re.search(r'<pre class="screen" id="screen">(.*?)</pre>', text, re.S).group(1)
+
+
+def notes(text: str) -> list[str]:
+    """The notices a page shows."""
+    return [html.unescape(n) for n in re.findall(r'<p class="note">(.*?)</p>', text)]
 
 
 def race(text: str) -> bool:
@@ -162,6 +167,8 @@ def test_bad_requests_are_refused_and_leave_the_game_as_it_was(game, tmp_path):
         (loc + "/move", {"n": n, "index": "100000"}, 400),  # no such legal move
         (loc + "/move", {"n": n, "index": "-1"}, 400),
         (loc + "/move", {"n": n, "text": "no such move xyz"}, 400),
+        (loc + "/move", {"n": n, "text": "\u00b2"}, 400),  # a digit to str.isdigit, not to int
+        (loc + "/move", {"n": n, "text": "9" * 300}, 400),
         (loc + "/move", {"n": n + 1, "index": "0"}, 409),  # a stale (or future) page
         (loc + "/move", {"index": "0"}, 400),  # no length
         (loc + "/move", {"n": "many", "index": "0"}, 400),
@@ -323,10 +330,13 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     kept["served"] -= limit + 1  # as if the page had been served limit + 1 seconds ago
     clock.write_text(json.dumps(kept))
     claims = len(person_claims(tmp_path / f"{gid}.json", you))
+    page = Store(tmp_path).page(gid)
+    told = called_first(page.views, page.decision, first_claim(page.rivals))
     r = c.post(loc + "/move", data=claim_form(tmp_path, loc, text), follow_redirects=False)
-    assert r.status_code == 303
+    assert r.status_code == 303 and r.headers["location"] == loc
     late = person_claims(tmp_path / f"{gid}.json", you)
     assert len(late) == claims + 1 and late[-1][2] == -1 and late[-1][3] == "pass" and late[-1][4] >= limit
+    assert set(told) <= set(notes(c.get(loc).text))  # who claimed first, told on the next page
 
 
 SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS
@@ -366,6 +376,82 @@ def test_the_setup_form_takes_a_preset_fields_a_seat_and_bots_and_refuses_bad_on
         r = c.post(f"/new/{game}", data=data, follow_redirects=False)
         assert r.status_code == 400 and words in r.text.lower()
     assert c.get("/new/no-such-game").status_code == 404
+
+
+@needs_web
+def test_every_number_a_request_carries_is_read_once_and_refused_in_one_line(tmp_path):
+    """A move index, a length, a seed, a record's number, a Content-Length: thousands of digits
+    (past Python's int-string limit), a superscript, another script's digit, a sign, a
+    fraction are each a 400 with one line, never a 500, and the game goes on as it was."""
+    c = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    game = "state-iq"
+    loc = start(c, game)
+    gid = loc.rsplit("/", 1)[1]
+    before = c.get(loc).text
+    n, saved = length(before), (tmp_path / f"{gid}.json").read_text()
+    for text in ("9" * 5000, "\u00b2", "\u0661", "-1", "1.0", " "):
+        requests = [("post", loc + "/move", {"n": text, "index": "0"}, {}), ("post", loc + "/move", {"n": n, "index": text}, {}),
+                    ("post", loc + "/undo", {"n": text}, {})]
+        if text.strip():
+            requests += [("post", f"/new/{game}", {"seed": text}, {}), ("get", f"{loc}/record/{text}", None, {})]
+        if text.isascii() and text.strip():
+            requests.append(("post", loc + "/move", {"n": n, "index": "0"}, {"content-length": text}))
+        for method, url, data, headers in requests:
+            r = getattr(c, method)(url, follow_redirects=False, headers=headers, **({"data": data} if data else {}))
+            reason = re.search(r'id="error">([^<\n]+)<', r.text)
+            assert r.status_code == 400 and reason and "expected a whole number" in reason.group(1), \
+                (url[-30:], data, headers, r.status_code)
+            assert len(reason.group(1)) < 200
+    after = c.get(loc).text
+    assert (length(after), screen(after)) == (n, screen(before))
+    assert (tmp_path / f"{gid}.json").read_text() == saved
+    assert [p.name for p in tmp_path.glob("*.json") if not p.name.startswith(gid)] == []
+
+
+@needs_web
+def test_a_long_text_echoed_in_a_refusal_does_not_hide_the_reason_after_it(tmp_path):
+    """A bot's spec (or a preset's name) of thousands of characters is echoed in its error: the
+    page's line cuts that word, not the reason."""
+    c = client(tmp_path)
+    for data, words in [({"bots": "counter:concede=" + "9" * 5000}, "concede must be a whole number"),
+                        ({"preset": "x" * 5000}, "(known: ")]:
+        r = c.post("/new/ranks", data=data, follow_redirects=False)
+        reason = re.search(r'id="error">([^<\n]+)<', r.text).group(1)
+        assert r.status_code == 400 and words in html.unescape(reason) and len(reason) < 700
+
+
+@needs_web
+@pytest.mark.parametrize("field", ["nosuch", "ranks.nosuch", "nosuch.x", ""])
+def test_an_unknown_rules_field_in_the_setup_is_refused_in_the_words_of_the_cli(field, tmp_path, capsys):
+    """``set.FIELD=1`` in the setup form is ``--set FIELD=1``: a field the rules lack (or a
+    stage they lack) is one line, the CLI's own, and no game starts."""
+    game = "combo1" if "." in field.strip() else "ranks"
+    assert main(["rules", game, "--set", f"{field}=1"]) == 2
+    cli = capsys.readouterr().err.strip()
+    r = client(tmp_path).post(f"/new/{game}", data={"seed": "1", f"set.{field}": "1"}, follow_redirects=False)
+    assert r.status_code == 400
+    assert cli == "geolab: error: " + html.unescape(re.search(r'id="error">([^<\n]+)<', r.text).group(1))
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_web
+def test_a_notice_is_only_ever_the_servers_own_and_an_undo_still_says_so(tmp_path):
+    """The page's notices are what the server told (kept beside the game), never a URL's text;
+    the notice of an undo shows on the page it redirects to, and on a reload, until the next move."""
+    c = client(tmp_path)
+    loc = start(c, "ranks")
+    forged = "Official notice: your games are deleted, sign in again at example.com"
+    assert forged not in c.get(loc + "?note=" + forged).text
+    text = c.get(loc).text
+    step(c, loc, text, use_hint=False)
+    r = c.post(loc + "/undo", data={"n": length(c.get(loc).text)}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == loc
+    undone = "taken back: your last move and the replies to it"
+    assert undone in notes(c.get(loc).text) and undone in notes(c.get(loc).text)  # and on a reload
+    page = c.get(loc + "?note=" + forged).text
+    assert forged not in page and undone in notes(page)
+    step(c, loc, page, use_hint=False)
+    assert undone not in notes(c.get(loc).text)  # told once: the next move has its own
 
 
 @needs_web

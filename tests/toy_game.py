@@ -21,7 +21,8 @@ from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.cards import CATEGORIES
-from geolab.game import Batch, Bots, Decision, MoveError, RulesBase, SEAT_LETTERS, Views, asking, envelope, record_rules, replayed, shares
+from geolab.game import Batch, Bots, Decision, MoveError, RulesBase, SEAT_LETTERS, Views, asking, envelope, record_rules, replayed, shares, \
+    typed_number
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"
@@ -462,8 +463,9 @@ class ToyViews(Views):
     def parse(self, decision, text):
         hand = decision.observation["hand"]
         word = text.strip().upper()
-        if word.isdigit() and 1 <= int(word) <= len(hand):
-            return hand[int(word) - 1]
+        n = typed_number(word)
+        if n is not None and 1 <= n <= len(hand):
+            return hand[n - 1]
         if word in POSTAL and POSTAL.index(word) in hand:
             return POSTAL.index(word)
         raise MoveError(f"{text.strip()!r} is not a card of your hand ({' '.join(POSTAL[c] for c in hand)})")

@@ -40,15 +40,12 @@ def create_app(folder: Path) -> Starlette:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
     def refused(request: Request, error: GeolabError, back: str | None = "/") -> HTMLResponse:
-        line = " ".join(str(error).split())[:300]
-        return render(request, "error.html", getattr(error, "status", 400), reason=line, back=back)
+        return render(request, "error.html", getattr(error, "status", 400), reason=pages.one_line(error), back=back)
 
     async def form(request: Request) -> dict[str, str]:
         """The posted form, read no further than `MAX_BODY` bytes (`pages.form_fields`)."""
         size = request.headers.get("content-length")
-        if size is not None and not size.isdigit():
-            raise BadRequest("a bad Content-Length")
-        if size is not None and int(size) > MAX_BODY:
+        if size is not None and pages.whole(size, "Content-Length") > MAX_BODY:
             raise TooLarge(f"the form is too large (at most {MAX_BODY:,} bytes)")
         body = b""
         async for chunk in request.stream():
@@ -98,9 +95,7 @@ def create_app(folder: Path) -> Starlette:
             seat = fields.get("seat", seats[0]).strip().upper()
             if seat not in seats:
                 raise BadRequest(f"seat: {seat[:20]!r} is not a seat of this game ({seats[0]}-{seats[-1]})")
-            seed = pages.whole(fields, "seed", "seed") if fields.get("seed", "").strip() else None
-            if seed is not None and seed >= 2**63:
-                raise BadRequest("seed: at most 2**63-1")
+            seed = pages.whole(fields["seed"], "seed") if fields.get("seed", "").strip() else None
             vs = fields.get("bots", "").strip() or None
             gid = await run_in_threadpool(store.create, entry, rules, seats.index(seat), vs, seed)
         except GeolabError as error:
@@ -117,9 +112,6 @@ def create_app(folder: Path) -> Starlette:
                 if hint is None:
                     page.notes.append("no hint in a race: it is yours to find" if page.decision.timed else
                                       "no hint here")
-            note = request.query_params.get("note", "")[:300]
-            if note:
-                page.notes.insert(0, note)
             if page.decision is None:
                 review = await run_in_threadpool(store.review, page)
                 return render(request, "end.html", **pages.ended(page, review))
@@ -132,20 +124,20 @@ def create_app(folder: Path) -> Starlette:
         gid = request.path_params["gid"]
         try:
             fields = await form(request)
-            length = pages.whole(fields, "n", "n (the game's length this page knew)")
-            page = await run_in_threadpool(store.move, gid, length, lambda d, views: pages.chosen(d, views, fields))
+            length = pages.whole(fields.get("n", ""), "n (the game's length this page knew)")
+            await run_in_threadpool(store.move, gid, length, lambda d, views: pages.chosen(d, views, fields))
         except GeolabError as error:
             return await refused_move(request, gid, error)
-        return RedirectResponse(f"/g/{gid}" + pages.note_query(page), status_code=303)
+        return RedirectResponse(f"/g/{gid}", status_code=303)
 
     async def undo(request: Request):
         gid = request.path_params["gid"]
         try:
             fields = await form(request)
-            page = await run_in_threadpool(store.undo, gid, pages.whole(fields, "n", "n"))
+            await run_in_threadpool(store.undo, gid, pages.whole(fields.get("n", ""), "n"))
         except GeolabError as error:
             return await refused_move(request, gid, error)
-        return RedirectResponse(f"/g/{gid}" + pages.note_query(page), status_code=303)
+        return RedirectResponse(f"/g/{gid}", status_code=303)
 
     async def again(request: Request):
         """A new game with the same rules, seats and bots, dealt from a fresh seed."""
@@ -169,8 +161,8 @@ def create_app(folder: Path) -> Starlette:
         if page.decision is None:
             return refused(request, error, f"/g/{gid}")
         served = store.served(page) if page.decision.timed else None
-        line = " ".join(str(error).split())[:300]
-        return render(request, "play.html", getattr(error, "status", 400), **pages.playing(page, None, served, line))
+        return render(request, "play.html", getattr(error, "status", 400),
+                      **pages.playing(page, None, served, pages.one_line(error)))
 
     async def session_file(request: Request):
         try:
@@ -183,7 +175,7 @@ def create_app(folder: Path) -> Starlette:
 
     async def record_file(request: Request):
         try:
-            path = store.record(request.path_params["gid"], request.path_params["k"])
+            path = store.record(request.path_params["gid"], pages.whole(request.path_params["k"], "record"))
         except GeolabError as error:
             return refused(request, error)
         return FileResponse(path, media_type="application/json", filename=path.name)
@@ -201,7 +193,7 @@ def create_app(folder: Path) -> Starlette:
         Route("/g/{gid}/undo", undo, methods=["POST"]),
         Route("/g/{gid}/again", again, methods=["POST"]),
         Route("/g/{gid}/session.json", session_file),
-        Route("/g/{gid}/record/{k:int}", record_file),
+        Route("/g/{gid}/record/{k}", record_file),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: unrouted, 405: unrouted})

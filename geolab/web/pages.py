@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import time
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl
 
-from geolab.game import Decision, MoveError
+from geolab.game import INT63_MAX, Decision, MoveError, shown
 from geolab.lab.play import PERSON, first_claim, opponents, winner_of_series
 from geolab.stepwise import legal_index
 from geolab.web.sessions import BadRequest, Page
@@ -36,11 +36,21 @@ def form_fields(body: bytes, content_type: str) -> dict[str, str]:
     return fields
 
 
-def whole(fields: dict, key: str, what: str) -> int:
-    text = fields.get(key, "").strip()
-    if not text.isdigit() or len(text) > 19:
-        raise BadRequest(f"{what}: expected a whole number, got {text[:20]!r}")
+def whole(text: str, what: str, most: int = INT63_MAX) -> int:
+    """The one reading of every number a request carries (a form field, a header, a path):
+    ASCII digits for 0 to `most`, else a one-line `BadRequest`. The digits are counted before
+    `int` reads them, so no text (thousands of digits, a sign, a superscript) raises anything else."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or int(text) > most:
+        raise BadRequest(f"{what}: expected a whole number from 0 to {most:,}, got {shown(text, 24)}")
     return int(text)
+
+
+def one_line(error) -> str:
+    """An error as the one line a page shows: any word over 60 characters cut (a user's text
+    echoed back, thousands of digits or a long bot spec, must not hide the reason after it)."""
+    words = [w if len(w) <= 60 else w[:56] + " ..." for w in str(error).split()]
+    return " ".join(words)[:600]
 
 
 def shown_value(value) -> str:
@@ -52,22 +62,22 @@ def shown_value(value) -> str:
 
 def chosen_rules(entry, fields: dict):
     """The rules a setup form names: its preset, with every field the form changed applied as
-    ``--set field=value`` (`RulesBase.with_settings`)."""
+    ``--set field=value`` (`RulesBase.with_settings`). A ``set.`` field the rules do not have
+    is refused there, in the words ``geolab ... --set`` uses."""
     Rules = entry.game.Rules
     base = Rules.preset(fields.get("preset", Rules.DEFAULT))
-    settings = [f"{row['field']}={fields[key]}" for row in base.describe()
-                if (key := "set." + row["field"]) in fields and fields[key].strip() != shown_value(row["value"])]
-    return base.with_settings(settings).validate() if settings else base
+    now = {row["field"]: shown_value(row["value"]) for row in base.describe()}
+    settings = [f"{key[4:]}={value}" for key, value in fields.items()
+                if key.startswith("set.") and value.strip() != now.get(key[4:])]
+    return base.with_settings(settings) if settings else base
 
 
 def chosen(decision: Decision, views, fields: dict):
     """The person's action from a move form: ``index`` (a button: its place in the legal
     moves), ``text`` (the box, read by the game's `Views.parse`), or ``pass`` (at a race)."""
     if "index" in fields:
-        text = fields["index"].strip()
-        if not text.isdigit() or int(text) >= len(decision.legal):
-            raise BadRequest(f"move {text[:20]!r} is not one of the {len(decision.legal)} legal moves here")
-        return decision.legal[int(text)]
+        return decision.legal[whole(fields["index"], f"move (one of the {len(decision.legal)} legal moves here)",
+                                    len(decision.legal) - 1)]
     if "pass" in fields:
         if not decision.timed:
             raise BadRequest("pass is only a race's answer")
@@ -86,12 +96,6 @@ def chosen(decision: Decision, views, fields: dict):
             raise BadRequest(f"{views.label(decision, action)} is not legal here")
         return action
     raise BadRequest("the form names no move (index, text or pass)")
-
-
-def note_query(page: Page) -> str:
-    """What the loop told the person during the request, carried to the page it redirects to."""
-    text = " ".join(page.notes)[:300]
-    return f"?note={quote(text)}" if text else ""
 
 
 # ----- pages -----------------------------------------------------------------------------------

@@ -112,7 +112,8 @@ class Page:
 
 class Store:
     """The folder of games: one session file a game (``ID.json``), its race clock beside it
-    (``ID.clock.json``) and, once over, each game's record (``ID-K.record.json``)."""
+    (``ID.clock.json``), what its last move told the person (``ID.notes.json``) and, once over,
+    each game's record (``ID-K.record.json``)."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder).expanduser()
@@ -163,8 +164,12 @@ class Store:
         return gid
 
     def page(self, gid: str) -> Page:
+        """The game as it stands, with what the last move or undo told the person while the
+        game still stands where that left it (`_tell`)."""
         with self.lock(gid):
-            return self._settled(gid)
+            page = self._settled(gid)
+            page.notes = self._told(page) or page.notes
+            return page
 
     def move(self, gid: str, length: int, choose: Callable[[Decision], object]) -> Page:
         """Play the person's move: ``choose(decision, views)`` gives the legal action (or None to pass
@@ -185,7 +190,7 @@ class Store:
                 return Claim(action, seconds)
 
             seat = WebSeat(answer)
-            return self._settled(gid, seat)
+            return self._tell(self._settled(gid, seat))
 
     def undo(self, gid: str, length: int) -> Page:
         with self.lock(gid):
@@ -198,7 +203,7 @@ class Store:
             def take_back(decision, rivals):
                 raise TakeBack
 
-            return self._settled(gid, WebSeat(take_back))
+            return self._tell(self._settled(gid, WebSeat(take_back)))
 
     def hint(self, page: Page) -> tuple[object, str] | None:
         """The hint bot's move at the page's decision and why (None: no hint here)."""
@@ -227,6 +232,22 @@ class Store:
         lines = [list(entry.review(played, page.match.you)) for played in page.match.played]
         write_json(lines, path)
         return lines
+
+    def _tell(self, page: Page) -> Page:
+        """Keep what a move or an undo told the person (``ID.notes.json``) for the page it
+        redirects to: the page's notices are only ever the server's own, never a request's text."""
+        write_json({"length": page.length, "notes": page.notes}, self.path(page.id, ".notes.json"))
+        return page
+
+    def _told(self, page: Page) -> list[str] | None:
+        """The notes kept by `_tell`, if the game still stands at the length they were told at."""
+        try:
+            kept = json.loads(self.path(page.id, ".notes.json").read_text())
+            if kept["length"] == page.length and all(isinstance(n, str) for n in kept["notes"]):
+                return list(kept["notes"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return None
 
     # ----- rebuilding -----------------------------------------------------------------------
     def _current(self, gid: str, length) -> Page:

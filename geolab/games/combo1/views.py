@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
-from geolab.game import Decision, MoveError, Views
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
 from geolab.games.combo1.reference import DECIDER, SIDES, MatchView, Played, first_player, seen
@@ -153,7 +153,8 @@ class Combo1Views(Views):
             return _views(decision).parse(inner(decision), text)
         words = "-".join(text.strip().lower().split())
         titles = {t.lower().replace(" ", "-"): g for g, t in enumerate(TITLES)}
-        g = int(words) - 1 if words.isdigit() else titles.get(words, WORDS.get(words))
+        n = typed_number(words)
+        g = n - 1 if n is not None else titles.get(words, WORDS.get(words))
         if g is None or not 0 <= g < len(GAMES):
             raise MoveError(f"'{text.strip()[:30]}' is not a game: type 1-4 or a name ('Border-Up', 'ranks')")
         for option in decision.legal:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
-from geolab.game import Decision, MoveError, Views
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
 from geolab.games.ranks.views import fit, wrapped
 from geolab.stepwise import Claim
@@ -312,10 +312,11 @@ class DashingViews(Views):
                 face_down = False
             elif w in FACE_DOWN:
                 continue
-            elif w.isdigit() and 1 <= int(w) <= rules.cards:
-                numbers.append(int(w) - 1)
             elif w.isdigit():
-                raise MoveError(f"card {w}: your cards are 1-{rules.cards}")
+                n = typed_number(w)
+                if n is None or not 1 <= n <= rules.cards:
+                    raise MoveError(f"card {w}: your cards are 1-{rules.cards}")
+                numbers.append(n - 1)
             else:
                 raise MoveError(f"'{w}' is not a card number: type the numbers of {rules.placed} cards, left to right")
         if len(set(numbers)) != len(numbers):

@@ -11,7 +11,7 @@ codes (``TX CA``) or those numbers (``1 3``), in any order.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, NAMES, POSTAL, RANKS
-from geolab.game import Decision, MoveError, Views
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.jumbled.reference import Game, SetSeen, View, round_points, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
 
@@ -329,8 +329,8 @@ class JumbledViews(Views):
     @staticmethod
     def _parse_call(decision: Decision, text: str) -> str:
         words = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
-        if words.isdigit():
-            n = int(words)
+        n = typed_number(words)
+        if n is not None:
             if 1 <= n <= len(decision.legal):
                 return decision.legal[n - 1]
             raise MoveError(f"{words} is not on the menu: type 1-{len(decision.legal)}")
@@ -355,8 +355,8 @@ class JumbledViews(Views):
             raise MoveError(f"name {counts_text(counts)} to lay: postal codes or numbers (you hold {holding})")
         chosen: list[int] = []
         for t in tokens:
-            if t.isdigit():
-                n = int(t)
+            n = typed_number(t)
+            if n is not None:
                 if not 1 <= n <= len(cards):
                     raise MoveError(f"{t} is not a card number here: your cards are 1-{len(cards)} ({holding})")
                 c = cards[n - 1]

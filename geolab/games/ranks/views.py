@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from math import comb
 
 from geolab.cards import CATEGORIES, N_CARDS, NAMES, POSTAL, RANKS, STATEHOOD
-from geolab.game import Decision, MoveError, Views
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
 
@@ -573,8 +573,8 @@ class RanksViews(Views):
         neither a number nor a postal code."""
         cards = self._cards(view)
         holding = " ".join(POSTAL[c] for c in cards)
-        if word.isdigit():
-            n = int(word)
+        n = typed_number(word)
+        if n is not None:
             if not 1 <= n <= len(cards):
                 raise MoveError(f"there is no card {word}: your cards are numbered 1 to {len(cards)}")
             return cards[n - 1]
@@ -643,8 +643,8 @@ class RanksViews(Views):
         for w in words:
             if w in CATEGORY_WORDS:
                 cats.append(CATEGORY_WORDS[w])
-            elif w.isdigit():
-                numbers.append(int(w))
+            elif (n := typed_number(w)) is not None:
+                numbers.append(n)
             else:
                 c = self._card(view, w)
                 if c is None:

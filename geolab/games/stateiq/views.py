@@ -17,7 +17,7 @@ stopping once it can no longer win or tie), and the verdict.
 from __future__ import annotations
 
 from geolab.cards import CAPITALS, NAMES, POSTAL, POWER_DECK, RANKS, STATEHOOD
-from geolab.game import Decision, MoveError, Views
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.ranks.views import fit, ordinal, wrapped
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.reference import GUESSES, SIDES, Played, View, seen
@@ -198,8 +198,8 @@ class StateIQViews(Views):
     def parse(self, decision: Decision, text: str):
         view: View = decision.observation
         words = " ".join(text.strip().lower().split())
-        if decision.kind == "clue" and words.isdigit():
-            n = int(words)
+        n = typed_number(words) if decision.kind == "clue" else None
+        if n is not None:
             if not 1 <= n <= len(decision.legal):
                 raise MoveError(f"{n} is not on the list: 1 to {len(decision.legal)}")
             return decision.legal[n - 1]
