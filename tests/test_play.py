@@ -144,6 +144,12 @@ def test_help_moves_hint_and_board_answer_without_moving():
     assert io.out[hint + 1].startswith("    because it has the best size rank")
 
 
+def test_a_single_legal_move_is_counted_in_the_singular():
+    io = play(toy_match(), ["1", "1", "moves", "1"])
+    assert any(line.startswith("  1 legal move: ") for line in io.out)
+    assert not any("1 legal moves" in line for line in io.out)
+
+
 def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():
     whole = toy_match()
     play(whole, ["1", "2", "1"])

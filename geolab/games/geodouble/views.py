@@ -31,6 +31,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, POSTAL
+from geolab.common.text import plural
 from geolab.game import Decision
 from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
@@ -38,7 +39,7 @@ from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, i
                                      typed_cards)
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
-from geolab.games.ranks.views import Story, fit, plural, wrapped
+from geolab.games.ranks.views import Story, fit, wrapped
 from geolab.stepwise import Claim
 
 WIDTH = 79
@@ -154,7 +155,7 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
             because = " (your wrong claim gives it)" if race.winner != me else f" ({them}'s wrong claim gives it)"
         elif len(valid) == 2:
             because = " (the coin, both at the same second)"
-        out.append(f"  {_who(race.winner, me, True)} won the race{because}: {rules.race_points} points. "
+        out.append(f"  {_who(race.winner, me, True)} won the race{because}: {plural(rules.race_points, 'point')}. "
                    f"Score: {_score(score, me)}.")
     return out
 
@@ -223,7 +224,7 @@ class GeoDoubleViews:
             return fit(lines + RANKS.screen(inner(decision)))
         rules, them = view.rules, SIDES[1 - view.seat]
         lines = [match_line(view)]
-        lines += wrapped(f"Stage 1, the race for borders and capitals ({rules.race_points} points): find a "
+        lines += wrapped(f"Stage 1, the race for borders and capitals ({plural(rules.race_points, 'point')}): find a "
                          "border group (one state borders the other two) and a capital group (three capitals "
                          "that begin with the same letter), six different cards of yours.")
         if view.attempt > 1:
@@ -363,7 +364,7 @@ class GeoDoubleViews:
             top = 0 if score[0] >= rules.target else 1
             head = f"{_who(top, seat, True)} reached {rules.target} in round {rounds}."
         else:
-            head = f"Nobody reached {rules.target} in the {rounds} rounds the rules allow."
+            head = f"Nobody reached {rules.target} in the {plural(rounds, 'round')} the rules allow."
         if played.winner is None:
             return [head, f"The match is level, {mine}-{theirs}: a shared result."]
         verb = "won" if played.winner == seat else "lost"

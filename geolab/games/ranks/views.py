@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from math import comb
 
 from geolab.cards import CATEGORIES, N_CARDS, NAMES, POSTAL, RANKS, STATEHOOD
+from geolab.common.text import plural
 from geolab.game import Decision, MoveError
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
@@ -65,10 +66,6 @@ def rank(c: int, k: int) -> int:
 def codes(cards) -> str:
     """Postal codes in postal-code order: "AK CA TX"."""
     return " ".join(sorted(POSTAL[c] for c in cards))
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def wrapped(text: str, indent: int = 2, width: int = WIDTH) -> list[str]:
