@@ -707,17 +707,23 @@ class RanksViews:
         one = "it" if len(live) == 1 else "one of them"
         held = f"{them} must hold {one}" if safe == 0 else f"{them} holds {one} with chance {percent(1 - safe)}"
         return (f"{head}: {them} {surely} beats it at base {b} ({plural(len(live), 'unseen card')} {do}: "
-                f"{names}{more}; {held}), so it is a cheap card to give away: {self._given_away(view, c)}")
+                f"{names}{more}; {held}), so it is {self._given_away(view, c)}")
 
     @staticmethod
     def _given_away(view: View, card: int) -> str:
-        """Why a lead that likely loses is worth making: it is the card least useful for the
-        tricks to come, and the cards kept can still win."""
+        """Why a lead that likely loses is worth making, as a card given away: the least useful
+        card for the tricks to come is a cheap one; any other is called only a card to give
+        away, with how far it and the least useful one lie from a base (never "cheap" beside
+        "not your least useful"), and the cards kept that can still win."""
         bases = future_bases(view.rules, view, view.trick)
         rest = sorted((x for x in view.hand if x != card), key=lambda x: (usefulness(x, bases), x))
         worst = max(view.hand, key=lambda x: (usefulness(x, bases)[0], -x))
-        why = "losing the trick costs only your least useful card for the tricks to come" if card == worst else \
-            f"losing the trick costs a card that is not your least useful ({POSTAL[worst]} is)"
+        if card == worst:
+            why = "a cheap card to give away: losing the trick costs only your least useful card for the tricks to come"
+        else:
+            far, least = usefulness(card, bases)[0], usefulness(worst, bases)[0]
+            why = (f"a card to give away: its best rank is {far} from a base to come, against {least} for "
+                   f"{POSTAL[worst]}, your least useful card")
         if not rest:
             return why
         kept = []
