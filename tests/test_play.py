@@ -150,6 +150,30 @@ def test_a_single_legal_move_is_counted_in_the_singular():
     assert not any("1 legal moves" in line for line in io.out)
 
 
+def test_a_views_note_on_a_move_is_shown_as_it_is_played():
+    """The optional ``note`` of a game's views (Play the Ranks: a category named at a follow)
+    is said once the move is read."""
+    match = toy_match()
+    views = match.game.views
+
+    class Noting:
+        def __getattr__(self, name):
+            return getattr(views, name)
+
+        def note(self, decision, action, text):
+            return f"noted: {text}" if text == "1 ok" else None
+
+    io = Script(["1 ok", "1", "1"])
+
+    def parse(decision, text):
+        return views.parse(decision, text.split()[0])
+
+    noting = Noting()
+    noting.parse = parse
+    play_match(match, Person(noting, io, hint=None, confirm=False), io.write)
+    assert match.finished and io.out.count("  noted: 1 ok") == 1
+
+
 def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():
     whole = toy_match()
     play(whole, ["1", "2", "1"])

@@ -263,6 +263,10 @@ class Person:
                 if action not in decision.legal:  # a game's parser that let an illegal move through
                     self.say(f"{views.label(decision, action)} is not legal here (moves: the legal ones)")
                     continue
+                note = getattr(views, "note", None)
+                said = note(decision, action, text) if note else None
+                if said:
+                    self.say(said)
                 if not self.confirm:
                     return Claim(action, self._since(started)) if decision.timed else action
                 pending = action

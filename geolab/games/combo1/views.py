@@ -194,6 +194,11 @@ class Combo1Views:
         note = getattr(_views(decision), "race_note", None)
         return note(inner(decision)) if note else "it is yours to find"
 
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """The game's own line on words a move ignored, where it has one."""
+        note = None if decision.kind == "choose" else getattr(_views(decision), "note", None)
+        return note(inner(decision), action, text) if note else None
+
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod
     def _choosing(view: MatchView, legal) -> list[str]:

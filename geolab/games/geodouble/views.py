@@ -39,7 +39,7 @@ from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, i
                                      typed_cards)
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
-from geolab.games.ranks.views import Story, fit, wrapped
+from geolab.games.ranks.views import Story, fit, open_points, wrapped
 from geolab.stepwise import Claim
 
 WIDTH = 79
@@ -204,6 +204,19 @@ def seen_rounds(rules, me: int, rounds: Sequence[RoundSeen]) -> list[str]:
     return lines
 
 
+def worth(view: MatchView) -> str:
+    """What the stage's winner scores at a declaration: every level while the other has not
+    answered; after its answer, only the levels still open (no 20 after a no)."""
+    other = view.stage.declarations[1 - view.seat]
+    them = SIDES[1 - view.seat]
+    pts = view.rules.stage.win_points
+    if other is None:
+        return f"the stage winner scores {pts[0]}, {pts[1]} if one of you declares, {pts[2]} if both do"
+    now, more = open_points(view.rules.stage, other)
+    said = f"{them} declared" if other else f"{them} did not declare"
+    return f"{said}, so the stage winner scores {now}, {more} if you declare{' too' if other else ''}"
+
+
 # ----- the views ----------------------------------------------------------------------------
 def inner(decision: Decision) -> Decision:
     """A stage-2 decision as Play the Ranks asks it: its own View."""
@@ -245,9 +258,7 @@ class GeoDoubleViews:
         if not decision.timed:
             lines = RANKS.help(inner(decision))
             if decision.kind == "declare":
-                pts = view.rules.stage.win_points
-                lines = lines + fit([f"Here the stage winner scores {pts[0]}, {pts[1]} if one of you declares, "
-                                     f"{pts[2]} if both do."], WIDTH - 2)
+                lines = lines + fit([f"Here {worth(view)}."], WIDTH - 2)
             return lines
         them = SIDES[1 - view.seat]
         ex = example(view.race_hand)
@@ -336,13 +347,17 @@ class GeoDoubleViews:
         """What the loop adds when it refuses moves or a hint at a race."""
         return "geolab groups checks a hand after"
 
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """Play the Ranks' line on words a stage move ignored (a category named at a follow)."""
+        return None if decision.timed else RANKS.note(inner(decision), action, text)
+
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod
     def _stakes(view: MatchView) -> list[str]:
         """What declaring is worth here, against the score."""
         rules, me = view.rules, view.seat
         them = SIDES[1 - me]
-        pts = rules.stage.win_points
+        pts = open_points(rules.stage, view.stage.declarations[1 - me])
         mine, theirs = view.score[me], view.score[1 - me]
 
         def ladder(score: int) -> str:
@@ -350,8 +365,7 @@ class GeoDoubleViews:
             text = "/".join(str(x) for x in reached)
             return text + (f" (reaching {rules.target})" if any(x >= rules.target for x in reached) else "")
 
-        return wrapped(f"Declaring changes only the points: the stage winner scores {pts[0]}, {pts[1]} if one "
-                       f"of you declares, {pts[2]} if both. Winning it makes you {ladder(mine)}; "
+        return wrapped(f"Declaring changes only the points: {worth(view)}. Winning it makes you {ladder(mine)}; "
                        f"{them} winning makes {them} {ladder(theirs)}.")
 
     @staticmethod
