@@ -1,5 +1,6 @@
 """`geolab groups CODE ...`: a hand's border and capital groups and its winning pairs, for a
-referee checking a GeoDouble or Border-Up claim (docs/groups.md)."""
+referee checking a GeoDouble or Border-Up claim; or, for three cards, whether they are one
+border group and one capital group (docs/groups.md)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ def register(commands) -> None:
         "groups", help="a hand's border and capital groups, GeoDouble and Border-Up solutions",
         description="A hand's border groups (one card borders both others), capital groups (capitals "
                     "with the same first letter), and its GeoDouble and Border-Up solutions (count, "
-                    "and the first in card order).")
-    p.add_argument("cards", nargs="+", metavar="CODE", help=f"postal codes, {groups.MIN_HAND} or more, each once")
+                    "and the first in card order); given three cards, whether they are a border group "
+                    "and a capital group.")
+    p.add_argument("cards", nargs="+", metavar="CODE",
+                   help=f"postal codes, each once: {groups.GROUP} (one group) or {groups.MIN_HAND} or more (a hand)")
     p.add_argument("--four-corners", action="store_true", help="count AZ-CO and NM-UT as borders")
     p.add_argument("--water", action="store_true", help="count water-only boundaries as borders")
     p.add_argument("--json", action="store_true")
@@ -41,9 +44,27 @@ def _solution(name: str, found: groups.Solutions) -> str:
     return f"{name}: {found.count} {noun}, e.g. {' '.join(_codes(first))} + {' '.join(_codes(second))}"
 
 
+def _one_group(trio, contacts: dict, as_json: bool) -> None:
+    """Three cards: is it a border group (and why), is it a capital group (the capitals)."""
+    found = groups.check_group(trio, **contacts)
+    capitals = ", ".join(CAPITALS[c] for c in trio)
+    if as_json:
+        print_json({"group": _codes(trio), **contacts, "border_group": found.border,
+                    "centers": _codes(found.centers), "capital_group": found.capital,
+                    "letter": CAPITALS[trio[0]][0] if found.capital else None})
+        return
+    border = f"a border group ({_why(trio, contacts)})" if found.border else \
+        "not a border group (no card borders both others)"
+    capital = f"a capital group ({capitals})" if found.capital else f"not a capital group ({capitals})"
+    print(f"{' '.join(_codes(trio))}: {border}; {capital}")
+
+
 def run(args) -> None:
-    hand = groups.parse_hand(args.cards)
+    hand = groups.parse_cards(args.cards)
     contacts = {"four_corners": args.four_corners, "water": args.water}
+    if len(hand) == groups.GROUP:
+        _one_group(hand, contacts, args.json)
+        return
     found = groups.find(hand, **contacts)
     if args.json:
         print_json({

@@ -46,6 +46,8 @@ from geolab.errors import GeolabError
 Group = tuple[int, int, int]
 #: The fewest cards that can hold a winning combination: two groups of three.
 MIN_HAND = 6
+#: The cards of one group (a referee may check a single group: `parse_cards`).
+GROUP = 3
 PIECE = 1024  # hands a worker takes from the shared counter at a time
 #: The kernel runs on every core already, and numba's default (workqueue) threading layer
 #: cannot run two parallel kernels at once: one caller's thread launches it at a time (the
@@ -129,16 +131,40 @@ def checked(hand: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(int(c) for c in cards))
 
 
-def parse_hand(postals: Iterable[str]) -> tuple[int, ...]:
-    """A hand from postal codes, as a referee types it: known codes, each once, six at least."""
+def parse_cards(postals: Iterable[str]) -> tuple[int, ...]:
+    """Cards from postal codes, as a referee types them: known codes, each once; three (one
+    group to check) or six at least (a hand: a claim, or a whole hand of the race)."""
     codes = [p.upper() for p in postals]
     cards = [card(p) for p in codes]
     for p in codes:
         if codes.count(p) > 1:
-            raise HandError(f"{p} is in the hand twice")
-    if len(cards) < MIN_HAND:
-        raise HandError(f"a hand needs at least {MIN_HAND} cards (two groups of three), got {len(cards)}")
+            raise HandError(f"{p} is named twice")
+    if len(cards) != GROUP and len(cards) < MIN_HAND:
+        raise HandError(f"give {GROUP} cards (one group) or {MIN_HAND} or more (a hand: two groups of three), "
+                        f"not {len(cards)}")
     return tuple(sorted(cards))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One group of three as a referee asks of it: is it a border group (its centers: the
+    cards bordering both others; none: not one) and a capital group (its capitals)."""
+
+    cards: Group
+    centers: tuple[int, ...]
+    capital: bool
+
+    @property
+    def border(self) -> bool:
+        return bool(self.centers)
+
+
+def check_group(cards: Iterable[int], four_corners: bool = False, water: bool = False) -> Checked:
+    """Whether three cards make a border group and a capital group, as both games define them."""
+    trio = checked(cards)
+    if len(trio) != GROUP:
+        raise HandError(f"a group is {GROUP} cards, got {len(trio)}")
+    return Checked(trio, tuple(centers(trio, four_corners, water)), bool(capital_groups(trio)))
 
 
 # ----- masks --------------------------------------------------------------------------------
