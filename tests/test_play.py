@@ -6,6 +6,7 @@ registered."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -172,6 +173,19 @@ def test_a_views_note_on_a_move_is_shown_as_it_is_played():
     noting.parse = parse
     play_match(match, Person(noting, io, hint=None, confirm=False), io.write)
     assert match.finished and io.out.count("  noted: 1 ok") == 1
+
+
+def test_the_docs_cover_every_built_in_game():
+    """Issue 37, item 10: docs/play.md tells how to play every built-in game at the keyboard,
+    and the README's layout paragraph names every game's package."""
+    root = Path(__file__).resolve().parents[1]
+    play_doc = (root / "docs" / "play.md").read_text()
+    readme = (root / "README.md").read_text()
+    layout = " ".join(readme[readme.index("## Layout"):].split("\n## ")[0].split())
+    for name, builtin in registry.BUILTIN.items():
+        assert f"geolab play {name}" in play_doc, name
+        package = builtin.game.split(".")[2]
+        assert f"`{package}`" in layout, package
 
 
 def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():

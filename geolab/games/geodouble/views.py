@@ -17,7 +17,8 @@ told only when it shares none), and the play loop refuses ``moves`` and ``hint``
 
 **Stage 2** is Play the Ranks' own views (`geolab.games.ranks.views`), handed the stage's
 decision (``dataclasses.replace(decision, observation=view.stage)``), under the match line;
-the declaration screen adds what declaring is worth here (5 -> 10 -> 20) against the score.
+the declaration screen adds what declaring is worth here (5 -> 10 -> 20; after the other's
+answer, only the two totals still open) against the score.
 
 **The story** (`events`, `ending`): each finished round's race (who called GeoPlunge first,
 with which groups and why they hold, a wrong claim or a void race), the stage's own lines
