@@ -50,6 +50,7 @@ from numba import njit, prange
 from geolab.cards import CAPITALS, CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.common.bits import lowest, popcount
 from geolab.games import groups
+from geolab.games import groups_batch
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
 
@@ -152,7 +153,7 @@ def _cards(hands, border, capital, capital_apart, workers, sol, acc):
 
 def card_sums(hands: np.ndarray, four_corners: bool, water: bool) -> tuple[np.ndarray, np.ndarray]:
     """Each hand's solution count and the per-card sums of `_cards`."""
-    t = groups.tables(four_corners, water)
+    t = groups_batch.tables(four_corners, water)
     workers = numba.get_num_threads()
     sol = np.zeros(len(hands), np.int64)
     acc = np.zeros((workers, 9, N_CARDS))
@@ -167,9 +168,9 @@ def part_solutions(n: int, seed: int, out: Path, argv) -> dict:
     rows, dist, deal_rows, paired, per_hand = [], [], [], [], {}
     for name, (corners, water) in SETTINGS.items():
         t = time.perf_counter()
-        both = groups.find_batch(d.ravel(), corners, water)
+        both = groups_batch.find_batch(d.ravel(), corners, water)
         k = both.geodouble.reshape(n, 2)
-        check = groups.find_batch(d[:2000, 0], corners, water).geodouble  # the kernel agrees on a sample
+        check = groups_batch.find_batch(d[:2000, 0], corners, water).geodouble  # the kernel agrees on a sample
         assert (check == k[:2000, 0]).all()
         a = k[:, 0]  # one hand a deal: n independent hands
         has = a > 0
@@ -256,7 +257,7 @@ def part_states(n: int, seed: int, out: Path, argv) -> dict:
     for name, (corners, water) in SETTINGS.items():
         t = time.perf_counter()
         sol, s = card_sums(hands, corners, water)
-        check = groups.find_batch(hands[:5000], corners, water).geodouble
+        check = groups_batch.find_batch(hands[:5000], corners, water).geodouble
         assert (check == sol[:5000]).all()
         y, y2 = float(sol.sum()), float((sol.astype(float) ** 2).sum())
         for c in range(N_CARDS):

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from geolab.games import groups
+from geolab.games import groups_batch
 from geolab.lab.results import meta
 
 HERE = Path(__file__).resolve().parents[1]
@@ -51,7 +52,7 @@ def main() -> None:
     load_before = list(os.getloadavg())
     hands = groups.random_hands(args.hands, 18, args.seed)
     plain_hands = [groups.cards_of(m) for m in hands[: args.plain]]
-    batch = groups.find_batch(hands[: args.plain])  # compiles or loads the kernel, and checks it
+    batch = groups_batch.find_batch(hands[: args.plain])  # compiles or loads the kernel, and checks it
     for h, cards in enumerate(plain_hands):
         found = groups.find(cards)
         assert batch.found(h) == (found.geodouble, found.border_up), h
@@ -61,7 +62,7 @@ def main() -> None:
         run = {}
         for name, n in ((f"batched_{threads}_threads", threads), ("batched_1_thread", 1)):
             numba.set_num_threads(n)
-            wall, cpu = timed(lambda: groups.find_batch(hands))
+            wall, cpu = timed(lambda: groups_batch.find_batch(hands))
             run[name] = {"hands_per_s": args.hands / wall, "hands_per_cpu_s": args.hands / cpu, "cores_used": cpu / wall}
         numba.set_num_threads(threads)
         wall, cpu = timed(lambda: [groups.find(cards) for cards in plain_hands])

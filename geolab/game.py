@@ -620,6 +620,11 @@ class Views(Protocol):
         """What the loop adds when it refuses moves or a hint at a race ("" for nothing)."""
         return ""
 
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """One line the loop prints when the person's words asked for more than the move took
+        (a follow that names a category: the category is the leader's); None for nothing."""
+        return None
+
 
 class Game(Protocol):
     """What a game provides to the rest of geolab (see the module docstring)."""

@@ -17,7 +17,7 @@ from geolab.games.combo1.reference import ENGINE, Deal, deal_one
 from geolab.games.combo1.rules import Rules
 from geolab.games.combo1.views import VIEWS
 from geolab.lab.play import Match, Person, TimeUp, play_match, seat_bots
-from geolab.stepwise import State
+from geolab.stepwise import Claim, State
 
 WIDTH = 79
 
@@ -56,6 +56,29 @@ def test_a_choice_is_typed_by_number_or_name_and_a_chosen_game_is_refused():
     with pytest.raises(MoveError, match="is not a game"):
         VIEWS.parse(d, "chess")
     assert VIEWS.reason(d, d.legal[0]).startswith("Border-Up comes first")
+
+
+def test_the_story_names_both_teams_choices_once_both_are_made():
+    """Issue 37, item 11: a person who chose first never learned which game the other team
+    chose; the story's first line names both choices, from either seat."""
+    d = _choice(3)
+    assert VIEWS.events(d) == []  # one choice made: nothing to tell yet
+    state = State(ENGINE, d.observation.rules, Deal(deal_one(d.observation.rules, np.random.default_rng(0)).games,
+                                                    d.observation.choice_draw))
+    state.apply({1: 3})
+    state.apply({0: 0})
+    told = {seat: " ".join(" ".join(VIEWS.events(state.decision(seat))).split()) for seat in (0, 1)}  # discards
+    assert told[1].startswith("The afternoon's games: you chose Play the Ranks, played first; A chose Border-Up, "
+                              "played second. Game 1, Play the Ranks, begins at 0:00")
+    assert told[0].startswith("The afternoon's games: B chose Play the Ranks, played first; you chose Border-Up, "
+                              "played second.")
+    while not state.is_over():
+        state.apply({d.seat: Claim(d.legal[0], 5.0) if d.timed else d.legal[0] for d in state.decisions()})
+    ending = " ".join(" ".join(VIEWS.ending(state.played, 1)).split())
+    assert ending.startswith("The afternoon's games: you chose Play the Ranks, played first; A chose Border-Up")
+    morning = Rules(round="morning")
+    start = State(ENGINE, morning, deal_one(morning, np.random.default_rng(0)))
+    assert not any("chose" in line for line in VIEWS.events(start.decisions()[0]))
 
 
 # ----- a race at the keyboard -----------------------------------------------------------------

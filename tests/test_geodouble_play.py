@@ -18,6 +18,7 @@ from geolab.game import Decision, MoveError
 from geolab.games.geodouble.reference import WRONG, MatchView, Solution, solutions
 from geolab.games.geodouble.rules import Rules
 from geolab.games.geodouble.views import VIEWS, claim_label
+from geolab.games.ranks import reference as ranks
 from geolab.lab.play import Adjourned, Match, Person, TimeUp, play_match, replay_session, seat_bots
 from terminal import finish, spawn
 
@@ -101,6 +102,27 @@ def test_examples_never_hand_over_a_claim():
         shown = " ".join(VIEWS.screen(d) + VIEWS.help(d))
         for s in d.legal[:-1]:
             assert claim_label(s) not in shown
+
+
+def test_the_declaration_screen_offers_only_the_points_still_open():
+    """Issue 37, item 11: after B declined, GeoDouble's declaration screen still offered the
+    20-point total; after B's answer only the two totals A's answer can still make are shown."""
+    rules = Rules()
+    hand, discards = cards("AL DE FL IA ID IN"), cards("AK CA")
+
+    def shown(first: int, other) -> str:
+        stage = ranks.View(rules.stage, 0, hand, discards, None, first, (None, other), None, ())
+        d = Decision(0, "declare", MatchView(rules, 0, 1, (10, 35), (), stage=stage), (False, True), "declarations")
+        return " ".join(" ".join(VIEWS.screen(d) + VIEWS.help(d)).split())
+
+    assert "the stage winner scores 5, 10 if one of you declares, 20 if both do. Winning it makes you 15/20/30; B " \
+           "winning makes B 40/45/55 (reaching 50)." in shown(0, None)
+    declined = shown(1, False)
+    assert "B did not declare, so the stage winner scores 5, 10 if you declare. Winning it makes you 15/20; B " \
+           "winning makes B 40/45." in declined and "20 if both" not in declined and "/30" not in declined
+    declared = shown(1, True)
+    assert "B declared, so the stage winner scores 10, 20 if you declare too. Winning it makes you 20/30; B " \
+           "winning makes B 45/55 (reaching 50)." in declared
 
 
 # ----- a keyboard on a simulated clock ------------------------------------------------------

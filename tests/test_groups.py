@@ -10,7 +10,9 @@ import pytest
 from geolab.cards import borders, card
 from geolab.cli import main
 from geolab.games import groups
-from geolab.games.groups import HandError, Solutions, find, find_batch
+from geolab.games import groups_batch
+from geolab.games.groups import HandError, Solutions, find
+from geolab.games.groups_batch import find_batch
 
 SETTINGS = [(False, False), (True, False), (False, True), (True, True)]
 
@@ -100,7 +102,7 @@ def test_every_group_of_the_deck_once(four_corners, water):
     found = groups.border_groups(deck, four_corners, water)
     assert len(found) == sum(comb(int(d), 2) for d in degrees) - 2 * triangles
     assert len(groups.capital_groups(deck)) == 64
-    t = groups.tables(four_corners, water)
+    t = groups_batch.tables(four_corners, water)
     assert t.border[: len(found)].tolist() == [groups.mask(g) for g in found] and (t.border[len(found):] == -1).all()
 
 
@@ -156,10 +158,47 @@ def test_the_cli_json_and_switches(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["MD", "VA", "NC", "XX", "TX", "NY"], "unknown postal code 'XX'"),
-    (["MD", "VA", "NC", "ME", "TX", "md"], "MD is in the hand twice"),
-    (["MD", "VA", "NC"], "at least 6 cards"),
+    (["MD", "VA", "NC", "ME", "TX", "md"], "MD is named twice"),
+    (["MD", "VA", "md"], "MD is named twice"),
+    (["MD"], "give 3 cards (one group) or 6 or more (a hand: two groups of three), not 1"),
+    (["MD", "VA"], "not 2"),
+    (["MD", "VA", "NC", "ME"], "not 4"),
+    (["MD", "VA", "NC", "ME", "TX"], "not 5"),
 ])
 def test_the_cli_refuses_bad_hands_in_one_line(argv, words, capsys):
     assert main(["groups", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["md", "VA", "NC"], "MD NC VA: a border group (VA borders MD and NC); not a capital group (Annapolis, Raleigh, "
+                         "Richmond)"),
+    (["ME", "NY", "TX"], "ME NY TX: not a border group (no card borders both others); a capital group (Augusta, "
+                         "Albany, Austin)"),
+    (["WA", "OR", "ID"], "ID OR WA: a border group (each borders the other two); not a capital group (Boise, Salem, "
+                         "Olympia)"),
+    (["MD", "NC", "ID"], "ID MD NC: not a border group (no card borders both others); not a capital group (Boise, "
+                         "Annapolis, Raleigh)"),
+])
+def test_the_cli_checks_one_group_of_three(argv, line, capsys):
+    """Issue 37, item 12: three cards are one group to check, not a hand too small."""
+    assert main(["groups", *argv]) == 0
+    assert capsys.readouterr().out == line + "\n"
+
+
+def test_one_group_follows_the_border_switches_and_prints_json(capsys):
+    assert main(["groups", "AZ", "CO", "NM"]) == 0
+    assert "AZ CO NM: a border group (NM borders AZ and CO)" in capsys.readouterr().out
+    assert main(["groups", "AZ", "CO", "UT", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["border_group"] is True  # CO and AZ each border UT
+    assert main(["groups", "AZ", "CO", "NM", "--four-corners", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report == {"group": ["AZ", "CO", "NM"], "four_corners": True, "water": False, "border_group": True,
+                      "centers": ["AZ", "CO", "NM"], "capital_group": False, "letter": None}
+    assert main(["groups", "CA", "MN", "OR", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["capital_group"] and report["letter"] == "S" and not report["border_group"]
+    assert groups.check_group(hand("MD VA NC")).centers == (card("VA"),)
+    with pytest.raises(HandError, match="a group is 3 cards"):
+        groups.check_group(hand("MD VA NC ME"))

@@ -64,15 +64,30 @@ def test_every_lead_reads_the_right_way_round():
                 assert "a sure trick" in text, text
 
 
+def test_only_the_least_useful_card_is_called_cheap_to_give_away():
+    """Issue 37, item 11: "CO ... a cheap card to give away ... not your least useful (KY is)"
+    contradicted itself. A lead given away is cheap only when it is the least useful card (AL
+    here); any other is a card to give away, with how far it and the least useful lie from a base."""
+    for card in SEED3.hand:
+        for k in range(3):
+            text = reason("lead", SEED3, Lead(card, k, 1))
+            assert "not your least useful" not in text
+            if "give away" in text:
+                assert ("cheap" in text) == (card == c("AL")), text
+                if card != c("AL"):
+                    assert "your least useful card" in text and re.search(r"is \d+ from a base to come, against 21 "
+                                                                          r"for AL", text), text
+
+
 def test_the_other_lead_reasons():
     assert reason("lead", SEED3, Lead(c("DE"), STATE, 1)) == "DE is 1st in statehood: no card beats it at base 1, a sure trick"
     assert reason("lead", SEED3, Lead(c("FL"), POP, 1)) == (
         "FL is 4th in population: 3 unseen cards beat it at base 1 (CA (1st), TX (2nd), NY (3rd)); B holds none of "
         "them with chance 51%, so it takes the trick more often than not")
     assert reason("lead", SEED3, Lead(c("ID"), SIZE, 1)).endswith(
-        "so it is a cheap card to give away: losing the trick costs a card that is not your least useful (AL is), "
-        "and you keep DE (1st in statehood, base 1), FL (4th in population, base 1), NH (44th in size, base 50), "
-        "your nearest to a base, for the tricks they can win")
+        "so it is a card to give away: its best rank is 7 from a base to come, against 21 for AL, your least useful "
+        "card, and you keep DE (1st in statehood, base 1), FL (4th in population, base 1), NH (44th in size, "
+        "base 50), your nearest to a base, for the tricks they can win")
     assert "B probably beats it at base 1 (9 unseen cards do" in reason("lead", SEED3, Lead(c("ID"), SIZE, 1))
     # one unseen beater (DE): B holds it with chance 8 in 41
     pa = View(Rules.combo1(), 0, cards("PA AL FL IA ID IN MD NH"), cards("AK"), None, 0, (None, None), None, ())

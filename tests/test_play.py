@@ -6,6 +6,7 @@ registered."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -142,6 +143,49 @@ def test_help_moves_hint_and_board_answer_without_moving():
     assert any(line.startswith("  3 legal moves: ") for line in io.out)
     hint = io.out.index(next(line for line in io.out if line.startswith("  hint: ")))
     assert io.out[hint + 1].startswith("    because it has the best size rank")
+
+
+def test_a_single_legal_move_is_counted_in_the_singular():
+    io = play(toy_match(), ["1", "1", "moves", "1"])
+    assert any(line.startswith("  1 legal move: ") for line in io.out)
+    assert not any("1 legal moves" in line for line in io.out)
+
+
+def test_a_views_note_on_a_move_is_shown_as_it_is_played():
+    """The optional ``note`` of a game's views (Play the Ranks: a category named at a follow)
+    is said once the move is read."""
+    match = toy_match()
+    views = match.game.views
+
+    class Noting:
+        def __getattr__(self, name):
+            return getattr(views, name)
+
+        def note(self, decision, action, text):
+            return f"noted: {text}" if text == "1 ok" else None
+
+    io = Script(["1 ok", "1", "1"])
+
+    def parse(decision, text):
+        return views.parse(decision, text.split()[0])
+
+    noting = Noting()
+    noting.parse = parse
+    play_match(match, Person(noting, io, hint=None, confirm=False), io.write)
+    assert match.finished and io.out.count("  noted: 1 ok") == 1
+
+
+def test_the_docs_cover_every_built_in_game():
+    """Issue 37, item 10: docs/play.md tells how to play every built-in game at the keyboard,
+    and the README's layout paragraph names every game's package."""
+    root = Path(__file__).resolve().parents[1]
+    play_doc = (root / "docs" / "play.md").read_text()
+    readme = (root / "README.md").read_text()
+    layout = " ".join(readme[readme.index("## Layout"):].split("\n## ")[0].split())
+    for name, builtin in registry.BUILTIN.items():
+        assert f"geolab play {name}" in play_doc, name
+        package = builtin.game.split(".")[2]
+        assert f"`{package}`" in layout, package
 
 
 def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():

@@ -73,6 +73,26 @@ def test_undo_takes_back_a_played_move_and_the_bots_replies(tmp_path):
     assert session["finished"] and len(session["games"][0]) == 9 and session["games"][0][0][2] == 1
 
 
+def test_counts_agree_with_their_nouns(tmp_path):
+    """Issue 37, item 11: "1 moves replayed" read wrong; a count of one takes the singular."""
+    record = tmp_path / "match.json"
+    child = spawn("play", "toy", "--rules", "duel", "--seat", "B", "--vs", "best", "--seed", "3", "--record",
+                  str(record), home=tmp_path, toy=True)
+    child.expect_exact(PROMPT)  # A (a bot) has played its first card, logged before B is asked
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    child = spawn("play", "--resume", str(record), home=tmp_path, toy=True)
+    child.expect(r"resuming: (\d+ \w+) replayed")
+    assert child.match.group(1) == "1 move"
+    child.expect_exact(PROMPT)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    assert finish(child) == 0
+
+
 def test_quit_saves_and_resume_finishes_the_game(tmp_path):
     child = spawn("play", "toy", "--vs", "best", "--seed", "4", "--no-confirm", home=tmp_path, toy=True)
     child.expect_exact(PROMPT)

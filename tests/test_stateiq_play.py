@@ -72,6 +72,30 @@ def test_the_story_tells_each_clue_and_guess_and_the_ending_the_verdict():
     assert ending[:len(lines)] == lines and (ending[-1] in ("You won.", "You lost.") or "A tie" in ending[-1])
 
 
+def guess_line(state: State) -> str:
+    """The guess decision's "Guess n of m ..." sentence, joined across its wrapped lines."""
+    d = state.decisions()[0]
+    assert d.kind == "guess"
+    text = " ".join(line.strip() for line in VIEWS.screen(d))
+    return text[text.index("Guess "):text.index("name a state")]
+
+
+def test_each_guess_of_the_second_phase_says_what_it_decides():
+    """Issue 37, item 11: "Guess 1 of 2 (you stop after it unless right ...)" was untrue of
+    guess 1; each guess now says what it decides under the rules."""
+    state = at("BBB", (1, "NM"), (0, "AZ"), (1, "OK"), (0, "TX"), (0, "PA"))  # A found TX in 2
+    assert guess_line(state) == "Guess 1 of 2 (A found yours in 2 guesses: right now wins; guess 2 is your last): "
+    state.apply({1: card("OH")})
+    state.apply({0: card("NJ")})
+    assert guess_line(state) == ("Guess 2 of 2 (your last: A found yours in 2 guesses, so right ties, wrong "
+                                 "loses): ")
+    first = at("BBB", (1, "NM"), (0, "TX"), (0, "PA"))  # A found TX in 1
+    assert guess_line(first) == "Guess 1 of 1 (your last: A found yours in 1 guess, so right ties, wrong loses): "
+    missed = at("BBB", (1, "NM"), (0, "AZ"), (1, "OK"), (0, "KS"), (1, "LA"), (0, "AR"), (0, "PA"))
+    assert guess_line(missed) == "Guess 1 of 3 (A missed yours: right wins): "
+    assert guess_line(at("BBB", (1, "NM"))) == "Guess 1 of 3: "  # the first phase: nothing to tie
+
+
 # ----- at a pseudo-terminal -----------------------------------------------------------------
 @pytest.mark.parametrize("seed, rules", [(2, []), (7, ["--rules", "borders-only"]), (4, ["--set", "clues=CCC"])])
 def test_a_whole_game_played_by_the_hints_replays(tmp_path, seed, rules):

@@ -18,7 +18,7 @@ from geolab.cards import POSTAL
 from geolab.errors import GeolabError
 from geolab.game import Decision, MoveError
 from geolab.games.ranks.game import GAME
-from geolab.games.ranks.reference import Deal, Lead, Trick, trick_winner
+from geolab.games.ranks.reference import Deal, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.games.ranks.views import VIEWS, WIDTH, trick_lines
 from geolab.solvers.analysis import positions
@@ -186,7 +186,7 @@ def not_held(decision) -> str:
     ("battle1", "lead", ""), ("battle1", "lead", "1"), ("battle1", "lead", "size"), ("battle1", "lead", "1 2 size"),
     ("battle1", "lead", "1 size 50"), ("battle1", "lead", "1 size pop"), ("battle1", "lead", "1 xyz"),
     ("battle2", "lead", "1 pop"), ("battle2", "lead", "1 pop 20"), ("battle2", "lead", "1 pop 1 50"),
-    ("battle1", "follow", ""), ("battle1", "follow", "1 2"), ("battle1", "follow", "1 size"),
+    ("battle1", "follow", ""), ("battle1", "follow", "1 2"), ("battle1", "follow", "1 2 size"),
     ("battle1", "follow", "0"), ("battle2", "follow", "hello"),
 ])
 def test_bad_input_is_one_line_that_says_how(preset, kind, text):
@@ -225,6 +225,41 @@ def test_the_words_a_person_types():
     discard = decision_at("geodouble", "discard")
     cards = sorted(discard.observation.hand, key=lambda x: POSTAL[x])
     assert VIEWS.parse(discard, f"{POSTAL[cards[3]]}, 1") == tuple(sorted((cards[0], cards[3])))
+
+
+def test_following_with_a_category_plays_the_card_and_says_the_category_is_the_leaders():
+    """Issue 37, item 11: "MT size" at a follow was refused though the card is clear; the card
+    is played and one line says the category is the leader's."""
+    decision = decision_at("battle1", "follow")
+    view = decision.observation
+    c = sorted(view.hand, key=lambda x: POSTAL[x])[0]
+    led = ("size", "statehood", "population")[view.lead_category]
+    other = ("size", "statehood", "population")[(view.lead_category + 1) % 3]
+    for text in (f"{POSTAL[c]} {led}", f"1 {other[:3]}", f"{POSTAL[c].lower()}, {other}"):
+        assert VIEWS.parse(decision, text) == c
+        note = VIEWS.note(decision, c, text)
+        assert note and "\n" not in note and len(note) <= WIDTH and f"the leader's: {led}" in note, note
+    assert VIEWS.note(decision, c, POSTAL[c]) is None
+    assert VIEWS.note(decision_at("battle1", "lead"), c, f"{POSTAL[c]} size") is None
+
+
+def test_the_second_declaration_offers_only_what_the_first_left_open():
+    """Issue 37, item 11: after B declined, the declaration screen still offered 20 (both
+    declaring); it now says what a win scores with and without A's declaration."""
+    rules = PRESETS["geodouble"]()
+    hand = tuple(sorted(POSTAL.index(p) for p in "AL DE FL IA ID IN".split()))
+    discards = tuple(sorted(POSTAL.index(p) for p in "AK CA".split()))
+
+    def screen(first: int, other) -> str:
+        view = View(rules, 0, hand, discards, None, first, (None, other), None, ())
+        return " ".join(" ".join(VIEWS.screen(Decision(0, "declare", view, (False, True)))).split())
+
+    assert "A win scores 5 points, 10 if one side declares GeoPlunging, 20 if both do" in screen(0, None)
+    declined = screen(1, False)
+    assert "A win scores 5 points (B did not declare), 10 if you declare;" in declined and "20" not in declined
+    declared = screen(1, True)
+    assert "A win scores 10 points (B declared GeoPlunging), 20 if you declare too;" in declared
+    assert " 5 points" not in declared
 
 
 # ----- endings on known deals ------------------------------------------------------------------

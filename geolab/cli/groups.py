@@ -1,5 +1,6 @@
 """`geolab groups CODE ...`: a hand's border and capital groups and its winning pairs, for a
-referee checking a GeoDouble or Border-Up claim (docs/groups.md)."""
+referee checking a GeoDouble or Border-Up claim; or, for three cards, whether they are one
+border group and one capital group (docs/groups.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ def register(commands) -> None:
         "groups", help="a hand's border and capital groups, GeoDouble and Border-Up solutions",
         description="A hand's border groups (one card borders both others), capital groups (capitals "
                     "with the same first letter), and its GeoDouble and Border-Up solutions (count, "
-                    "and the first in card order).")
-    p.add_argument("cards", nargs="+", metavar="CODE", help=f"postal codes, {groups.MIN_HAND} or more, each once")
+                    "and the first in card order); given three cards, whether they are a border group "
+                    "and a capital group.")
+    p.add_argument("cards", nargs="+", metavar="CODE",
+                   help=f"postal codes, each once: {groups.GROUP} (one group) or {groups.MIN_HAND} or more (a hand)")
     p.add_argument("--four-corners", action="store_true", help="count AZ-CO and NM-UT as borders")
     p.add_argument("--water", action="store_true", help="count water-only boundaries as borders")
     p.add_argument("--json", action="store_true")
@@ -43,9 +46,27 @@ def _solution(name: str, found: groups.Solutions) -> str:
     return f"{name}: {found.count} {noun}, e.g. {' '.join(_codes(first))} + {' '.join(_codes(second))}"
 
 
+def _one_group(trio, contacts: dict, as_json: bool) -> None:
+    """Three cards: is it a border group (and why), is it a capital group (the capitals)."""
+    found = groups.check_group(trio, **contacts)
+    capitals = ", ".join(CAPITALS[c] for c in trio)
+    if as_json:
+        print_json({"group": _codes(trio), **contacts, "border_group": found.border,
+                    "centers": _codes(found.centers), "capital_group": found.capital,
+                    "letter": CAPITALS[trio[0]][0] if found.capital else None})
+        return
+    border = f"a border group ({_why(trio, contacts)})" if found.border else \
+        "not a border group (no card borders both others)"
+    capital = f"a capital group ({capitals})" if found.capital else f"not a capital group ({capitals})"
+    print(f"{' '.join(_codes(trio))}: {border}; {capital}")
+
+
 def run(args) -> None:
-    hand = groups.parse_hand(args.cards)
+    hand = groups.parse_cards(args.cards)
     contacts = {"four_corners": args.four_corners, "water": args.water}
+    if len(hand) == groups.GROUP:
+        _one_group(hand, contacts, args.json)
+        return
     found = groups.find(hand, **contacts)
     if args.json:
         print_json({
@@ -54,7 +75,7 @@ def run(args) -> None:
                               for g in found.border],
             "capital_groups": [{"cards": _codes(g), "letter": CAPITALS[g[0]][0]} for g in found.capital],
             **{name: {"solutions": s.count, "example": [_codes(g) for g in s.example] if s.count else None}
-               for name, s in (("geodouble", found.geodouble), ("border_up", found.border_up))},
+               for name, _, s in found.wins()},
         })
         return
     borders = "land borders" + " + Four Corners" * args.four_corners + " + water" * args.water
@@ -65,5 +86,5 @@ def run(args) -> None:
     print(f"capital groups: {len(found.capital)}")
     for g in found.capital:
         print(f"  {' '.join(_codes(g))}   {', '.join(CAPITALS[c] for c in g)}")
-    print(_solution("GeoDouble (border group + capital group)", found.geodouble))
-    print(_solution("Border-Up (two border groups)", found.border_up))
+    for _, what, solutions in found.wins():
+        print(_solution(what, solutions))

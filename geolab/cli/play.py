@@ -16,6 +16,7 @@ from pathlib import Path
 
 from geolab import records, registry
 from geolab.cli import args as argtypes
+from geolab.common.text import plural
 from geolab.errors import GeolabError
 from geolab.lab.play import (Adjourned, Match, Person, Terminal, hint_seat, new_match, opponents, play_match,
                              replay_session, restarted)
@@ -113,7 +114,7 @@ def run(args) -> int:
            + (f"; first to {target} points" if target else ""))
     io.say("Type help at any prompt (also moves, hint, undo, quit).")
     if resumed:
-        io.say(f"resuming: {sum(map(len, resumed))} moves replayed")
+        io.say(f"resuming: {plural(sum(map(len, resumed)), 'move')} replayed")
         io.write(f"  from {args.resume}")
     code = 0
     try:

@@ -14,9 +14,9 @@ alphabetically by state name) and groups are ordered as those triples, lexicogra
 GeoDouble solution is (border group, capital group), a Border-Up solution (smaller group,
 larger group); solutions are ordered as those pairs, and the example is the smallest.
 
-Two finders, which the tests hold equal: `find`, plain Python over every three cards of the
-hand (the specification), and `find_batch`, a numba kernel over many hands as int64 card
-masks. The kernel tests the precomputed masks of every group of the 50 cards (`tables`,
+Two finders, which the tests hold equal: `find` here, plain Python over every three cards of
+the hand (the specification), and `geolab.games.groups_batch.find_batch`, a numba kernel over
+many hands as int64 card masks (kept apart, so a referee's check imports no compiler). The kernel tests the precomputed masks of every group of the 50 cards (`tables`,
 found once per switch setting by the plain finder, in order) against each hand: a hand holds
 a group when ``group & ~hand == 0``. What a hand holds becomes a bitset over the groups (bit
 g: group g), so the partners of a held border group are the held bits of its precomputed
@@ -27,30 +27,21 @@ measurements, and the variants tried: docs/perf.md, Group finder.)
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import NamedTuple
 
-import numba
 import numpy as np
-from numba import njit, prange
 
 from geolab.cards import CAPITALS, N_CARDS, borders, card
-from geolab.common.bits import lowest, popcount
-from geolab.common.work_queue import take
 from geolab.errors import GeolabError
 
 Group = tuple[int, int, int]
 #: The fewest cards that can hold a winning combination: two groups of three.
 MIN_HAND = 6
-PIECE = 1024  # hands a worker takes from the shared counter at a time
-#: The kernel runs on every core already, and numba's default (workqueue) threading layer
-#: cannot run two parallel kernels at once: one caller's thread launches it at a time (the
-#: batch engines of GeoDouble and Border-Up run their chunks on threads).
-_KERNEL = threading.Lock()
+#: The cards of one group (a referee may check a single group: `parse_cards`).
+GROUP = 3
 
 
 class HandError(GeolabError):
@@ -109,6 +100,11 @@ class Found:
     geodouble: Solutions  # one border group and one capital group
     border_up: Solutions  # two border groups
 
+    def wins(self) -> tuple[tuple[str, str, Solutions], ...]:
+        """Each game's winning pairs in the hand: (key, what wins it, the solutions)."""
+        return (("geodouble", "GeoDouble (border group + capital group)", self.geodouble),
+                ("border_up", "Border-Up (two border groups)", self.border_up))
+
 
 def find(hand: Iterable[int], four_corners: bool = False, water: bool = False) -> Found:
     """The hand's groups and its GeoDouble and Border-Up solutions (the specification)."""
@@ -129,16 +125,40 @@ def checked(hand: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(int(c) for c in cards))
 
 
-def parse_hand(postals: Iterable[str]) -> tuple[int, ...]:
-    """A hand from postal codes, as a referee types it: known codes, each once, six at least."""
+def parse_cards(postals: Iterable[str]) -> tuple[int, ...]:
+    """Cards from postal codes, as a referee types them: known codes, each once; three (one
+    group to check) or six at least (a hand: a claim, or a whole hand of the race)."""
     codes = [p.upper() for p in postals]
     cards = [card(p) for p in codes]
     for p in codes:
         if codes.count(p) > 1:
-            raise HandError(f"{p} is in the hand twice")
-    if len(cards) < MIN_HAND:
-        raise HandError(f"a hand needs at least {MIN_HAND} cards (two groups of three), got {len(cards)}")
+            raise HandError(f"{p} is named twice")
+    if len(cards) != GROUP and len(cards) < MIN_HAND:
+        raise HandError(f"give {GROUP} cards (one group) or {MIN_HAND} or more (a hand: two groups of three), "
+                        f"not {len(cards)}")
     return tuple(sorted(cards))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One group of three as a referee asks of it: is it a border group (its centers: the
+    cards bordering both others; none: not one) and a capital group (its capitals)."""
+
+    cards: Group
+    centers: tuple[int, ...]
+    capital: bool
+
+    @property
+    def border(self) -> bool:
+        return bool(self.centers)
+
+
+def check_group(cards: Iterable[int], four_corners: bool = False, water: bool = False) -> Checked:
+    """Whether three cards make a border group and a capital group, as both games define them."""
+    trio = checked(cards)
+    if len(trio) != GROUP:
+        raise HandError(f"a group is {GROUP} cards, got {len(trio)}")
+    return Checked(trio, tuple(centers(trio, four_corners, water)), bool(capital_groups(trio)))
 
 
 # ----- masks --------------------------------------------------------------------------------
@@ -168,154 +188,3 @@ def random_hands(n: int, size: int = 18, seed: int = 0) -> np.ndarray:
 
 
 # ----- the batched finder -------------------------------------------------------------------
-BORDER_WORDS = 6  # words of 64 groups: room for the 323 border groups of every switch setting
-CAPITAL_WORDS = 1  # the 64 capital groups
-
-
-class Tables(NamedTuple):
-    """Every group of the 50 cards as an int64 mask, in order, padded to whole words of 64
-    with -1 (held by no hand: bit 63 is no card); and for each border group i, bitsets of the
-    groups that share no card with it (bit k of word w: group 64 w + k)."""
-
-    border: np.ndarray  # (64 BORDER_WORDS,)
-    capital: np.ndarray  # (64 CAPITAL_WORDS,)
-    border_apart: np.ndarray  # (64 BORDER_WORDS, BORDER_WORDS): border groups apart from border group i
-    capital_apart: np.ndarray  # (64 BORDER_WORDS, CAPITAL_WORDS): capital groups apart from border group i
-
-
-def _padded(found: list[Group], words: int) -> np.ndarray:
-    assert len(found) <= 64 * words, f"{len(found)} groups do not fit in {words} words"
-    out = np.full(64 * words, -1, np.int64)
-    out[: len(found)] = [mask(g) for g in found]
-    return out
-
-
-def _apart(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Bit k of row i: columns[k] shares no card with rows[i] (padding is never apart)."""
-    bits = np.packbits((rows[:, None] & columns[None, :]) == 0, axis=1, bitorder="little")
-    return bits.view("<i8").astype(np.int64)
-
-
-@cache
-def tables(four_corners: bool = False, water: bool = False) -> Tables:
-    """The group masks under one switch setting, found once by the specification."""
-    deck = range(N_CARDS)
-    border = _padded(border_groups(deck, four_corners, water), BORDER_WORDS)
-    capital = _padded(capital_groups(deck), CAPITAL_WORDS)
-    return Tables(border, capital, _apart(border, border), _apart(border, capital))
-
-
-class Batch(NamedTuple):
-    """The finder's answer for n hands, one row a hand. Examples are pairs of group masks
-    (0, 0 where there is no solution): GeoDouble's (border group, capital group), Border-Up's
-    (smaller group, larger group), in the module's order."""
-
-    border: np.ndarray  # (n,) border groups held
-    capital: np.ndarray  # (n,) capital groups held
-    geodouble: np.ndarray  # (n,) solutions
-    geodouble_example: np.ndarray  # (n, 2)
-    border_up: np.ndarray  # (n,) solutions
-    border_up_example: np.ndarray  # (n, 2)
-
-    def found(self, h: int) -> tuple[Solutions, Solutions]:
-        """Row h's GeoDouble and Border-Up solutions as `find` gives them."""
-        def one(count, example):
-            return Solutions(int(count), (cards_of(example[0]), cards_of(example[1])) if count else None)
-
-        return (one(self.geodouble[h], self.geodouble_example[h]),
-                one(self.border_up[h], self.border_up_example[h]))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _held(outside, groups, words, out):
-    """out[w], bit k: the hand (``outside`` = its complement) holds group 64 w + k. A fixed
-    64-group loop without branches, which the compiler vectorises."""
-    for w in range(words):
-        bits = np.int64(0)
-        for k in range(64):
-            bits |= np.int64((groups[64 * w + k] & outside) == 0) << k
-        out[w] = bits
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _count(held, apart, i, words):
-    """How many held groups share no card with border group i."""
-    k = 0
-    for w in range(words):
-        k += popcount(held[w] & apart[i, w])
-    return k
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _first(held, apart, i, groups):
-    """The first held group that shares no card with border group i (there is one)."""
-    w = 0
-    while not held[w] & apart[i, w]:
-        w += 1
-    return groups[64 * w + lowest(held[w] & apart[i, w])]
-
-
-@njit(cache=True, nogil=True)
-def _hands(lo, hi, hands, t, out):
-    """Hands lo..hi-1, with the groups each holds as bitsets. Border-Up pairs are counted
-    from both groups' side and halved; the first border group with a partner has only later
-    partners (an earlier one would itself have come first), so its first is the example."""
-    border, capital, border_apart, capital_apart = t
-    held_b = np.empty(BORDER_WORDS, np.int64)
-    held_c = np.empty(CAPITAL_WORDS, np.int64)
-    for h in range(lo, hi):
-        outside = ~hands[h]
-        _held(outside, border, BORDER_WORDS, held_b)
-        _held(outside, capital, CAPITAL_WORDS, held_c)
-        nb = 0
-        for w in range(BORDER_WORDS):
-            nb += popcount(held_b[w])
-        nc = 0
-        for w in range(CAPITAL_WORDS):
-            nc += popcount(held_c[w])
-        doubles = ups = 0
-        for w in range(BORDER_WORDS):
-            rest = held_b[w]
-            while rest:
-                i = 64 * w + lowest(rest)
-                rest &= rest - 1
-                k = _count(held_c, capital_apart, i, CAPITAL_WORDS)
-                if k and not doubles:
-                    out.geodouble_example[h, 0] = border[i]
-                    out.geodouble_example[h, 1] = _first(held_c, capital_apart, i, capital)
-                doubles += k
-                k = _count(held_b, border_apart, i, BORDER_WORDS)
-                if k and not ups:
-                    out.border_up_example[h, 0] = border[i]
-                    out.border_up_example[h, 1] = _first(held_b, border_apart, i, border)
-                ups += k
-        out.border[h] = nb
-        out.capital[h] = nc
-        out.geodouble[h] = doubles
-        out.border_up[h] = ups // 2
-
-
-@njit(parallel=True, cache=True)
-def _kernel(workers, next_piece, hands, t, out):
-    """One parallel iteration per worker; each takes PIECE hands at a time (`take`), so a
-    worker on a core other jobs slow down holds up no one."""
-    pieces = (hands.shape[0] + PIECE - 1) // PIECE
-    for _ in prange(workers):
-        piece = take(next_piece)
-        while piece < pieces:
-            _hands(piece * PIECE, min(hands.shape[0], (piece + 1) * PIECE), hands, t, out)
-            piece = take(next_piece)
-
-
-def find_batch(hands: np.ndarray, four_corners: bool = False, water: bool = False) -> Batch:
-    """The groups and solutions of every hand in ``hands``, (n,) int64 card masks (from any
-    thread: one launches the kernel at a time)."""
-    hands = np.ascontiguousarray(hands, np.int64)
-    if hands.ndim != 1 or (hands.size and (hands.min() < 0 or hands.max() >> N_CARDS)):
-        raise HandError(f"hands are a 1-d array of int64 masks of the {N_CARDS} cards")
-    n = hands.shape[0]
-    out = Batch(*(np.zeros((n, 2) if name.endswith("example") else n, np.int64) for name in Batch._fields))
-    t = tables(four_corners, water)
-    with _KERNEL:
-        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hands, t, out)
-    return out

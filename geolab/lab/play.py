@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geolab import registry
+from geolab.common.text import plural
 from geolab.errors import GeolabError, RecordError
 from geolab.game import INT63_MAX, SEAT_LETTERS, Decision, MoveError, check_format, shown, split_bots
 from geolab.stepwise import Claim, legal_index
@@ -229,7 +230,7 @@ class Person:
                 self.say(f"no {word} in a race: it is yours to find" + (f"; {note}" if note else ""))
             elif word == "moves":
                 labels = sorted(views.label(decision, a) for a in decision.legal)
-                self.say(f"{len(labels)} legal moves: " + ", ".join(labels))
+                self.say(f"{plural(len(labels), 'legal move')}: " + ", ".join(labels))
             elif word == "undo":
                 if pending is None:
                     if decision.timed:
@@ -262,6 +263,9 @@ class Person:
                 if action not in decision.legal:  # a game's parser that let an illegal move through
                     self.say(f"{views.label(decision, action)} is not legal here (moves: the legal ones)")
                     continue
+                said = views.note(decision, action, text)
+                if said:
+                    self.say(said)
                 if not self.confirm:
                     return Claim(action, self._since(started)) if decision.timed else action
                 pending = action
@@ -494,7 +498,7 @@ def seat_bots(entry, rules, you: int, vs: str) -> list:
     if len(specs) == 1:
         specs = specs * (seats - 1)
     if len(specs) != seats - 1:
-        raise GeolabError(f"--vs: {len(specs)} bots for the {seats - 1} other seats (give one bot for all, or "
+        raise GeolabError(f"--vs: {plural(len(specs), 'bot')} for the {plural(seats - 1, 'other seat')} (give one bot for all, or "
                           f"{seats - 1}; change the seats with --set)")
     for spec in specs:
         info, _ = entry.bots.kwargs(spec)  # an unknown bot or parameter: one line naming the valid ones

@@ -8,6 +8,7 @@ away), then tricks the person could have forced. Discards and declarations are n
 from __future__ import annotations
 
 from geolab.cards import POSTAL
+from geolab.common.text import plural
 from geolab.games.ranks.reference import Game, Lead
 from geolab.games.ranks.views import fit, lead_label
 from geolab.solvers.analysis import positions
@@ -45,7 +46,7 @@ def costs(game: Game, seat: int, solver: OracleSolver | None = None) -> list[tup
             text = (f"trick {t + 1}: {verb} {better} would have kept {OUTCOME[rank_for(seat, best.winner)]} "
                     f"(your {made} {AFTER[rank_for(seat, mine.winner)]})")
         else:
-            text = f"trick {t + 1}: {verb} {better} would have secured {best.tricks[seat]} tricks (your {made}: " \
+            text = f"trick {t + 1}: {verb} {better} would have secured {plural(best.tricks[seat], 'trick')} (your {made}: " \
                    f"{mine.tricks[seat]})"
         found.append((lost, t, text))
     found.sort(key=lambda x: (-x[0][0], -x[0][1], x[1]))

@@ -4,7 +4,7 @@ The reference engine (`geolab.games.borderup.reference.steps`) is the specificat
 engine plays the same games as arrays whose first axis is the game, and must agree with it
 game for game (``tests/test_borderup_batch.py`` and the conformance suite replay its games
 there). A chunk of blocks is dealt (`geolab.games.race.deal_hands`: two hands from a key per
-game), searched by the group finder (`geolab.games.groups.find_batch`), dealt again where
+game), searched by the group finder (`geolab.games.groups_batch.find_batch`), dealt again where
 neither hand holds a solution, raced by the seats' race models block by block and settled by
 `geolab.games.race.settle` under the ``tie`` rule (`race_blocks`). `race_block` is one block
 of it, public so a game that holds Border-Up as a stage (the Combo 1 tournament) plays its
@@ -45,6 +45,7 @@ from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name
 from geolab.games import groups
+from geolab.games import groups_batch
 from geolab.games.borderup import records, reference
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import claim, deal_hands, settle
@@ -115,7 +116,7 @@ def race_blocks(rules: Rules, bots: Sequence, keys: Callable[[int, int], np.ndar
             if len(rows):
                 deal_hands(np.asarray(keys(a, b), np.uint64), rows - offsets[b], rows, rules.cards, masks)
         rows = slice(None) if a == 0 else pending  # the first deal: every game, no gather or scatter
-        found = groups.find_batch(masks[rows].ravel(), rules.four_corners, rules.water)
+        found = groups_batch.find_batch(masks[rows].ravel(), rules.four_corners, rules.water)
         solutions[rows] = found.border_up.reshape(-1, 2)
         if keep:  # the claims laid down, for records (a table needs only their number)
             example[rows] = found.border_up_example.reshape(-1, 2, 2)

@@ -37,6 +37,7 @@ from geolab.cards import N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games import groups
+from geolab.games import groups_batch
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import NOBODY, first_claims, settle_claims
 from geolab.stepwise import Ask, Claim, Resampled, State, TwoSides, draw_cards
@@ -278,7 +279,7 @@ def hand_anew(rules: Rules, avoid: Sequence[int], keep: Sequence[int], want: boo
         if want is None:
             return tuple(sorted([*keep, *picks[0].tolist()]))
         masks = groups.masks(picks) | groups.mask(keep)
-        fits = (groups.find_batch(masks, rules.four_corners, rules.water).border_up > 0) == want
+        fits = (groups_batch.find_batch(masks, rules.four_corners, rules.water).border_up > 0) == want
         if fits.any():
             return tuple(sorted([*keep, *picks[int(np.argmax(fits))].tolist()]))
     raise IllegalActionError("resample: no hand fits what the team has seen")  # pragma: no cover

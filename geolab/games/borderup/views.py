@@ -22,11 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from geolab.cards import card
+from geolab.common.text import plural
 from geolab.game import Decision, Views
 from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
 from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
                                      typed_cards, why_border)
-from geolab.games.ranks.views import fit, plural, wrapped
+from geolab.games.ranks.views import fit, wrapped
 from geolab.stepwise import Claim
 
 WIDTH = 79

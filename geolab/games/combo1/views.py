@@ -11,7 +11,8 @@ deadline, as in the game played alone, and the game's own ``echo``, ``called`` a
 **The afternoon choice** (``choose``) is a screen of its own: the statehood draw, who chooses
 first, the game already chosen and the games still open.
 
-**The story** (`events`): a line as each game begins (who takes the first turn, and why) and a
+**The story** (`events`): in the afternoon, first a line naming both teams' choices (the
+second chooser's is seen here first); a line as each game begins (who takes the first turn, and why) and a
 line as it ends (its winner, its minutes, whether it counted); lines are only ever added, as
 the play loop needs. `ending` adds the last game's own ending and the match's verdict.
 """
@@ -94,9 +95,21 @@ def end_line(me: int, n: int, game, start: float) -> str:
            f"{clock_text(start + game.seconds)}).{late}"
 
 
-def story(rules, me: int, past, now: int | None) -> list[str]:
-    """Each finished game's two lines, and the first line of the game now begun."""
-    lines, start = [], 0.0
+def choice_line(me: int, chooser: int | None, picks) -> list[str]:
+    """The afternoon's two choices, once both are made: each team's game, and which is played
+    first (nothing in other rounds). Either team may have chosen last, unseen by the other
+    until now."""
+    if chooser is None or len(picks) < 2:
+        return []
+    second = 1 - chooser
+    return [f"The afternoon's games: {_who(chooser, me)} chose {TITLES[picks[0]]}, played first; "
+            f"{_who(second, me)} chose {TITLES[picks[1]]}, played second."]
+
+
+def story(rules, me: int, past, now: int | None, chooser: int | None = None, picks=()) -> list[str]:
+    """The afternoon's choices, each finished game's two lines, and the first line of the game
+    now begun."""
+    lines, start = choice_line(me, chooser, picks), 0.0
     for n, game in enumerate(past, start=1):
         lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start))
         lines.append(end_line(me, n, game, start))
@@ -164,11 +177,11 @@ class Combo1Views(Views):
 
     def events(self, decision: Decision) -> list[str]:
         view: MatchView = decision.observation
-        return fit(story(view.rules, view.seat, view.past, view.game))
+        return fit(story(view.rules, view.seat, view.past, view.game, view.chooser, view.picks))
 
     def ending(self, played: Played, seat: int) -> list[str]:
         past = tuple(seen(g) for g in played.games)
-        lines = story(played.rules, seat, past[:-1], past[-1].game if past else None)
+        lines = story(played.rules, seat, past[:-1], past[-1].game if past else None, played.chooser, played.picks)
         if past:
             last = played.games[-1]
             lines += GAME_VIEWS[last.game].ending(last.played, seat)
@@ -194,6 +207,11 @@ class Combo1Views(Views):
     def race_note(self, decision: Decision) -> str:
         note = getattr(_views(decision), "race_note", None)
         return note(inner(decision)) if note else "it is yours to find"
+
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """The game's own line on words a move ignored, where it has one."""
+        note = None if decision.kind == "choose" else getattr(_views(decision), "note", None)
+        return note(inner(decision), action, text) if note else None
 
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod

@@ -4,7 +4,7 @@ The reference engine (`geolab.games.geodouble.reference.steps`) is the specifica
 engine plays the same matches as arrays whose first axis is the match, and must agree with it
 round for round (``tests/test_geodouble_batch.py`` replays its matches there). Rounds are
 played in turn, each for the matches still live: the race deals (dealt again where neither
-hand holds a solution), the group finder (`geolab.games.groups.find_batch`), the seats'
+hand holds a solution), the group finder (`geolab.games.groups_batch.find_batch`), the seats'
 claims, `geolab.games.race.settle`, then stage 2 on Play the Ranks' own batch engine
 (`geolab.games.ranks.batch.play_given`, the race winner leading) for the matches the race did
 not end.
@@ -51,6 +51,7 @@ from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
 from geolab.games import groups
+from geolab.games import groups_batch
 from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import claim, deal_hands, settle
@@ -176,7 +177,7 @@ class _Chunk:
             for b, rows in _by_block(pending):
                 keys = self.rng(b, r, 0, a).integers(0, 2**64, size=BLOCK, dtype=np.uint64)
                 deal_hands(keys, rows - b * BLOCK, rows, rules.race_cards, masks)
-            found = groups.find_batch(masks[pending].ravel(), rules.four_corners, rules.water)
+            found = groups_batch.find_batch(masks[pending].ravel(), rules.four_corners, rules.water)
             solutions[pending] = found.geodouble.reshape(-1, 2)
             example[pending] = found.geodouble_example.reshape(-1, 2, 2)
             attempts[pending] += 1

@@ -17,7 +17,8 @@ told only when it shares none), and the play loop refuses ``moves`` and ``hint``
 
 **Stage 2** is Play the Ranks' own views (`geolab.games.ranks.views`), handed the stage's
 decision (``dataclasses.replace(decision, observation=view.stage)``), under the match line;
-the declaration screen adds what declaring is worth here (5 -> 10 -> 20) against the score.
+the declaration screen adds what declaring is worth here (5 -> 10 -> 20; after the other's
+answer, only the two totals still open) against the score.
 
 **The story** (`events`, `ending`): each finished round's race (who called GeoPlunge first,
 with which groups and why they hold, a wrong claim or a void race), the stage's own lines
@@ -31,6 +32,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, POSTAL
+from geolab.common.text import plural
 from geolab.game import Decision, Views
 from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
@@ -38,7 +40,7 @@ from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, i
                                      typed_cards)
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
-from geolab.games.ranks.views import Story, fit, plural, wrapped
+from geolab.games.ranks.views import Story, fit, open_points, wrapped
 from geolab.stepwise import Claim
 
 WIDTH = 79
@@ -154,7 +156,7 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
             because = " (your wrong claim gives it)" if race.winner != me else f" ({them}'s wrong claim gives it)"
         elif len(valid) == 2:
             because = " (the coin, both at the same second)"
-        out.append(f"  {_who(race.winner, me, True)} won the race{because}: {rules.race_points} points. "
+        out.append(f"  {_who(race.winner, me, True)} won the race{because}: {plural(rules.race_points, 'point')}. "
                    f"Score: {_score(score, me)}.")
     return out
 
@@ -203,6 +205,19 @@ def seen_rounds(rules, me: int, rounds: Sequence[RoundSeen]) -> list[str]:
     return lines
 
 
+def worth(view: MatchView) -> str:
+    """What the stage's winner scores at a declaration: every level while the other has not
+    answered; after its answer, only the levels still open (no 20 after a no)."""
+    other = view.stage.declarations[1 - view.seat]
+    them = SIDES[1 - view.seat]
+    pts = view.rules.stage.win_points
+    if other is None:
+        return f"the stage winner scores {pts[0]}, {pts[1]} if one of you declares, {pts[2]} if both do"
+    now, more = open_points(view.rules.stage, other)
+    said = f"{them} declared" if other else f"{them} did not declare"
+    return f"{said}, so the stage winner scores {now}, {more} if you declare{' too' if other else ''}"
+
+
 # ----- the views ----------------------------------------------------------------------------
 def inner(decision: Decision) -> Decision:
     """A stage-2 decision as Play the Ranks asks it: its own View."""
@@ -223,7 +238,7 @@ class GeoDoubleViews(Views):
             return fit(lines + RANKS.screen(inner(decision)))
         rules, them = view.rules, SIDES[1 - view.seat]
         lines = [match_line(view)]
-        lines += wrapped(f"Stage 1, the race for borders and capitals ({rules.race_points} points): find a "
+        lines += wrapped(f"Stage 1, the race for borders and capitals ({plural(rules.race_points, 'point')}): find a "
                          "border group (one state borders the other two) and a capital group (three capitals "
                          "that begin with the same letter), six different cards of yours.")
         if view.attempt > 1:
@@ -244,9 +259,7 @@ class GeoDoubleViews(Views):
         if not decision.timed:
             lines = RANKS.help(inner(decision))
             if decision.kind == "declare":
-                pts = view.rules.stage.win_points
-                lines = lines + fit([f"Here the stage winner scores {pts[0]}, {pts[1]} if one of you declares, "
-                                     f"{pts[2]} if both do."], WIDTH - 2)
+                lines = lines + fit([f"Here {worth(view)}."], WIDTH - 2)
             return lines
         them = SIDES[1 - view.seat]
         ex = example(view.race_hand)
@@ -335,13 +348,17 @@ class GeoDoubleViews(Views):
         """What the loop adds when it refuses moves or a hint at a race."""
         return "geolab groups checks a hand after"
 
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """Play the Ranks' line on words a stage move ignored (a category named at a follow)."""
+        return None if decision.timed else RANKS.note(inner(decision), action, text)
+
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod
     def _stakes(view: MatchView) -> list[str]:
         """What declaring is worth here, against the score."""
         rules, me = view.rules, view.seat
         them = SIDES[1 - me]
-        pts = rules.stage.win_points
+        pts = open_points(rules.stage, view.stage.declarations[1 - me])
         mine, theirs = view.score[me], view.score[1 - me]
 
         def ladder(score: int) -> str:
@@ -349,8 +366,7 @@ class GeoDoubleViews(Views):
             text = "/".join(str(x) for x in reached)
             return text + (f" (reaching {rules.target})" if any(x >= rules.target for x in reached) else "")
 
-        return wrapped(f"Declaring changes only the points: the stage winner scores {pts[0]}, {pts[1]} if one "
-                       f"of you declares, {pts[2]} if both. Winning it makes you {ladder(mine)}; "
+        return wrapped(f"Declaring changes only the points: {worth(view)}. Winning it makes you {ladder(mine)}; "
                        f"{them} winning makes {them} {ladder(theirs)}.")
 
     @staticmethod
@@ -363,7 +379,7 @@ class GeoDoubleViews(Views):
             top = 0 if score[0] >= rules.target else 1
             head = f"{_who(top, seat, True)} reached {rules.target} in round {rounds}."
         else:
-            head = f"Nobody reached {rules.target} in the {rounds} rounds the rules allow."
+            head = f"Nobody reached {rules.target} in the {plural(rounds, 'round')} the rules allow."
         if played.winner is None:
             return [head, f"The match is level, {mine}-{theirs}: a shared result."]
         verb = "won" if played.winner == seat else "lost"

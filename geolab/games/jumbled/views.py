@@ -11,6 +11,7 @@ codes (``TX CA``) or those numbers (``1 3``), in any order.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, NAMES, POSTAL, RANKS
+from geolab.common.text import plural
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.jumbled.reference import Game, SetSeen, View, round_points, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
@@ -65,10 +66,6 @@ def counts_text(counts) -> str:
     if len(counts) == 2:
         return f"{counts[0]} or {counts[1]} {noun}"
     return f"{counts[0]} to {counts[-1]} {noun}"
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def call_line(call: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from math import comb
 
 from geolab.cards import CATEGORIES, N_CARDS, NAMES, POSTAL, RANKS, STATEHOOD
+from geolab.common.text import plural
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
@@ -65,10 +66,6 @@ def rank(c: int, k: int) -> int:
 def codes(cards) -> str:
     """Postal codes in postal-code order: "AK CA TX"."""
     return " ".join(sorted(POSTAL[c] for c in cards))
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def wrapped(text: str, indent: int = 2, width: int = WIDTH) -> list[str]:
@@ -148,12 +145,29 @@ def win_short(rules: Rules) -> str:
     return f"first to {rules.win_tricks} wins" if rules.end_at == rules.win_tricks else f"{rules.win_tricks} tricks win"
 
 
+def open_points(rules: Rules, other: bool | None) -> tuple[int, ...]:
+    """What a win may still score at a declaration, in order, given the other side's answer
+    (None: not given yet): every level; after a no, without and with yours; after a yes, the
+    same with one level up. A level the other's answer has ruled out is never offered."""
+    levels = rules.win_points
+    return levels if other is None else levels[1:] if other else levels[:2]
+
+
 def stakes(rules: Rules, declarations=(None, None), me: int = 0) -> str | None:
-    """What a win is worth, where points count (a series, a bonus or points above 1)."""
+    """What a win is worth, where points count (a series, a bonus or points above 1); at the
+    second declaration, only what the first answer left open."""
     if rules.target_points is None and rules.bonus == "none" and max(rules.win_points) <= 1:
         return None
     one, two, three = rules.win_points
     if rules.bonus == "declaration":
+        other = declarations[1 - me]
+        if declarations[me] is None and other is not None:
+            now, more = open_points(rules, other)
+            them = SIDES[1 - me]
+            said = f"{them} declared GeoPlunging" if other else f"{them} did not declare"
+            if now == more:
+                return f"A win scores {now} points ({said}), whether or not you declare"
+            return f"A win scores {now} points ({said}), {more} if you declare{' too' if other else ''}"
         if all(d is not None for d in declarations):
             said = [s for s in (me, 1 - me) if declarations[s]]
             names = {0: "nobody declared", 2: "both declared"}.get(len(said)) or \
@@ -428,6 +442,19 @@ class RanksViews(Views):
             return self._parse_lead(decision, words)
         return self._parse_follow(decision, words)
 
+    def note(self, decision: Decision, action, text: str) -> str | None:
+        """A line shown as a move is played, for words it ignored: an answer that names a
+        category plays the card (the intent is clear) in the leader's category."""
+        if decision.kind != "follow":
+            return None
+        said = {CATEGORY_WORDS[w] for w in text.translate(SEPARATORS).lower().split() if w in CATEGORY_WORDS}
+        if not said:
+            return None
+        view: View = decision.observation
+        led = CATEGORIES[view.lead_category]
+        other = "".join(f", not {CATEGORIES[k]}" for k in sorted(said - {view.lead_category}))
+        return f"{POSTAL[action]}: the category is {SIDES[1 - view.side]}'s, the leader's: {led}{other}"
+
     # ----- the story ----------------------------------------------------------------------
     def events(self, decision: Decision) -> list[str]:
         return fit(Story.of_view(decision).lines())
@@ -472,7 +499,7 @@ class RanksViews(Views):
                 lines.append(f"{them} {'declared' if other else 'did not declare'} GeoPlunging.")
             else:
                 lines.append(f"{them} answers after you, knowing your answer.")
-            lines += wrapped(stakes(rules) + "; the bonus goes to whoever wins the deal.")
+            lines += wrapped(stakes(rules, view.declarations, me) + "; the bonus goes to whoever wins the deal.")
         if kind in ("lead", "follow") and rules.discards:
             if view.opponent_discards is not None:
                 lines.append(f"Discards (face-up): you {codes(view.discards)}, {them} {codes(view.opponent_discards)}.")
@@ -626,10 +653,7 @@ class RanksViews(Views):
         view: View = decision.observation
         if not words:
             raise MoveError("answer with one card, e.g. " + POSTAL[self._cards(view)[0]] + " or 1")
-        if any(w in CATEGORY_WORDS for w in words):
-            raise MoveError(f"just the card: {SIDES[1 - view.side]} named the category "
-                            f"({CATEGORIES[view.lead_category]})")
-        chosen = self._cards_only(decision, words, "answer")
+        chosen = self._cards_only(decision, [w for w in words if w not in CATEGORY_WORDS], "answer")
         if len(chosen) != 1:
             raise MoveError(f"answer with one card, not {len(chosen)}")
         return chosen[0]
@@ -710,17 +734,23 @@ class RanksViews(Views):
         one = "it" if len(live) == 1 else "one of them"
         held = f"{them} must hold {one}" if safe == 0 else f"{them} holds {one} with chance {percent(1 - safe)}"
         return (f"{head}: {them} {surely} beats it at base {b} ({plural(len(live), 'unseen card')} {do}: "
-                f"{names}{more}; {held}), so it is a cheap card to give away: {self._given_away(view, c)}")
+                f"{names}{more}; {held}), so it is {self._given_away(view, c)}")
 
     @staticmethod
     def _given_away(view: View, card: int) -> str:
-        """Why a lead that likely loses is worth making: it is the card least useful for the
-        tricks to come, and the cards kept can still win."""
+        """Why a lead that likely loses is worth making, as a card given away: the least useful
+        card for the tricks to come is a cheap one; any other is called only a card to give
+        away, with how far it and the least useful one lie from a base (never "cheap" beside
+        "not your least useful"), and the cards kept that can still win."""
         bases = future_bases(view.rules, view, view.trick)
         rest = sorted((x for x in view.hand if x != card), key=lambda x: (usefulness(x, bases), x))
         worst = max(view.hand, key=lambda x: (usefulness(x, bases)[0], -x))
-        why = "losing the trick costs only your least useful card for the tricks to come" if card == worst else \
-            f"losing the trick costs a card that is not your least useful ({POSTAL[worst]} is)"
+        if card == worst:
+            why = "a cheap card to give away: losing the trick costs only your least useful card for the tricks to come"
+        else:
+            far, least = usefulness(card, bases)[0], usefulness(worst, bases)[0]
+            why = (f"a card to give away: its best rank is {far} from a base to come, against {least} for "
+                   f"{POSTAL[worst]}, your least useful card")
         if not rest:
             return why
         kept = []

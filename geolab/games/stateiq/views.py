@@ -75,6 +75,19 @@ def guesses_word(n: int) -> str:
     return f"{n} guess" if n == 1 else f"{n} guesses"
 
 
+def stakes(view: View, n: int) -> str:
+    """What guess `n` of the second phase decides, from the first team's result (the second
+    team stops once it can no longer win or tie); nothing in the first phase."""
+    if len(view.phases) < 2:
+        return ""
+    found, them = view.phases[0].found, SIDES[1 - view.phase.guesser]
+    if found is None:
+        return f" ({them} missed yours: right wins)"
+    if n < found:
+        return f" ({them} found yours in {guesses_word(found)}: right now wins; guess {found} is your last)"
+    return f" (your last: {them} found yours in {guesses_word(found)}, so right ties, wrong loses)"
+
+
 def phase_lines(me: int, p: int, phase, over: bool, first_found) -> list[str]:
     """A phase's story as seat `me` saw it: its clues and guesses, and (`over`) how it ended."""
     guesser, giver = phase.guesser, 1 - phase.guesser
@@ -158,10 +171,8 @@ class StateIQViews(Views):
             lines += [f"  {n + 1}. {clue.words()}" for n, clue in enumerate(phase.clues)]
             made = ", ".join(f"{POSTAL[g]} (wrong)" for g in phase.guesses) or "none"
             lines.append(f"Your guesses so far: {made}.")
-            limit = view.limit()
-            extra = "" if limit == GUESSES else \
-                f" (you stop after it unless right: {SIDES[giver]} found yours in {limit})"
-            lines += wrapped(f"Guess {k + 1} of {limit}{extra}: name a state, by postal code or name.", 2)
+            lines += wrapped(f"Guess {k + 1} of {view.limit()}{stakes(view, k + 1)}: name a state, by postal code "
+                             "or name.", 2)
         else:
             kind, index = facts.program(view.order)[k]
             named = [c.value for c in phase.clues if c.kind == "B" and c.value is not None]
