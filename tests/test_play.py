@@ -182,9 +182,9 @@ def test_the_docs_cover_every_built_in_game():
     play_doc = (root / "docs" / "play.md").read_text()
     readme = (root / "README.md").read_text()
     layout = " ".join(readme[readme.index("## Layout"):].split("\n## ")[0].split())
-    for name, builtin in registry.BUILTIN.items():
+    for name, definition in registry.builtin().items():
         assert f"geolab play {name}" in play_doc, name
-        package = builtin.game.split(".")[2]
+        package = definition.game.split(".")[2]
         assert f"`{package}`" in layout, package
 
 
