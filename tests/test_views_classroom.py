@@ -51,7 +51,7 @@ def _game(rules: Rules, seed: int, bot: str | None = None):
     """One game on the reference engine; the played game and every seat's decisions."""
     rng = np.random.default_rng(seed)
     inner = class_bots.BOTS.make(bot, rules) if bot else None
-    seats = [Watched(rng, None if inner is None else class_bots.SEAT(inner, rules, rng))
+    seats = [Watched(rng, None if inner is None else class_bots.seat(inner, rules, rng))
              for _ in range(rules.students)]
     played = GAME.play(rules, GAME.deal(rules, rng), seats)
     return played, [s.decisions for s in seats]
@@ -196,7 +196,7 @@ def test_every_verdict_names_the_right_outcome(games):
 
 def test_the_hint_explains_from_the_view_only_and_mostly_agrees_with_its_count(games):
     hint = class_bots.BOTS.make(class_bots.HINT, Rules())
-    seat = class_bots.SEAT(hint, Rules(), np.random.default_rng(0))
+    seat = class_bots.seat(hint, Rules(), np.random.default_rng(0))
     agree = total = 0
     for rules, _, decisions in games[:2]:
         for decision in (d for asked in decisions for d in asked):
@@ -262,7 +262,7 @@ def test_seated_bots_play_as_the_batch_engine_does_on_the_same_deals(rules):
         deal = _deal_of(rules, record, rng)
         if deal is None:
             continue
-        seats = [Watched(rng, class_bots.SEAT(b, rules, np.random.default_rng(s))) for s, b in enumerate(bots)]
+        seats = [Watched(rng, class_bots.seat(b, rules, np.random.default_rng(s))) for s, b in enumerate(bots)]
         played = GAME.to_record(GAME.play(rules, deal, seats))
         assert _public(played) == _public(record) and played["result"] == record["result"]
         compared += 1
@@ -270,7 +270,7 @@ def test_seated_bots_play_as_the_batch_engine_does_on_the_same_deals(rules):
 
 
 def test_the_registry_seats_bots_and_hints_with_the_equilibrium():
-    assert class_bots.HINT == "equilibrium" and class_bots.SEAT is class_bots.seat
+    assert class_bots.HINT == "equilibrium" and class_bots.PLAYERS.seat is class_bots.seat
     assert GAME.series_target(Rules()) is None
     played, _ = _game(Rules(), 1, "equilibrium")
     assert GAME.deal_points(played) == tuple(int(s == 16) for s in range(20))

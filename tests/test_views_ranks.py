@@ -20,7 +20,8 @@ from geolab.game import Decision, MoveError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.reference import Deal, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.games.ranks.views import VIEWS, WIDTH, trick_lines
+from geolab.common.text import WIDTH
+from geolab.games.ranks.views import VIEWS, trick_lines
 from geolab.solvers.analysis import positions
 from geolab.solvers.double_dummy import OracleSolver, rank_for
 

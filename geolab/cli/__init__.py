@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from geolab import __version__, registry
+from geolab import __version__
 from geolab.errors import GeolabError
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from geolab.cards import NAMES, POSTAL
+from geolab.common.text import codes
 from geolab.game import MoveError
 from geolab.games import groups
 
@@ -25,10 +26,6 @@ GROUP_BREAK = re.compile(r"[/+|]")
 #: Cards a claim lays down: two groups of three.
 CLAIM_CARDS = 6
 
-
-def codes(cards: Sequence[int]) -> str:
-    """``"MD NC VA"``: the cards' postal codes, in the order given."""
-    return " ".join(POSTAL[c] for c in cards)
 
 
 def seconds_text(s: float) -> str:

@@ -37,7 +37,7 @@ import numpy as np
 from geolab import registry
 from geolab.common.text import plural
 from geolab.errors import GeolabError, RecordError
-from geolab.game import INT63_MAX, SEAT_LETTERS, Decision, MoveError, check_format, shown, split_bots
+from geolab.game import INT63_MAX, Decision, MoveError, check_format, shown, split_bots
 from geolab.stepwise import Claim, legal_index
 
 SESSION_FORMAT = "geolab-session/1"

@@ -12,7 +12,8 @@ from functools import cache
 
 import numpy as np
 
-from geolab.cards import N_CARDS, POSTAL
+from geolab.common.text import codes
+from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games import groups
@@ -73,9 +74,6 @@ def action_of(rules: Rules, decision: Decision, index: int):
 
 
 # ----- observations ----------------------------------------------------------------------------
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards) or "none"
-
 
 def claim_text(claim) -> str:
     if claim is None or claim.action is None:
@@ -96,7 +94,7 @@ def observation_string(rules: Rules, seat: int, view: View) -> str:
     and the game's end as the team saw it."""
     parts = [SIDES[seat]]
     for k, hand in enumerate(view.hands, start=1):
-        parts.append(f"deal {k}: {_codes(hand)}")
+        parts.append(f"deal {k}: {codes(hand, 'none')}")
     if view.result is not None:
         parts.append(result_text(view.result))
     return " | ".join(parts)

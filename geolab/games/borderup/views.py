@@ -22,15 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from geolab.cards import card
-from geolab.common.text import plural
+from geolab.common.text import WIDTH, codes, fit, plural, wrapped
 from geolab.game import Decision, Views
 from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
-from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
-                                     typed_cards, why_border)
-from geolab.games.ranks.views import fit, wrapped
+from geolab.games.race_views import (claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards, why_border)
 from geolab.stepwise import Claim
 
-WIDTH = 79
 #: Claims shown as examples of how to type one (two border groups under every border
 #: setting); the one sharing the fewest cards with the hand is shown, so it never hands over
 #: a claim.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geolab.common.text import codes
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL
 from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, STARTING, Rules, student_name
 
@@ -65,9 +66,6 @@ class View:
 
 
 # ----- the step-wise interface's forms of a view ------------------------------------------------
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards) or "-"
-
 
 def _names(students) -> str:
     return " ".join(student_name(s) for s in students) or "-"
@@ -86,7 +84,7 @@ def observation_string(rules: Rules, seat: int, view: View) -> str:
         head = f"{me}: the game is over after round {len(view.history)}"
     else:
         head = (f"{me}: round {view.round + 1} ({_stage(rules, view.round)}); "
-                f"call {CALLS[view.call] if view.call >= 0 else 'not said'}; hand {_codes(view.hand)}; "
+                f"call {CALLS[view.call] if view.call >= 0 else 'not said'}; hand {codes(view.hand, '-')}; "
                 f"contest {_names(view.contest)}")
         if len(view.discards) > len(view.history):
             head += f"; discarded {POSTAL[view.discards[-1]]}"

@@ -14,13 +14,13 @@ from itertools import combinations
 
 import numpy as np
 
+from geolab.common.text import WIDTH, codes
 from geolab.cards import NAMES, POSTAL, RANKS
 from geolab.game import Decision, MoveError, Views, shown
 from geolab.games.classroom.observations import Seen, View
 from geolab.games.classroom.reference import GameLog, seen
 from geolab.games.classroom.rules import TOP_DOG, Rules, student_name
 
-WIDTH = 79
 CALL_NAMES = ("Top Dog", "Bottoms Up")
 CALL_SUMS = ("lowest", "highest")
 TITLES = ("Size", "Statehood", "Population")
@@ -38,9 +38,6 @@ def _names(students, seat: int | None = None) -> str:
     names = ["you" if s == seat else student_name(s) for s in students]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
-
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards)
 
 
 def _stage(rules: Rules, index: int) -> str:
@@ -74,14 +71,14 @@ def _own_contest(rules: Rules, index: int, rnd: Seen, contest, seat: int) -> lis
     cat, call = rnd.category, rnd.call
     _, kept, mine = next(row for row in contest if row[0] == seat)
     ranks = " + ".join(str(int(RANKS[c, cat])) for c in kept)
-    lines = [f"You kept {_codes(kept)}: {WORDS[cat]} {ranks} = {mine}."]
+    lines = [f"You kept {codes(kept)}: {WORDS[cat]} {ranks} = {mine}."]
     where = f"Group {_group(rules, seat) + 1}" if index < rules.rounds else "Finalists"
     lines.append(f"{where}, {WORDS[cat]} ranks ({CALL_SUMS[call]} sum wins):")
     won, best = _winners(rnd, contest)
     for s, cards, value in _by_rank(contest, call):
         name = f"{student_name(s)} (you)" if s == seat else student_name(s)
         ranks = " + ".join(f"{int(RANKS[c, cat]):>2}" for c in cards)
-        lines.append(f"  {name:<9} {_codes(cards):<9} {ranks} = {value:>3}{'  won' if s in won else ''}")
+        lines.append(f"  {name:<9} {codes(cards):<9} {ranks} = {value:>3}{'  won' if s in won else ''}")
     others = [s for s in won if s != seat]
     if index < rules.rounds:
         group = _group(rules, seat) + 1
@@ -250,7 +247,7 @@ class ClassViews(Views):
         for i, c in enumerate(view.hand, 1):
             kept = [k for k in view.hand if k != c]
             sums = RANKS[kept].astype(int).sum(axis=0)
-            lines.append(f"  {i}  {POSTAL[c]}    {_codes(kept):<{3 * kept_count + 2}}  {sums[0]:>5}  {sums[1]:>9}  "
+            lines.append(f"  {i}  {POSTAL[c]}    {codes(kept):<{3 * kept_count + 2}}  {sums[0]:>5}  {sums[1]:>9}  "
                          f"{sums[2]:>10}")
         return lines
 
@@ -260,7 +257,7 @@ class ClassViews(Views):
     def help(self, decision: Decision) -> list[str]:
         view: View = decision.observation
         hand = view.hand
-        keep = _codes(hand[1:])
+        keep = codes(hand[1:])
         extreme = "low" if view.call == TOP_DOG else "high"
         text = [f"Discard one card, face-down: type its code ({POSTAL[hand[0]]}), its number (1) or its name "
                 f"({NAMES[hand[0]]}); or name the cards you keep: keep {keep}.",
@@ -286,7 +283,7 @@ class ClassViews(Views):
         cards = _cards(words, hand, how)
         if keep:
             if len(set(cards)) != len(hand) - 1:
-                raise MoveError(f"keep names the {len(hand) - 1} cards you keep, e.g. keep {_codes(hand[1:])}")
+                raise MoveError(f"keep names the {len(hand) - 1} cards you keep, e.g. keep {codes(hand[1:])}")
             return next(c for c in hand if c not in cards)
         if len(cards) != 1:
             raise MoveError(f"discard one card: {how}" if cards else f"say which card to discard: {how}")
@@ -312,7 +309,7 @@ class ClassViews(Views):
         others = ", ".join(f"{POSTAL[c]}: {chance[j]:.0%}" for j, c in enumerate(view.hand) if j != i)
         final = view.round >= view.rules.rounds
         who = ("finalist" if final else "classmate") + ("" if view.opponents == 1 else "s")
-        return (f"keeping {_codes(kept)} ({WORDS[cat]} {'+'.join(map(str, ranks))}={sum(ranks)}) wins about "
+        return (f"keeping {codes(kept)} ({WORDS[cat]} {'+'.join(map(str, ranks))}={sum(ranks)}) wins about "
                 f"{chance[i]:.0%} vs {view.opponents} {who} (discard {others})")
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
+from geolab.common.text import WIDTH
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
@@ -32,7 +33,6 @@ from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
 from geolab.games.ranks.views import fit, ordinal, wrapped
 from geolab.games.stateiq.views import VIEWS as STATE_IQ_VIEWS
 
-WIDTH = 79
 #: Each game's own views, in `GAMES` order.
 GAME_VIEWS = (BORDER_UP_VIEWS, STATE_IQ_VIEWS, DASHING_VIEWS, RANKS_VIEWS)
 #: Words a person may type for a game at the choice (besides its number and its title).

@@ -14,6 +14,7 @@ from functools import cache
 import numpy as np
 
 from geolab.cards import CAPITALS, N_CARDS, POSTAL
+from geolab.common.text import codes
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games.dashing.reference import SIDES, Row, Said, View, rows, sayings
@@ -59,10 +60,6 @@ def action_of(rules: Rules, decision: Decision, index: int):
 
 
 # ----- observations ----------------------------------------------------------------------------
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards) or "none"
-
-
 def row_text(row: Row) -> str:
     """A row by the positions of its cards, 1-based: ``3 1 5 2 face-down``."""
     return " ".join(str(p + 1) for p in row.order) + (" face-down" if row.face_down else " face-up")
@@ -77,14 +74,14 @@ def said_text(said: Said) -> str:
 def observation_string(rules: Rules, seat: int, view: View) -> str:
     """Everything `view` holds: the seat, its cards in the order dealt, its claim, the first
     shout(s), the announcements, the place being announced and the result."""
-    parts = [SIDES[seat], f"cards {_codes(view.hand)}"]
+    parts = [SIDES[seat], f"cards {codes(view.hand, 'none')}"]
     if view.own is not None:
         own = "no shout" if view.own.action is None else row_text(view.own.action)
         parts.append(f"own {own} at {view.own.seconds:.3f} s")
     for shout in view.shouts:
-        shown_cards = f", shown {_codes(shout.shown)}" if shout.shown else ""
+        shown_cards = f", shown {codes(shout.shown, 'none')}" if shout.shown else ""
         parts.append(f"{SIDES[shout.seat]} shouted first at {shout.seconds:.3f} s: {row_text(shout.row)} "
-                     f"{_codes(shout.cards)}{shown_cards}")
+                     f"{codes(shout.cards, 'none')}{shown_cards}")
     if view.settled and not view.shouts:
         parts.append("nobody shouted")
     for s in (0, 1):

@@ -30,12 +30,11 @@ import re
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
+from geolab.common.text import WIDTH, fit, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
-from geolab.games.ranks.views import fit, wrapped
 from geolab.stepwise import Claim
 
-WIDTH = 79
 #: The tile map: each row of the grid west to east, ``..`` an empty cell.
 TILES = (
     "AK .. .. .. .. .. .. .. .. .. ME",

@@ -13,7 +13,8 @@ from functools import cache
 
 import numpy as np
 
-from geolab.cards import N_CARDS, POSTAL
+from geolab.common.text import codes
+from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games import groups
@@ -81,9 +82,6 @@ def action_of(rules: Rules, decision: Decision, index: int):
 
 
 # ----- observations ----------------------------------------------------------------------------
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards) or "none"
-
 
 def _race_text(race: RaceSeen) -> str:
     def claim(c) -> str:
@@ -93,7 +91,7 @@ def _race_text(race: RaceSeen) -> str:
 
     first = "; ".join(f"{'AB'[s]} claimed {claim(c)}" for s, c in race.first) or "nobody claimed"
     winner = "void" if race.winner < 0 else f"{'AB'[race.winner]} won"
-    return f"race hand {_codes(race.hands[-1])} (deal {len(race.hands)}), own {claim(race.own)}, {first}, {winner}"
+    return f"race hand {codes(race.hands[-1], 'none')} (deal {len(race.hands)}), own {claim(race.own)}, {first}, {winner}"
 
 
 def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
@@ -104,7 +102,7 @@ def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
         stage = "" if past.stage is None else " / stage: " + ranks.observation_string(rules.stage, seat, past.stage)
         parts.append(f"round {n}: {_race_text(past.race)}{stage} / points {past.points[0]}-{past.points[1]}")
     if view.race_hand is not None:
-        parts.append(f"racing, deal {view.attempt}: hand {_codes(view.race_hand)}")
+        parts.append(f"racing, deal {view.attempt}: hand {codes(view.race_hand, 'none')}")
     if view.race is not None:
         parts.append(_race_text(view.race))
     if view.stage is not None:

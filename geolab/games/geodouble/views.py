@@ -32,18 +32,16 @@ import dataclasses
 from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, POSTAL
-from geolab.common.text import plural
+from geolab.common.text import WIDTH, codes, plural
 from geolab.game import Decision, Views
 from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
                                               race_seen)
-from geolab.games.race_views import (claimed, codes, fewest_shared, hand_grid, is_wrong_words, seconds_text,
-                                     typed_cards)
+from geolab.games.race_views import (claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards)
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, open_points, wrapped
 from geolab.stepwise import Claim
 
-WIDTH = 79
 SIDES = "AB"
 #: Solutions shown as examples of how to type a claim (valid under every border setting);
 #: the one sharing the fewest cards with the hand is shown, so an example never hands over a

@@ -11,12 +11,11 @@ codes (``TX CA``) or those numbers (``1 3``), in any order.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, NAMES, POSTAL, RANKS
-from geolab.common.text import plural
+from geolab.common.text import WIDTH, plural
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.jumbled.reference import Game, SetSeen, View, round_points, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
 
-WIDTH = 79
 CALL_NAMES = {"top-dog": "Top Dog", "bottoms-up": "Bottoms Up"}
 CALL_MEANS = {"top-dog": "the lowest total wins a set", "bottoms-up": "the highest total wins a set"}
 #: What a person may type for each call (after lower-casing and turning - and _ into spaces).

@@ -17,6 +17,7 @@ from math import comb
 
 import numpy as np
 
+from geolab.common.text import codes
 from geolab.common.card_sets import set_of, set_rank
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
@@ -107,17 +108,14 @@ def action_of(rules: Rules, decision: Decision, index: int):
 
 
 # ----- observations -----------------------------------------------------------------------------
-def _codes(cards) -> str:
-    return " ".join(POSTAL[c] for c in cards) or "none"
-
 
 def observation_string(rules: Rules, seat: int, view: View) -> str:
     """Everything `view` holds, one part per fact: ``A | hand AL AK ... | discarded TX |
     B's discards hidden | first lead A | ... | trick 1: A led NY size base 1, B answered CO,
     A won | on the table: A led a face-down card size base 50``."""
     other = SIDES[1 - view.side]
-    parts = [SIDES[view.side], f"hand {_codes(view.hand)}", f"discarded {_codes(view.discards)}",
-             f"{other}'s discards " + ("hidden" if view.opponent_discards is None else _codes(view.opponent_discards)),
+    parts = [SIDES[view.side], f"hand {codes(view.hand, 'none')}", f"discarded {codes(view.discards, 'none')}",
+             f"{other}'s discards " + ("hidden" if view.opponent_discards is None else codes(view.opponent_discards, 'none')),
              "first lead " + ("not yet known" if view.first_lead is None else SIDES[view.first_lead])]
     if rules.declarations:
         said = {None: "not yet", True: "declared", False: "passed"}

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from math import comb
 
 from geolab.cards import CATEGORIES, N_CARDS, NAMES, POSTAL, RANKS, STATEHOOD
-from geolab.common.text import plural
+from geolab.common.text import WIDTH, fit, ordinal, percent, plural, sorted_codes, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
 
-WIDTH = 79
 #: The category words of a move (and of labels): size, state, pop.
 SHORT = ("size", "state", "pop")
 
@@ -42,49 +41,9 @@ LEAD_STATEHOOD = 12
 SEPARATORS = str.maketrans({",": " ", "@": " ", ";": " ", "+": " "})
 
 
-# ----- small pieces of text -----------------------------------------------------------------
-def ordinal(n: int) -> str:
-    """1 -> "1st", 12 -> "12th", 22 -> "22nd"."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def percent(p: float) -> str:
-    """A chance in words that never rounds a doubt away: "over 99%" and "under 1%" short of
-    certainty, else the nearest per cent."""
-    if 0.99 < p < 1:
-        return "over 99%"
-    if 0 < p < 0.01:
-        return "under 1%"
-    return f"{p:.0%}"
-
-
+# ----- small pieces of text (the shared ones: geolab.common.text) ---------------------------
 def rank(c: int, k: int) -> int:
     return int(RANKS[c, k])
-
-
-def codes(cards) -> str:
-    """Postal codes in postal-code order: "AK CA TX"."""
-    return " ".join(sorted(POSTAL[c] for c in cards))
-
-
-def wrapped(text: str, indent: int = 2, width: int = WIDTH) -> list[str]:
-    """`text` cut between words into lines of at most `width` columns; its leading spaces
-    kept, each continuation indented `indent` more."""
-    lead = text[: len(text) - len(text.lstrip())]
-    lines, line = [], lead
-    for word in text.split():
-        if line.strip() and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = " " * (len(lead) + indent) + word
-        else:
-            line = f"{line} {word}" if line.strip() else line + word
-    return lines + [line]
-
-
-def fit(lines: list[str], width: int = WIDTH) -> list[str]:
-    """Each line too wide for the screen wrapped between words; the others as they are."""
-    return [part for line in lines for part in (wrapped(line, width=width) if len(line) > width else [line])]
 
 
 def who(side: int, me: int) -> str:
@@ -277,10 +236,10 @@ class Story:
         if not rules.discards:
             return [f"{first} the first trick."]
         if self.opponent_discards is None:
-            return [f"You discarded {codes(self.discards)}; {them} discarded "
+            return [f"You discarded {sorted_codes(self.discards)}; {them} discarded "
                     f"{plural(rules.discards, 'card')} face-down.", f"{first} the first trick."]
         mine, theirs = self.discards, self.opponent_discards
-        lines = [f"Discards, face-up: you {codes(mine)}, {them} {codes(theirs)}."]
+        lines = [f"Discards, face-up: you {sorted_codes(mine)}, {them} {sorted_codes(theirs)}."]
         if rules.first_lead == "discard-statehood":
             best = {s: min(cards, key=lambda c: rank(c, STATEHOOD)) for s, cards in ((me, mine), (opp, theirs))}
             w, x = best[self.first_lead], best[1 - self.first_lead]
@@ -391,7 +350,7 @@ class RanksViews(Views):
             if not rules.discards:
                 return ["These rules have no discards: type none."]
             pick = cards[: rules.discards]
-            return [f"Discard {plural(rules.discards, 'card')}: postal codes ('{codes(pick)}') or the numbers "
+            return [f"Discard {plural(rules.discards, 'card')}: postal codes ('{sorted_codes(pick)}') or the numbers "
                     f"beside them ('{' '.join(str(i) for i in range(1, rules.discards + 1))}').",
                     "Keep cards whose ranks lie near the bases to come; " + (
                         "the face-up discard with the better statehood leads first." if
@@ -424,7 +383,7 @@ class RanksViews(Views):
         view: View = decision.observation
         kind = decision.kind
         if kind == "discard":
-            return codes(action) if action else "none"
+            return sorted_codes(action) if action else "none"
         if kind == "declare":
             return "yes" if action else "no"
         if kind == "lead":
@@ -502,9 +461,9 @@ class RanksViews(Views):
             lines += wrapped(stakes(rules, view.declarations, me) + "; the bonus goes to whoever wins the deal.")
         if kind in ("lead", "follow") and rules.discards:
             if view.opponent_discards is not None:
-                lines.append(f"Discards (face-up): you {codes(view.discards)}, {them} {codes(view.opponent_discards)}.")
+                lines.append(f"Discards (face-up): you {sorted_codes(view.discards)}, {them} {sorted_codes(view.opponent_discards)}.")
             else:
-                lines.append(f"You discarded {codes(view.discards)}; {them}'s "
+                lines.append(f"You discarded {sorted_codes(view.discards)}; {them}'s "
                              f"{'discard is' if rules.discards == 1 else 'discards are'} hidden.")
         unseen = len(unseen_cards(view))
         holds = opponent_holds(view, kind)
@@ -582,7 +541,7 @@ class RanksViews(Views):
             if not n:
                 return ["No discards under these rules: type none."]
             return [f"Discard {plural(n, 'card')}: postal code{'s' if n > 1 else ''} or number"
-                    f"{'s' if n > 1 else ''}, e.g. '{codes(cards[:n])}' or "
+                    f"{'s' if n > 1 else ''}, e.g. '{sorted_codes(cards[:n])}' or "
                     f"'{' '.join(str(i) for i in range(1, n + 1))}'."]
         if kind == "declare":
             return ["Declare GeoPlunging? y or n."]
@@ -637,7 +596,7 @@ class RanksViews(Views):
         chosen = self._cards_only(decision, words, "discard")
         if len(chosen) != n:
             cards = self._cards(view)
-            raise MoveError(f"discard {plural(n, 'card')}, not {len(chosen)}: e.g. '{codes(cards[:n])}' or "
+            raise MoveError(f"discard {plural(n, 'card')}, not {len(chosen)}: e.g. '{sorted_codes(cards[:n])}' or "
                             f"'{' '.join(str(i) for i in range(1, n + 1))}'")
         return tuple(sorted(chosen))
 
@@ -718,7 +677,7 @@ class RanksViews(Views):
         if not every:
             return f"{head}: no card beats it at base {b}, a sure trick"
         if not live:
-            return f"{head}: every card that beats it at base {b} ({codes(every)}) is seen: a sure trick"
+            return f"{head}: every card that beats it at base {b} ({sorted_codes(every)}) is seen: a sure trick"
         names = ", ".join(f"{POSTAL[x]} ({ordinal(rank(x, k))})" for x in live[:3])
         more = f" and {len(live) - 3} more" if len(live) > 3 else ""
         safe = self._none_held(view, "lead", len(live))
@@ -788,7 +747,7 @@ class RanksViews(Views):
             f"{POSTAL[card]} is given up to keep your better cards"
         if not winners:
             return f"none of your cards beats {theirs} at base {b} in {cat}; {spare}"
-        return f"{codes(winners)} would beat {theirs}, but may be worth more later; {spare}"
+        return f"{sorted_codes(winners)} would beat {theirs}, but may be worth more later; {spare}"
 
     @staticmethod
     def _reason_discard(view: View, action) -> str:
@@ -811,7 +770,7 @@ class RanksViews(Views):
         bases = future_bases(view.rules, view, 0)
         near = [c for c in view.hand if usefulness(c, bases)[0] <= 3]
         need = view.rules.win_tricks
-        held = f"{plural(len(near), 'card')} within 3 of a base" + (f" ({codes(near)})" if near else "")
+        held = f"{plural(len(near), 'card')} within 3 of a base" + (f" ({sorted_codes(near)})" if near else "")
         if declare:
             return f"you hold {held}: a strong hand, and the bonus goes to the winner"
         return f"you hold {held} and need {need} tricks: the bonus would more likely go to {SIDES[1 - view.side]}"

@@ -17,12 +17,11 @@ stopping once it can no longer win or tie), and the verdict.
 from __future__ import annotations
 
 from geolab.cards import CAPITALS, NAMES, POSTAL, POWER_DECK, RANKS, STATEHOOD
+from geolab.common.text import WIDTH, fit, ordinal, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
-from geolab.games.ranks.views import fit, ordinal, wrapped
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.reference import GUESSES, SIDES, Played, View, seen
 
-WIDTH = 79
 #: A state's name in lower case, without spaces -> its card ("newyork", "new york")
 BY_NAME = {" ".join(n.lower().split()): c for c, n in enumerate(NAMES)}
 ORDER_WORDS = {"AAA": "postal code letters 1 and 2, then no clue", "BBB": "three border states",
