@@ -1,6 +1,7 @@
 """The layering contract, read from the source: imports flow one way (facts -> games -> bots
 -> lab -> surfaces), nothing imports a private name of another module, and no module imports
-form a circle."""
+form a circle. Also one rule of shape read the same way: no function takes more than
+`MAX_PARAMETERS` parameters (the numba kernels group related arrays into tuples instead)."""
 
 from __future__ import annotations
 
@@ -131,3 +132,21 @@ def test_no_two_modules_import_each_other_even_inside_functions():
                     graph[module].add(full)
     both = sorted({tuple(sorted((a, b))) for a in graph for b in graph[a] if a in graph.get(b, ())})
     assert not both, f"modules that import each other: {both}"
+
+
+#: The most parameters a function in geolab/ may take (issue 37, item 9): past this, group
+#: related arguments into a tuple or named tuple (numba takes both at no measured cost).
+MAX_PARAMETERS = 16
+
+
+def parameter_count(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> int:
+    a = fn.args
+    return len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + (a.vararg is not None) + (a.kwarg is not None)
+
+
+def test_no_function_takes_more_than_sixteen_parameters():
+    long = [f"{path.relative_to(ROOT)}:{node.lineno} {getattr(node, 'name', 'lambda')} ({parameter_count(node)})"
+            for path in modules().values() for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            and parameter_count(node) > MAX_PARAMETERS]
+    assert not long, "more than 16 parameters: " + "; ".join(long)
