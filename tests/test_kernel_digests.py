@@ -194,11 +194,12 @@ CLASS_TRACED = "bbf90c8f00113ea3"
 
 
 def test_classroom_traced_deal_is_pinned():
+    from geolab.bots.classroom import policies as cp
     from geolab.games.classroom.batch import simulate
-    from geolab.bots.classroom.policies import AverageRank, RandomDiscard, WorstCategory, tabulate
     from geolab.games.classroom.rules import Rules as ClassRules
 
-    tables = np.stack([tabulate(p) for p in (AverageRank(), WorstCategory(), RandomDiscard())])
+    tables = np.stack([cp.tabulate(p) for p in (cp.AverageRank(), cp.WorstCategory(), cp.RandomDiscard())])
     rules = ClassRules(students=20, groups=4)
     b = simulate(rules, tables, np.arange(20) % 3, 2000, seed=11, trace=True)
-    assert digest(b.group_win, b.champion, b.championship_rounds, *(b.trace[k] for k in sorted(b.trace))) == CLASS_TRACED
+    traced = (b.trace[k] for k in sorted(b.trace))
+    assert digest(b.group_win, b.champion, b.championship_rounds, *traced) == CLASS_TRACED
