@@ -138,11 +138,49 @@ def test_ranks_report_card_is_quick_and_narrow():
 
 
 def test_balance_mistakes_are_one_line(capsys):
-    for argv, words in [(["balance", "toy"], "--set"), (["balance", "toy", "--set", "seats=9"], "seats"),
+    for argv, words in [(["balance", "toy", "--name", "x"], "--variant"),
+                        (["balance", "toy", "--set", "seats=9"], "seats"),
                         (["balance", "toy", "--set", "rigged=x", "--games", "10"], "rigged")]:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert words in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game, words", [("dashing-states", "self-play"), ("combo1", "self-play"), ("ranks", None),
+                                         ("state-iq", None)])
+def test_with_no_variant_the_official_card_says_why_each_empty_line_is_empty(game, words, capsys):
+    """Issue 37, item 8: `geolab balance GAME` alone prints the official rules' card; a line with
+    no value ("-") is named, with the reason, under the table."""
+    assert main(["balance", game, "--games", "40", "--threads", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] is None and out["official"] == registry.get(game).game.Rules.DEFAULT
+    rows = out["metrics"]
+    assert rows and all(set(r) == {"line_up", "metric", "value", "ci_low", "ci_high", "n"} for r in rows)
+    assert rows[0]["metric"] == "first mover's win share" and rows[0]["n"] == 40
+    empty = {(r["line_up"], r["metric"]) for r in rows if any(np.isnan(r[k]) for k in ("value", "ci_low", "ci_high"))}
+    said = {(b["line_up"], b["metric"]): b["reason"] for b in out["blank"]}
+    assert empty == set(said) and all(said.values())
+    if words:  # the skill rung seats one bot twice: both skill lines are empty, for that reason
+        assert len(empty) == 2 and all(words in reason for reason in said.values())
+    assert main(["balance", game, "--games", "40", "--threads", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "the official rules" in text and "ci_low" in text and "difference" not in text
+    table = text.split("\n")[2:]
+    dashes = [line for line in table if line.split()[-4:-1] == ["-", "-", "-"]]
+    assert len(dashes) == len(empty)
+    notes = [line for line in text.splitlines() if line.startswith("no value (-) in")]
+    for (line_up, metric), reason in said.items():  # each "-" line is named under the table, with its reason
+        assert any(f"{metric} ({line_up})" in note and reason in note for note in notes)
+
+
+def test_a_game_whose_ladder_is_all_search_bots_has_a_card_without_skill_lines(capsys):
+    """State IQ's arena ladder holds only search bots: the card (official or a variant's) says
+    so instead of failing on the missing skill rung."""
+    assert main(["balance", "state-iq", "--set", "water=true", "--games", "30", "--threads", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skill_line_up"] is None and not any("skill" in r["metric"] for r in out["metrics"])
+    reasons = {n["metric"]: n["reason"] for n in out["not_applicable"]}
+    assert "search bot" in reasons["skill and luck"]
 
 
 def test_sweep_spec_is_checked_before_any_work(tmp_path):

@@ -1,7 +1,9 @@
 """The layering contract, read from the source: imports flow one way (facts -> games -> bots
 -> lab -> surfaces), nothing imports a private name of another module, no module imports form a
 circle, and nothing above the games layer imports or names a game: what a game offers there
-lives in its own package (``offers``), reached through its definition."""
+lives in its own package (``offers``), reached through its definition. Also one rule of shape
+read the same way: no function takes more than `MAX_PARAMETERS` parameters (the numba kernels
+group related arrays into tuples instead)."""
 
 from __future__ import annotations
 
@@ -197,3 +199,21 @@ def test_every_offer_lives_in_its_own_games_package():
         package = definition.game.rpartition(".game:")[0]
         for what, target in definition.offers.items():
             assert target.startswith(f"{package}.offers."), f"{name}: its {what} offer {target} is not in {package}.offers"
+
+
+#: The most parameters a function in geolab/ may take (issue 37, item 9): past this, group
+#: related arguments into a tuple or named tuple (numba takes both at no measured cost).
+MAX_PARAMETERS = 16
+
+
+def parameter_count(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> int:
+    a = fn.args
+    return len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + (a.vararg is not None) + (a.kwarg is not None)
+
+
+def test_no_function_takes_more_than_sixteen_parameters():
+    long = [f"{path.relative_to(ROOT)}:{node.lineno} {getattr(node, 'name', 'lambda')} ({parameter_count(node)})"
+            for path in modules().values() for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            and parameter_count(node) > MAX_PARAMETERS]
+    assert not long, "more than 16 parameters: " + "; ".join(long)

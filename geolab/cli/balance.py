@@ -14,7 +14,7 @@ from geolab.lab.results import ResultSet, check_writable, meta
 
 def register(commands) -> None:
     top = commands["top"]
-    p = top.add_parser("balance", help="a rule variant's balance report card beside the official rules")
+    p = top.add_parser("balance", help="the official rules' balance report card, or a rule variant's beside it")
     sub = p.add_subparsers(dest="game", required=True, parser_class=type(p))
     for name in registry.names():
         q = sub.add_parser(name, help=registry.title(name))
@@ -60,8 +60,6 @@ def run_balance(args) -> None:
     out = check_writable(args.out, "folder", "--out") if args.out else None  # before any work
     entry = registry.get(args.game)
     Rules = entry.game.Rules
-    if not args.set and not args.variant:
-        raise GeolabError("balance: name the variant with --set field=value or --variant FILE.toml (see geolab rules GAME)")
     if args.name and not args.variant:
         raise GeolabError("--name picks a variant of a --variant file; give the file")
     if args.games < 1 or args.search_games < 1:
@@ -73,6 +71,8 @@ def run_balance(args) -> None:
         official = Rules.preset(args.rules or Rules.DEFAULT)
         variant, names = official, list(args.set)
     variant = variant.with_settings(args.set) if args.set else variant
+    if not args.set and not args.variant:
+        variant = None  # no variant named: the official rules' own card
     if args.strong:
         entry.bots.make(args.strong, official)  # a bad name is refused before any work
     every = args.all
@@ -80,8 +80,9 @@ def run_balance(args) -> None:
                                      skill_curve=every or args.skill_curve, skill_share=every or args.skill_share,
                                      restricted=every or args.restricted, search_deals=args.search_games,
                                      strong=args.strong)
-    info["variant_name"] = ", ".join(names)
-    title = f"{entry.game.title}: {', '.join(names)} v {official.to_spec()}"
+    info["variant_name"] = ", ".join(names) if variant is not None else None
+    title = (f"{entry.game.title}: {', '.join(names)} v {official.to_spec()}" if variant is not None
+             else f"{entry.game.title}: the official rules ({official.to_spec()})")
     if out is not None:
         fig = balance.plot(card, f"{title}\n{args.games:,} duplicate deals a line-up, seed {args.seed}")
         with ResultSet(out) as written:
@@ -93,13 +94,22 @@ def run_balance(args) -> None:
         print_json({**info, "metrics": card.to_dict("records")})
         return
     print(f"{title}; {args.games:,} duplicate deals a line-up (seat advantage: {info['seat_line_up']} at every "
-          f"seat; skill: {info['skill_line_up']}), seed {args.seed}")
-    print("difference: variant minus official; ci_half_width: its 95% interval; significant: at 5%; "
-          "n: deals (series, for series lines)")
+          f"seat; skill: {info['skill_line_up'] or 'none'}), seed {args.seed}")
+    if variant is None:
+        print("value: the official rules' measure; ci_low, ci_high: its 95% interval; n: deals (series, for series "
+              "lines); name a variant with --set FIELD=VALUE or --variant FILE.toml to compare")
+    else:
+        print("difference: variant minus official; ci_half_width: its 95% interval; significant: at 5%; "
+              "n: deals (series, for series lines)")
     print_table(card.to_dict("records"))
     for note in info["not_applicable"]:
         where = "" if note["rules"] == "both" else f" ({note['rules']} rules)"
         print(f"not measured{where}: {note['metric']}: {note['reason']}")
+    blanks: dict[str, list[str]] = {}  # reason -> the lines it empties, said once
+    for b in info["blank"]:
+        blanks.setdefault(b["reason"], []).append(f"{b['metric']} ({b['line_up']})")
+    for reason, lines in blanks.items():
+        print(f"no value (-) in {'; '.join(lines)}: {reason}")
     if out is not None:
         print(f"balance.csv, balance.png, meta.json: {written.path}/")
 

@@ -120,21 +120,58 @@ def seat_line(entry) -> str:
     return split_bots(entry.simulate_bots)[0]
 
 
-def skill_line(entry) -> str:
-    """The skill rung: the strongest non-search bot of the arena ladder against random (or the
-    ladder's first bot), stronger first."""
+def skill_line(entry) -> str | None:
+    """The skill rung: the seat line's bot against random (or, with no random bot, the arena
+    ladder's first non-search bot), stronger first; None where every bot of the ladder is a
+    search bot (`skill_gap` says why)."""
     ladder = [b for b in split_bots(entry.arena_bots) if entry.bots.info(b.split(":")[0]).family not in ("search",)]
+    if not ladder:
+        return None
     weak = next((b for b in ladder if b.split(":")[0] == "random"), ladder[0])
     strong = seat_line(entry)
     return f"{strong},{weak}"
 
 
-class Card:
-    """Report-card lines as they are measured, and what could not be, with the reason."""
+def skill_gap(entry) -> str | None:
+    """Why the skill lines (skill edge, luck) have no value for this game, or None when they
+    have one: no skill rung at all, or a rung that seats the same bot twice (self-play has no
+    stronger bot)."""
+    line_up = skill_line(entry)
+    if line_up is None:
+        return (f"no stronger/weaker pair: the skill rung pairs a non-search bot with random, and every {entry.name} "
+                f"bot of the arena ladder ({entry.arena_bots}) is a search bot")
+    strong, weak = split_bots(line_up)
+    if strong != weak:
+        return None
+    return (f"no stronger/weaker pair: the skill rung seats the seat line's bot ({strong}) against random, and with "
+            f"no random bot in the {entry.name} arena ladder against the ladder's first bot, here {weak} itself: "
+            "self-play has no stronger bot")
 
-    def __init__(self):
+
+def official_line(line_up: str, metric: str, official: Estimate | None) -> dict:
+    """One line of the official rules' own card: the value, its 95% interval and sample size."""
+    est = official or Estimate(math.nan, math.nan, math.nan, 0)
+    return {"line_up": line_up, "metric": metric, "value": est.value, "ci_low": est.low, "ci_high": est.high,
+            "n": est.n}
+
+
+class Card:
+    """Report-card lines as they are measured, and what could not be, with the reason; with
+    `one_sided`, the official rules' own lines (`official_line`), else both sides' (`line`)."""
+
+    def __init__(self, one_sided: bool = False):
+        self.one_sided = one_sided
         self.rows: list[dict] = []
         self.notes: list[dict] = []
+        self.blanks: list[dict] = []  # lines shown with no value ("-"), and why
+
+    def line(self, line_up: str, metric: str, official: Estimate | None, variant: Estimate | None) -> None:
+        self.rows.append(official_line(line_up, metric, official) if self.one_sided
+                         else line(line_up, metric, official, variant))
+
+    def blank(self, line_up: str, metric: str, reason: str) -> None:
+        """Say why a line of the card is shown with no value."""
+        self.blanks.append({"line_up": line_up, "metric": metric, "reason": reason})
 
     def add(self, line_up: str, metric: str, found: dict, get) -> None:
         """A line from `found` {"official": result or NotApplicable, "variant": ...} and
@@ -147,7 +184,7 @@ class Card:
                 values[side] = get(result)
         if all(v is None for v in values.values()):
             return
-        self.rows.append(line(line_up, metric, values["official"], values["variant"]))
+        self.line(line_up, metric, values["official"], values.get("variant"))
 
     def note(self, metric: str, line_up: str, found: dict) -> None:
         """Say why a metric is not measured under one or both rules (once if the same)."""
@@ -168,7 +205,7 @@ def _try(function, *args, **kwargs):
         return error
 
 
-def report_card(game: str, official_rules, variant_rules, deals: int, seed: int = 0,
+def report_card(game: str, official_rules, variant_rules=None, deals: int = 20_000, seed: int = 0,
                 threads: int | None = None, *, skill_curve: bool = False, skill_share: bool = False,
                 restricted: bool = False, search_deals: int = 200, strong: str | None = None) -> tuple[pd.DataFrame, dict]:
     """The variant beside the official rules on the same seeds: seat advantage and balance
@@ -177,17 +214,25 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
     often the bonus decides the winner. Optionally: the skill curve and the skill share (on
     `search_deals` deals: they play search bots and the oracle) and restricted play (on
     `deals`). A metric that does not apply is listed in ``info["not_applicable"]`` with the
-    reason."""
+    reason, and a line shown with no value in ``info["blank"]`` with the reason.
+
+    With no variant (None) it is the official rules' own card: each line's value with its
+    95% interval (`official_line`), nothing played twice."""
     entry = registry.get(game)
-    both = {"official": official_rules, "variant": variant_rules}
+    both = {"official": official_rules} if variant_rules is None else {"official": official_rules,
+                                                                       "variant": variant_rules}
     seat, skill_up = seat_line(entry), skill_line(entry)
     found, frames = {}, {}
     for side, rules in both.items():
         kept: list | None = [] if skill.series_target(entry, rules) is not None else None
         found[(side, seat)] = play_totals(entry, rules, split_bots(seat), deals, seed, threads=threads, frames=kept)
-        found[(side, skill_up)] = play_totals(entry, rules, split_bots(skill_up), deals, seed, threads=threads)
+        if skill_up is not None:
+            found[(side, skill_up)] = play_totals(entry, rules, split_bots(skill_up), deals, seed, threads=threads)
         frames[side] = kept
-    card = Card()
+    card = Card(one_sided=variant_rules is None)
+    gap = skill_gap(entry)
+    if skill_up is None:
+        card.notes.append({"metric": "skill and luck", "line_up": "", "rules": "both", "reason": gap})
     for line_up, items in ((seat, [("first mover's win share", "first_share", "first"),
                                    ("first mover's advantage", "first_advantage", "first"),
                                    ("balance (1 - largest gap between positions from the first mover)", "balance",
@@ -196,13 +241,17 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
                                    (f"mean length ({entry.game.length_unit})", "mean_length", "length")]),
                            (skill_up, [("skill: stronger bot's win share - its fair share{fair}", "skill_edge", "a"),
                                        ("luck: weaker bots' win share / their fair share", "upset_ratio", "a")])):
-        official, variant = metrics(found[("official", line_up)]), metrics(found[("variant", line_up)])
-        fairs = [official["a_fair"], variant["a_fair"]]
-        fair = "" if any(map(math.isnan, fairs)) else f" (fair {fairs[0]:.3f})" if fairs[0] == fairs[1] else \
-            f" (fair {fairs[0]:.3f} -> {fairs[1]:.3f})"
+        if line_up is None:
+            continue
+        rows = {side: metrics(found[(side, line_up)]) for side in both}
+        fairs = sorted({row["a_fair"] for row in rows.values()}, key=lambda f: f != rows["official"]["a_fair"])
+        fair = "" if any(map(math.isnan, fairs)) else " -> ".join(f"{f:.3f}" for f in fairs)
+        fair = f" (fair {fair})" if fair else ""
         for name, column, prefix in items:
-            card.rows.append(line(line_up, name.format(fair=fair), estimate(official, column, prefix),
-                                  estimate(variant, column, prefix)))
+            ests = {side: estimate(row, column, prefix) for side, row in rows.items()}
+            card.line(line_up, name.format(fair=fair), ests["official"], ests.get("variant"))
+            if line_up == skill_up and gap is not None:
+                card.blank(line_up, card.rows[-1]["metric"], gap)
 
     # series to a points target (the seat line's own games, in deal order)
     series = {side: _try(skill.series_stats, entry, both[side], pd.concat(frames[side], ignore_index=True))
@@ -223,7 +272,8 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
     card.add(seat, "series: the bonus decides the winner", bonus, lambda s: s.bonus_flips)
 
     p = skill.plan(entry, strong)
-    info = {"game": entry.name, "official": official_rules.to_spec(), "variant": variant_rules.to_spec(),
+    info = {"game": entry.name, "official": official_rules.to_spec(),
+            "variant": None if variant_rules is None else variant_rules.to_spec(),
             "deals": deals, "seed": seed, "seat_line_up": seat, "skill_line_up": skill_up}
     if skill_curve:
         curves = {side: _try(skill.skill_curve, entry, rules, search_deals, seed, threads) for side, rules in both.items()}
@@ -269,11 +319,13 @@ def report_card(game: str, official_rules, variant_rules, deals: int, seed: int 
                      lambda x: x.series_cost)
         info["restricted"] = [r.spec for r in p.restrictions]
     info["not_applicable"] = card.notes
+    info["blank"] = card.blanks
     return pd.DataFrame(card.rows), info
 
 
 def plot(card: pd.DataFrame, title: str):
-    """Each metric's value under both rules with its 95% interval half-width on the difference."""
+    """Each metric's value under both rules with its 95% interval half-width on the difference
+    (the official rules' own card: each value with its 95% interval)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -284,6 +336,17 @@ def plot(card: pd.DataFrame, title: str):
 
     fig, ax = plt.subplots(figsize=(10 if len(card) > 8 else 8, 0.55 * len(card) + 1.8))
     y = np.arange(len(card))[::-1]
+    if "difference" not in card:  # one-sided: the official rules' values
+        err = np.array([(card["value"] - card["ci_low"]).fillna(0), (card["ci_high"] - card["value"]).fillna(0)])
+        ax.errorbar(card["value"], y, xerr=err, fmt="o", capsize=4, color="black")
+        for yi, value in zip(y, card["value"]):
+            ax.annotate(shown(value), (0 if math.isnan(value) else value, yi), xytext=(6, 6),
+                        textcoords="offset points", fontsize=8)
+        ax.set_yticks(y, card["metric"])
+        ax.set_xlabel("the official rules' value (95% CI; - no value: see the card's notes)")
+        ax.set_title(title)
+        ax.grid(axis="x", alpha=0.3)
+        return fig
     ax.errorbar(card["difference"], y, xerr=card["ci_half_width"].fillna(0), fmt="o", capsize=4,
                 color="black")
     for yi, row in zip(y, card.itertuples()):

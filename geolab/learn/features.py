@@ -178,8 +178,9 @@ def _no_beater(unseen_n, beaters, held):
 
 
 @njit(cache=True, nogil=True)
-def _lead_kernel(hand, unseen, bases, won, power, greedy, t, T, win_tricks, fwt, mode, masks, split,
-                 card, cat, base, valid, X):  # fmt: skip
+def _lead_kernel(hand, unseen, bases, won, power, greedy, t, kr, card, cat, base, valid, X):
+    """The lead candidates' features under the rules `kr` (`ranks.batch.KernelRules`)."""
+    mode, _, _, masks, split, T, fwt, win_tricks, _ = kr
     nb = bases.shape[1]
     below = np.zeros((3, nb, N_CARDS + 1), np.int64)  # below[k, q, d]: unseen cards nearer than d
     useless = np.zeros(N_CARDS, np.int64)
@@ -238,8 +239,9 @@ def _lead_kernel(hand, unseen, bases, won, power, greedy, t, T, win_tricks, fwt,
 
 
 @njit(cache=True, nogil=True)
-def _follow_kernel(hand, unseen, lead, cat, base, won, power, greedy, t, T, win_tricks, fwt, mode, masks, split,
-                   card, valid, X):  # fmt: skip
+def _follow_kernel(hand, unseen, lead, cat, base, won, power, greedy, t, kr, card, valid, X):
+    """The follow candidates' features under the rules `kr` (`ranks.batch.KernelRules`)."""
+    mode, _, _, masks, split, T, fwt, win_tricks, _ = kr
     for i in range(hand.shape[0]):
         future = future_bases(mode, masks, split, power[i, 0], power[i, 1], t + 1)
         k, b = cat[i], base[i]
@@ -371,7 +373,6 @@ def candidates(rules: Rules, p: Public) -> Candidates:
     """Every legal action of each row (a lead: every card x category x allowed base)."""
     kr = kernel_rules(rules)
     m, F = len(p), len(FEATURES[p.kind])
-    fwt = kr.follow_wins_ties
     if p.kind == "declare":
         X = np.zeros((m, 2, F), np.float32)
         _declare_kernel(p.hand, p.power, p.greedy, p.other_declared, kr.win_tricks, kr.mode, kr.base_masks, kr.split, X)
@@ -386,14 +387,12 @@ def candidates(rules: Rules, p: Public) -> Candidates:
         K = rules.tricks
         card, valid, X = np.zeros((m, K), np.int64), np.zeros((m, K), bool), np.zeros((m, K, F), np.float32)
         _follow_kernel(p.hand, p.unseen, p.lead_card, p.lead_category, p.lead_base, p.won, p.power, p.greedy,
-                       p.trick, rules.tricks, rules.win_tricks, fwt, kr.mode, kr.base_masks, kr.split,
-                       card, valid, X)  # fmt: skip
+                       p.trick, kr, card, valid, X)  # fmt: skip
         return Candidates(card, valid, X)
     K = rules.tricks * 3 * p.bases.shape[1]
     card, cat, base = (np.zeros((m, K), np.int64) for _ in range(3))
     valid, X = np.zeros((m, K), bool), np.zeros((m, K, F), np.float32)
-    _lead_kernel(p.hand, p.unseen, p.bases, p.won, p.power, p.greedy, p.trick, rules.tricks, rules.win_tricks, fwt,
-                 kr.mode, kr.base_masks, kr.split, card, cat, base, valid, X)  # fmt: skip
+    _lead_kernel(p.hand, p.unseen, p.bases, p.won, p.power, p.greedy, p.trick, kr, card, cat, base, valid, X)
     return Candidates(card, valid, X, cat, base)
 
 

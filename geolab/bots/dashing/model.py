@@ -156,8 +156,8 @@ class Team:
         order, states, capitals = (np.empty((m, p), np.int64) for _ in range(3))
         checks = np.empty(m)
         _choose(hands, b.states, b.capitals, self.p_map, self.card_checks, rules.announce == "capitals", p,
-                self.race_model.error, self.knowledge.face_up, self.knowledge.sort, r, claimed, face_down, order,
-                states, capitals, checks)
+                self.race_model.error, self.knowledge.face_up, self.knowledge.sort, r,
+                (claimed, face_down, order, states, capitals, checks))
         return Claims(self.race_model.seconds(rng, checks), claimed, order, face_down, states, capitals)
 
 
@@ -186,11 +186,12 @@ def _believe(hands, u, p_map, p_capital, confuse, misname, table, counts, states
 
 
 @njit(cache=True, nogil=True)
-def _choose(hands, believed, named, p_map, card_checks, need_capital, p, error, face_up, sort, r, claimed,
-            face_down, order, states, capitals, checks):
+def _choose(hands, believed, named, p_map, card_checks, need_capital, p, error, face_up, sort, r, out):
     """Each hand's claim from its beliefs (module docstring): the `p` surest cards (ties to
     the earlier), sorted by believed name (ties kept in that order), a slip where r[0] <
-    error (at place floor(r[1] * (p - 1))), face-up where r[2] < face_up; its card-checks."""
+    error (at place floor(r[1] * (p - 1))), face-up where r[2] < face_up; its card-checks.
+    `out` = (claimed, face_down, order, states, capitals, checks), the arrays it writes."""
+    claimed, face_down, order, states, capitals, checks = out
     m, k = hands.shape
     confidence = np.empty(k)
     taken = np.empty(k, np.bool_)

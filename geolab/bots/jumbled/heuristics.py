@@ -42,11 +42,12 @@ def _card_keys(a, b, d, p0, p1, p2, s0, s1, s2):
 
 
 @numba.njit(cache=True, nogil=True)
-def heuristic_choice(hands, r, used, call, s, S, C, lo, hi, p0, p1, p2, single_at, reserve, u,
-                      ranks, e, m):
+def heuristic_choice(hands, r, used, call, s, limits, p0, p1, p2, single_at, reserve, u, ranks, e, m):
     """One decision of the rule-of-thumb family (see `Heuristic`) for the hand in row ``r``,
-    given the chances p0..p2 of each category; ``e`` and ``m`` are scratch rows. Returns a slot
-    mask. O(hand size), no allocation, few unpredictable branches: it runs in the hot loop."""
+    given the chances p0..p2 of each category and the rules' ``limits`` (`rule_ints`); ``e``
+    and ``m`` are scratch rows. Returns a slot mask. O(hand size), no allocation, few
+    unpredictable branches: it runs in the hot loop."""
+    S, C, lo, hi = limits
     H = hands.shape[1]
     left = C - popcount(used)
     after = S - s - 1
@@ -95,13 +96,13 @@ def heuristic_choice(hands, r, used, call, s, S, C, lo, hi, p0, p1, p2, single_a
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_kernel(hands, used, calls, s, S, C, lo, hi, probs, single_at, reserve, u, ranks, out):
+def _heuristic_kernel(hands, used, calls, s, limits, probs, single_at, reserve, u, ranks, out):
     e = np.empty(hands.shape[1])
     m = np.empty(hands.shape[1])
     for r in range(hands.shape[0]):
         c = calls[r]
-        out[r] = heuristic_choice(hands, r, used[r], c, s, S, C, lo, hi, probs[r, 0], probs[r, 1],
-                                   probs[r, 2], single_at[c], reserve[c], u[r], ranks, e, m)
+        out[r] = heuristic_choice(hands, r, used[r], c, s, limits, probs[r, 0], probs[r, 1], probs[r, 2],
+                                  single_at[c], reserve[c], u[r], ranks, e, m)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -120,6 +121,7 @@ def _random_kernel(used, H, s, S, C, lo, hi, u, out):
 
 
 def rule_ints(rules: Rules) -> tuple[int, int, int, int]:
+    """The kernels' ``limits``: sets a round, cards to play, fewest and most cards a set."""
     return rules.sets_per_round, rules.cards_to_play, rules.min_cards_per_set, rules.max_cards_per_set
 
 
@@ -163,9 +165,9 @@ class Heuristic:
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         out = np.zeros(len(obs), np.int64)
         calls = obs.call[obs.game]
-        _heuristic_kernel(obs.hand, np.ascontiguousarray(obs.used), calls, obs.set_index,
-                          *rule_ints(obs.rules), obs.probs(), np.array(self.single_at, np.int64),
-                          np.array(self.reserve), rng.random(len(obs)), RANKS64, out)
+        _heuristic_kernel(obs.hand, np.ascontiguousarray(obs.used), calls, obs.set_index, rule_ints(obs.rules),
+                          obs.probs(), np.array(self.single_at, np.int64), np.array(self.reserve),
+                          rng.random(len(obs)), RANKS64, out)
         return out
 
 
@@ -270,9 +272,7 @@ def _pick_general(hands, hg, q, uq, H, k, off, st, call, cat, small, reserving, 
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_rounds_kernel(hands, slots, seats, bare, order, calls, u, keys, first, S, C, lo, hi, deck,
-                             reuse, all_tied, single_at, reserve, call_opts, tab, pts_table, ranks,
-                             actions, points):
+def _heuristic_rounds_kernel(hands, order, calls, u, shape, draws, game, seats_bot, ranks, actions, points):
     """Whole rounds with `Heuristic` at every seat: the same choices as `heuristic_choice`,
     with each card's key looked up in the flat per-rules table of `_key_tables` instead of
     computed at every decision, the picks found by branch-free integer minima, and no
@@ -286,6 +286,11 @@ def _heuristic_rounds_kernel(hands, slots, seats, bare, order, calls, u, keys, f
     of hands, order, calls, u and actions is either written in full (G rows) or a one-row
     scratch.
 
+    The arguments come grouped: ``shape`` = (slots, seats, bare), ``draws`` = (keys, first,
+    call_opts), ``game`` = (S, C, lo, hi, deck, reuse, all_tied, pts_table) (`rule_ints`, the
+    GeoPower deck, its reuse, the set-tie rule, points by sets won) and ``seats_bot`` =
+    (single_at, reserve, tab) (per seat and call, and `_flat_key_tables`).
+
     ``slots`` and ``seats`` are any tuples of lengths H (the hand size) and P: their lengths
     are part of the compiled type, so each (H, P) gets its own specialisation whose card and
     seat loops have constant trip counts (the card loop fully unrolled).
@@ -296,6 +301,10 @@ def _heuristic_rounds_kernel(hands, slots, seats, bare, order, calls, u, keys, f
     has no path for given deals.
 
     Measurements: docs/perf.md (Jumbled fused round kernels)."""
+    slots, seats, bare = shape
+    keys, first, call_opts = draws
+    S, C, lo, hi, deck, reuse, all_tied, pts_table = game
+    single_at, reserve, tab = seats_bot
     G = points.shape[0]
     H, P = len(slots), len(seats)  # compile-time constants (see above)
     D = order.shape[1]
@@ -421,14 +430,14 @@ def _flat_key_tables(deck: tuple[int, int, int], S: int, reuse: bool) -> np.ndar
 def _run_fused(rules: Rules, bot: "Heuristic", hands, order, calls, u, keys, first, call_opts,
                actions, points, bare: bool = False) -> None:
     S, P = rules.sets_per_round, rules.players
-    _heuristic_rounds_kernel(
-        hands, (0,) * rules.cards_dealt, (0,) * P, (0,) if bare else (), order, calls, u, keys, first, *rule_ints(rules),
-        np.array(rules.geopower_deck, np.int64),
-        rules.used_to_bottom, rules.set_tie == "all-tied", np.array([bot.single_at] * P, np.int64),
-        np.array([bot.reserve] * P), call_opts,
-        _flat_key_tables(tuple(rules.geopower_deck), S, rules.used_to_bottom),
-        np.array([w * rules.points_per_set + rules.bonus[w] for w in range(S + 1)], np.int64),
-        RANKS64, actions, points)
+    shape = ((0,) * rules.cards_dealt, (0,) * P, (0,) if bare else ())
+    game = (*rule_ints(rules), np.array(rules.geopower_deck, np.int64), rules.used_to_bottom,
+            rules.set_tie == "all-tied",
+            np.array([w * rules.points_per_set + rules.bonus[w] for w in range(S + 1)], np.int64))
+    seats_bot = (np.array([bot.single_at] * P, np.int64), np.array([bot.reserve] * P),
+                 _flat_key_tables(tuple(rules.geopower_deck), S, rules.used_to_bottom))
+    _heuristic_rounds_kernel(hands, order, calls, u, shape, (keys, first, call_opts), game, seats_bot, RANKS64,
+                             actions, points)
 
 
 _SCRATCH = threading.local()

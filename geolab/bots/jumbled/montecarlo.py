@@ -16,11 +16,16 @@ from geolab.games.jumbled.rules import RANKS64
 
 
 @numba.njit(cache=True, nogil=True)
-def _mc_row(hand, used, seat, call, s, cards_pub, turned, team_of, deck, reuse, all_tied,
-            S, C, lo, hi, pts_table, n_samples, u, roll_single, roll_reserve, ranks):
+def _mc_row(hand, used, seat, call, s, cards_pub, turned, game, limits, rollout, u, ranks):
     """Choose by sampling: deal the unseen cards to the other hands (each keeping the cards it
     has already shown), draw the GeoPower cards still to come, then roll every legal choice
-    out with the rollout heuristic for everybody; the same samples serve every choice."""
+    out with the rollout heuristic for everybody; the same samples serve every choice.
+    ``game`` = (team_of, deck, reuse, all_tied, pts_table) (teams, the GeoPower deck, its
+    reuse, the set-tie rule, points by sets won), ``limits`` = `rule_ints`, ``rollout`` =
+    (n_samples, single_at, reserve) of the rollout heuristic by call."""
+    team_of, deck, reuse, all_tied, pts_table = game
+    S, C, lo, hi = limits
+    n_samples, roll_single, roll_reserve = rollout
     P, H = team_of.size, hand.size
     M = cards_pub.shape[2]
     seen = np.zeros(N_CARDS, np.bool_)
@@ -121,7 +126,7 @@ def _mc_row(hand, used, seat, call, s, cards_pub, turned, team_of, deck, reuse, 
         for q in range(P):  # the others' choices on this set do not depend on ours
             if q != seat:
                 first_moves[q] = heuristic_choice(
-                    hands, q, base_used[q], call, s, S, C, lo, hi, probs[0], probs[1], probs[2],
+                    hands, q, base_used[q], call, s, limits, probs[0], probs[1], probs[2],
                     roll_single[call], roll_reserve[call], uk[ui + q], ranks, scr_e, scr_m)
         for a in range(n_act):
             for q in range(P):
@@ -133,7 +138,7 @@ def _mc_row(hand, used, seat, call, s, cards_pub, turned, team_of, deck, reuse, 
                     next_category_probs(deck, draws, t, reuse, probs)
                 for q in range(P):
                     mv = first_moves[q] if t == s else heuristic_choice(
-                        hands, q, sim_used[q], call, t, S, C, lo, hi, probs[0], probs[1], probs[2],
+                        hands, q, sim_used[q], call, t, limits, probs[0], probs[1], probs[2],
                         roll_single[call], roll_reserve[call], uk[ui + (t - s) * P + q], ranks,
                         scr_e, scr_m)
                     tot = 0
@@ -163,14 +168,12 @@ def _mc_row(hand, used, seat, call, s, cards_pub, turned, team_of, deck, reuse, 
 
 
 @numba.njit(cache=True, nogil=True)
-def _mc_kernel(hands, used, seats, games, calls, s, cards_pub, turned, team_of, deck, reuse,
-               all_tied, S, C, lo, hi, pts_table, n_samples, u, roll_single, roll_reserve,
-               ranks, out):
+def _mc_kernel(hands, used, seats, games, calls, s, cards_pub, turned, game, limits, rollout, u, ranks, out):
+    """`_mc_row` for every row (``game``, ``limits``, ``rollout``: as it takes them)."""
     for r in range(hands.shape[0]):
         g = games[r]
-        out[r] = _mc_row(hands[r], used[r], seats[r], calls[g], s, cards_pub[g], turned[g],
-                         team_of, deck, reuse, all_tied, S, C, lo, hi, pts_table, n_samples,
-                         u[r], roll_single, roll_reserve, ranks)
+        out[r] = _mc_row(hands[r], used[r], seats[r], calls[g], s, cards_pub[g], turned[g], game, limits, rollout,
+                         u[r], ranks)
 
 
 @dataclass
@@ -193,8 +196,9 @@ class MonteCarlo:
         pts = np.array([w * r.points_per_set + r.bonus[w] for w in range(S + 1)], float)
         _mc_kernel(obs.hand, np.ascontiguousarray(obs.used), obs.seat.astype(np.int64),
                    obs.game.astype(np.int64), obs.call, obs.set_index, obs.cards,
-                   obs.turned.astype(np.int64), np.array(r.team_of, np.int64),
-                   np.array(r.geopower_deck, np.int64), r.used_to_bottom, r.set_tie == "all-tied",
-                   *rule_ints(r), pts, self.samples, u, np.array(self.rollout.single_at, np.int64),
-                   np.array(self.rollout.reserve), RANKS64, out)
+                   obs.turned.astype(np.int64),
+                   (np.array(r.team_of, np.int64), np.array(r.geopower_deck, np.int64), r.used_to_bottom,
+                    r.set_tie == "all-tied", pts), rule_ints(r),
+                   (self.samples, np.array(self.rollout.single_at, np.int64), np.array(self.rollout.reserve)), u,
+                   RANKS64, out)
         return out

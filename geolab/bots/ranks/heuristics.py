@@ -359,11 +359,12 @@ def _plan(hand, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign):
 
 
 @njit(cache=True, nogil=True)
-def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, win_tricks, follow_wins_ties,
-                   mode, fixed, lead_bases, masks, split, tricks, assign, out):  # fmt: skip
-    """One decision (kind: the index in `KINDS`) for one hand: the discards, the declaration
-    (1 or 0) or the card go to out; returns the lead's (category, base), else (0, 0).
-    `now`: the base of the trick followed; `assign`: scratch of 50."""
+def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, kr, assign, out):
+    """One decision (kind: the index in `KINDS`) for one hand under the rules `kr`
+    (`ranks.batch.KernelRules`): the discards, the declaration (1 or 0) or the card go to out;
+    returns the lead's (category, base), else (0, 0). `now`: the base of the trick followed;
+    `assign`: scratch of 50."""
+    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, _ = kr
     h = hand
     _plan(h, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign)
     if kind == 0:  # discard the spare cards (or, with no spares, the farthest from any base)
@@ -448,13 +449,13 @@ def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, win_trick
 
 
 @njit(cache=True, nogil=True)
-def _planner(kind, hand, t, power, lead, cat, base, hidden, bases, win_tricks, follow_wins_ties,
-             mode, fixed, lead_bases, masks, split, tricks, out, out_cat, out_base):  # fmt: skip
+def _planner(kind, hand, t, power, lead, cat, base, hidden, bases, kr, outs):
+    """`planner_decide` for every row; outs: (cards (m, width), categories (m,), bases (m,))."""
+    out, out_cat, out_base = outs
     assign = np.zeros(N_CARDS, np.int64)
     for i in range(hand.shape[0]):
         out_cat[i], out_base[i] = planner_decide(kind, hand[i], t, power[i, 0], power[i, 1], lead[i], cat[i], base[i],
-                                                 hidden, bases[i], win_tricks, follow_wins_ties, mode, fixed,
-                                                 lead_bases, masks, split, tricks, assign, out[i])  # fmt: skip
+                                                 hidden, bases[i], kr, assign, out[i])  # fmt: skip
 
 
 class PlannerPolicy(Policy):
@@ -481,9 +482,7 @@ class PlannerPolicy(Policy):
         cat = obs.lead_category if following else np.zeros(m, np.int8)
         base = obs.lead_base if following else np.zeros(m, np.int8)
         bases = obs.bases if kind == 2 else np.zeros((m, 1), np.int8)
-        _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, kr.win_tricks,
-                 kr.follow_wins_ties, kr.mode, kr.fixed, kr.lead_bases, kr.base_masks, kr.split, kr.tricks, out,
-                 out_cat, out_base)  # fmt: skip
+        _planner(kind, obs.hand, obs.trick, _power(obs), lead, cat, base, hidden, bases, kr, (out, out_cat, out_base))
         return _as_action(kind, out, out_cat, out_base)
 
 
@@ -535,11 +534,12 @@ def _weakest(hand, base_mask, unseen, beats):
 
 
 @njit(cache=True, nogil=True)
-def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_tricks, by_statehood, concede,
-                   ties, beats, mode, masks, split, out):  # fmt: skip
-    """One decision (kind: the index in `KINDS`) for one hand that has seen `seen`: the
-    discards, the declaration (1 or 0) or the card go to out; returns the lead's (category,
-    base), else (0, 0)."""
+def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, kr, by_statehood, concede, beats,
+                   out):  # fmt: skip
+    """One decision (kind: the index in `KINDS`) for one hand that has seen `seen`, under the
+    rules `kr` (`ranks.batch.KernelRules`): the discards, the declaration (1 or 0) or the card
+    go to out; returns the lead's (category, base), else (0, 0)."""
+    mode, masks, split, ties, win_tricks = kr.mode, kr.base_masks, kr.split, kr.follow_wins_ties, kr.win_tricks
     h = hand
     unseen = _ALL & ~(h | seen)
     if kind == 0:  # discard the worst prospects; in battles, a low statehood among them
@@ -605,12 +605,13 @@ def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_t
 
 
 @njit(cache=True, nogil=True)
-def _counter(kind, hand, seen, t, power, lead, cat, base, hidden, bases, win_tricks, by_statehood, concede,
-             ties, beats, mode, masks, split, out, out_cat, out_base):  # fmt: skip
+def _counter(kind, hand, seen, t, power, lead, cat, base, hidden, bases, kr, by_statehood, concede, beats, outs):
+    """`counter_decide` for every row; outs: (cards (m, width), categories (m,), bases (m,))."""
+    out, out_cat, out_base = outs
     for i in range(hand.shape[0]):
         out_cat[i], out_base[i] = counter_decide(kind, hand[i], seen[i], t, power[i, 0], power[i, 1], lead[i], cat[i],
-                                                 base[i], hidden, bases[i], win_tricks, by_statehood, concede, ties,
-                                                 beats, mode, masks, split, out[i])  # fmt: skip
+                                                 base[i], hidden, bases[i], kr, by_statehood, concede, beats,
+                                                 out[i])  # fmt: skip
 
 
 class CounterPolicy(Policy):
@@ -646,10 +647,9 @@ class CounterPolicy(Policy):
                  obs.lead_card if following and not hidden else np.zeros(m, np.int8),
                  obs.lead_category if following else np.zeros(m, np.int8),
                  obs.lead_base if following else np.zeros(m, np.int8),
-                 hidden, obs.bases if kind == 2 else np.zeros((m, 1), np.int8), kr.win_tricks,
-                 rules.first_lead == "discard-statehood", self.concede, int(kr.follow_wins_ties),
-                 _BEATS_LEAD[int(kr.follow_wins_ties)], kr.mode,
-                 kr.base_masks, kr.split, out, out_cat, out_base)  # fmt: skip
+                 hidden, obs.bases if kind == 2 else np.zeros((m, 1), np.int8), kr,
+                 rules.first_lead == "discard-statehood", self.concede, _BEATS_LEAD[int(kr.follow_wins_ties)],
+                 (out, out_cat, out_base))  # fmt: skip
         return _as_action(kind, out, out_cat, out_base)
 
 
@@ -659,17 +659,18 @@ FUSED_RANDOM, FUSED_GREEDY, FUSED_PLANNER, FUSED_COUNTER = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def _decide(kind, code, concede, hand, seen, key, side, t, p0, p1, lead, k, b, hidden, bases, win_tricks, ties,
-            by_statehood, beats, mode, fixed, lead_bases, masks, split, tricks, assign, out):  # fmt: skip
-    """One decision of the policy of `code` (not greedy: `_play_fused` calls it directly) for
-    one hand, by the per-row function its `act` uses: the discards, the declaration (1 or 0)
+def _decide(kind, who, hand, seen, key, t, p0, p1, lead, k, b, bases, kr, choices, assign, out):
+    """One decision of side `who` = (side, its policy's code, counter's concede) (not greedy:
+    `_play_fused` calls it directly) for one hand, by the per-row function its `act` uses,
+    under the rules `kr` and `choices` (`FusedChoices`): the discards, the declaration (1 or 0)
     or the card go to out; returns the lead's (category, base), else (0, 0)."""
+    side, code, concede = who
+    hidden, by_statehood, beats = choices.hidden, choices.by_discards, choices.beats
     if code == FUSED_PLANNER:
-        return planner_decide(kind, hand, t, p0, p1, lead, k, b, hidden, bases, win_tricks, ties, mode, fixed,
-                              lead_bases, masks, split, tricks, assign, out)  # fmt: skip
+        return planner_decide(kind, hand, t, p0, p1, lead, k, b, hidden, bases, kr, assign, out)
     if code == FUSED_COUNTER:
-        return counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, win_tricks, by_statehood,
-                              concede, ties, beats, mode, masks, split, out)  # fmt: skip
+        return counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, kr, by_statehood, concede, beats,
+                              out)  # fmt: skip
     noise = noise_of(key, noise_salt(kind, t), side)
     if kind == 0:
         random_cards(hand, noise, out)
@@ -752,9 +753,8 @@ def _play_fused(seats, deals, kr, choices, state, history):
     draw, power, keys = deals
     mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, end_at = kr
     ties = 1 if follow_wins_ties else 0
-    given, by_discards, declarations, public, hidden, beats = choices
+    given, by_discards, declarations, public, hidden, _ = choices
     hand, disc, discarded, played, won, first, decl, n_tricks = state
-    h_leader, h_lead, h_cat, h_base, h_follow, h_winner = history
     fixed_base, out = np.empty(1, np.int64), np.empty(1, np.int64)
     assign = np.zeros(N_CARDS, np.int64)
     for g in range(hand.shape[0]):
@@ -767,9 +767,8 @@ def _play_fused(seats, deals, kr, choices, state, history):
                 if codes[g, s] == FUSED_GREEDY:
                     greedy_discard(hand[g, s], start, discarded[g, s])
                 else:
-                    _decide(0, codes[g, s], concede[g, s], hand[g, s], 0, key, s, 0, p0, p1, 0, 0, 0, hidden,
-                            fixed_base, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
-                            tricks, assign, discarded[g, s])  # fmt: skip
+                    _decide(0, (s, codes[g, s], concede[g, s]), hand[g, s], 0, key, 0, p0, p1, 0, 0, 0, fixed_base, kr,
+                            choices, assign, discarded[g, s])  # fmt: skip
             for s in range(2):
                 for c in discarded[g, s]:
                     hand[g, s] &= ~(1 << c)
@@ -783,9 +782,8 @@ def _play_fused(seats, deals, kr, choices, state, history):
                     out[0] = greedy_declare(hand[g, s], start, win_tricks)
                 else:
                     seen = disc[g, s] | (disc[g, 1 - s] if public else 0)
-                    _decide(1, codes[g, s], concede[g, s], hand[g, s], seen, key, s, 0, p0, p1, 0, 0, 0, hidden,
-                            fixed_base, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
-                            tricks, assign, out)  # fmt: skip
+                    _decide(1, (s, codes[g, s], concede[g, s]), hand[g, s], seen, key, 0, p0, p1, 0, 0, 0, fixed_base,
+                            kr, choices, assign, out)  # fmt: skip
                 decl[g, s] = out[0]
         for t in range(tricks):
             bases = lead_bases
@@ -797,9 +795,8 @@ def _play_fused(seats, deals, kr, choices, state, history):
                 a, k, b = greedy_lead(hand[g, leader], bases)
             else:
                 seen = disc[g, leader] | shown | (disc[g, other] if public else 0)
-                k, b = _decide(2, codes[g, leader], concede[g, leader], hand[g, leader], seen, key, leader, t, p0,
-                               p1, 0, 0, 0, hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed,
-                               lead_bases, masks, split, tricks, assign, out)  # fmt: skip
+                k, b = _decide(2, (leader, codes[g, leader], concede[g, leader]), hand[g, leader], seen, key, t, p0,
+                               p1, 0, 0, 0, bases, kr, choices, assign, out)  # fmt: skip
                 a = out[0]
             hand[g, leader] &= ~(1 << a)
             if codes[g, other] == FUSED_GREEDY:
@@ -807,13 +804,11 @@ def _play_fused(seats, deals, kr, choices, state, history):
                 f = greedy_follow(hand[g, other], a, k, b, hidden, later, ties)
             else:
                 seen = disc[g, other] | shown | (disc[g, leader] if public else 0)
-                _decide(3, codes[g, other], concede[g, other], hand[g, other], seen, key, other, t, p0, p1, a, k, b,
-                        hidden, bases, win_tricks, ties, by_discards, beats, mode, fixed, lead_bases, masks, split,
-                        tricks, assign, out)  # fmt: skip
+                _decide(3, (other, codes[g, other], concede[g, other]), hand[g, other], seen, key, t, p0, p1, a, k,
+                        b, bases, kr, choices, assign, out)  # fmt: skip
                 f = out[0]
             hand[g, other] &= ~(1 << f)
-            leader = settle(g, t, leader, a, f, k, b, played, won, n_tricks,
-                            h_leader, h_lead, h_cat, h_base, h_follow, h_winner, ties)  # fmt: skip
+            leader = settle(g, t, leader, a, f, k, b, played, won, n_tricks, history, ties)
             if over(won, g, t, tricks, end_at):
                 break
 

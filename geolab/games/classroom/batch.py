@@ -141,12 +141,14 @@ def _score_tables(tables, kept):
 
 
 @njit(cache=True, inline="always")
-def _deal(deck, members, which, first, m, call, cat, scores, at, offset, seat, opp_of, tables, ranks, dstate,
-          pstate, score, trace, hands, discards):
+def _deal(deck, members, which, first, m, drawn, scores, offset, seat, opp_of, tables, ranks, dstate, pstate, out):
     """Deal a fresh deck to the m students members[which, first:first + m], discard by table,
-    score. A student's score is one load, scores[at + offset[s] + hand row]; the discard is
-    worked out only for a traced game or a random discard (which draws from the policy
-    stream). Hot indexes are unsigned: no negative-index wraparound."""
+    score. `drawn` is the round's (call, category, at); `out` is (score, trace, hands,
+    discards), what the deal writes. A student's score is one load, scores[at + offset[s] +
+    hand row]; the discard is worked out only for a traced game or a random discard (which
+    draws from the policy stream). Hot indexes are unsigned: no negative-index wraparound."""
+    call, cat, at = drawn
+    score, trace, hands, discards = out
     for i in range(N_CARDS):
         deck[i] = i
     dstate = shuffle_top(deck, N_CARDS, 3 * m, dstate)
@@ -272,9 +274,9 @@ def _games(lo, hi, streams, plan, play, outcomes, traced):
             at = (call * 3 + cat) * per_call_cat
             for d in range(deck_round.shape[0]):
                 if deck_round[d] == r:
-                    dstate, pstate = _deal(deck, deck_members, d, 0, deck_size[d], call, cat, scores, at, group_offset,
-                                           seat, group_opp, tables, ranks, dstate, pstate, score, trace, hands,
-                                           discards)
+                    dstate, pstate = _deal(deck, deck_members, d, 0, deck_size[d], (call, cat, at), scores,
+                                           group_offset, seat, group_opp, tables, ranks, dstate, pstate,
+                                           (score, trace, hands, discards))
             sign = 1 - 2 * call  # the best score is the lowest of sign * score
             for grp in range(n_groups):
                 if group_round[grp] == r:
@@ -306,9 +308,9 @@ def _games(lo, hi, streams, plan, play, outcomes, traced):
                 final_opp[s] = f - 1
                 final_offset[s] = (seat[s] * tables.shape[3] + f - 1) * N_ROWS
             for first in range(0, f, per_deck):
-                dstate, pstate = _deal(deck, alive, 0, first, min(per_deck, f - first), call, cat, scores, at,
-                                       final_offset, seat, final_opp, tables, ranks, dstate, pstate, score, trace,
-                                       hands, discards)
+                dstate, pstate = _deal(deck, alive, 0, first, min(per_deck, f - first), (call, cat, at), scores,
+                                       final_offset, seat, final_opp, tables, ranks, dstate, pstate,
+                                       (score, trace, hands, discards))
             t = n_rounds + attempt
             if trace and t < t_call.shape[1]:
                 t_call[g, t], t_cat[g, t] = call, cat

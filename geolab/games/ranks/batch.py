@@ -481,10 +481,11 @@ def _take_leads(rows, sides, cards, category, base, bases, hand, card_slot, cat_
 
 
 @njit(cache=True, nogil=True)
-def settle(g, t, ld, a, f, k, b, played, won, n_tricks, h_leader, h_lead, h_cat, h_base, h_follow, h_winner,
-           follow_wins_ties):  # fmt: skip
+def settle(g, t, ld, a, f, k, b, played, won, n_tricks, history, follow_wins_ties):
     """Settle trick t of game g (leader ld led a in category k at base b, f followed): the
-    cards played, the count, the history (h_*: (n, tricks)); returns the winner."""
+    cards played, the count, the history (leader, lead, category, base, follow, winner: (n,
+    tricks) each, in a tuple); returns the winner."""
+    h_leader, h_lead, h_cat, h_base, h_follow, h_winner = history
     played[g, ld] |= 1 << a
     played[g, 1 - ld] |= 1 << f
     d_lead = abs(_R[a, k] - b)
@@ -503,13 +504,13 @@ def over(won, g, t, tricks, end_at):
 
 
 @njit(cache=True, nogil=True)
-def _resolve(rows, t, lead, cat, base, follow, leader, played, won, n_tricks, active,
-             h_leader, h_lead, h_cat, h_base, h_follow, h_winner, follow_wins_ties, end_at, tricks):  # fmt: skip
-    """Settle trick t of every row (h_*: the history, (n, tricks)): who leads next, is it over."""
+def _resolve(rows, t, lead, cat, base, follow, leader, played, won, n_tricks, active, history, follow_wins_ties,
+             end_at, tricks):  # fmt: skip
+    """Settle trick t of every row (history: as `settle` takes it): who leads next, is it over."""
     for i in range(rows.shape[0]):
         g = rows[i]
-        leader[g] = settle(g, t, leader[g], lead[g], follow[g], cat[g], base[g], played, won, n_tricks,
-                           h_leader, h_lead, h_cat, h_base, h_follow, h_winner, follow_wins_ties)  # fmt: skip
+        leader[g] = settle(g, t, leader[g], lead[g], follow[g], cat[g], base[g], played, won, n_tricks, history,
+                           follow_wins_ties)  # fmt: skip
         if over(won, g, t, tricks, end_at):
             active[g] = False
 
@@ -728,7 +729,8 @@ class _Chunk:
             self.decide("lead", t, rows, leaders, policies, rng)
             self.decide("follow", t, rows, 1 - leaders, policies, rng)
             _resolve(rows, t, self.lead, self.cat, self.base, self.follow, self.leader, self.played, self.won,
-                     self.n_tricks, self.active, *self.history.values(), kr.follow_wins_ties, kr.end_at, kr.tricks)  # fmt: skip
+                     self.n_tricks, self.active, tuple(self.history.values()), kr.follow_wins_ties, kr.end_at,
+                     kr.tricks)  # fmt: skip
         return Played.finish(self)
 
 
