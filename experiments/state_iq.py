@@ -55,17 +55,28 @@ SETTINGS = {  # name -> (borders, capitals, postal)
     "postal 0.5": (1.0, 1.0, 0.5),
     "all 0.75": (0.75, 0.75, 0.75), "all 0.5": (0.5, 0.5, 0.5),
 }
+
+
+def old(**changes) -> str:
+    """A spec of the search player these line-ups study (the default before the equilibrium
+    player: ``player:guess=optimal,clue=hard,objective=guesses``), with changes."""
+    fields = {"guess": "optimal", "clue": "hard", "objective": "guesses", **changes}
+    return "player:" + ",".join(f"{k}={v}" for k, v in fields.items())
+
+
+GAPS = {0.75: dict(borders=0.75, capitals=0.75, postal=0.75, seed=1), 0.5: dict(borders=0.5, capitals=0.5, postal=0.5,
+                                                                               seed=1)}
 LINEUPS = [  # (name, first bot, second bot): the first bot's share is reported
-    ("hard v random clue-giver", "player", "player:clue=random"),
-    ("hard (miss) v random clue-giver", "player:aim=miss", "player:clue=random"),
-    ("hard v random clue-giver, greedy guessers", "player:guess=greedy", "player:guess=greedy,clue=random"),
-    ("optimal v greedy guesser, random borders", "player:clue=random", "player:guess=greedy,clue=random"),
-    ("optimal v random guesser, random borders", "player:clue=random", "player:guess=random,clue=random"),
-    ("optimal v greedy guesser, hard borders", "player", "player:guess=greedy"),
-    ("optimal v random guesser, hard borders", "player", "player:guess=random"),
-    ("game v guesses objective", "player:objective=game", "player"),
-    ("full v 0.75 knowledge", "player", "player:borders=0.75,capitals=0.75,postal=0.75,seed=1"),
-    ("full v 0.5 knowledge", "player", "player:borders=0.5,capitals=0.5,postal=0.5,seed=1"),
+    ("hard v random clue-giver", old(), old(clue="random")),
+    ("hard (miss) v random clue-giver", old(aim="miss"), old(clue="random")),
+    ("hard v random clue-giver, greedy guessers", old(guess="greedy"), old(guess="greedy", clue="random")),
+    ("optimal v greedy guesser, random borders", old(clue="random"), old(guess="greedy", clue="random")),
+    ("optimal v random guesser, random borders", old(clue="random"), old(guess="random", clue="random")),
+    ("optimal v greedy guesser, hard borders", old(), old(guess="greedy")),
+    ("optimal v random guesser, hard borders", old(), old(guess="random")),
+    ("game v guesses objective", old(objective="game"), old()),
+    ("full v 0.75 knowledge", old(), old(**GAPS[0.75])),
+    ("full v 0.5 knowledge", old(), old(**GAPS[0.5])),
 ]
 
 

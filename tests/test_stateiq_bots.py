@@ -213,8 +213,9 @@ def test_the_hard_clue_giver_names_the_border_that_leaves_texas_hardest():
 
 # ----- the player's two paths -------------------------------------------------------------------
 @pytest.mark.parametrize("preset", ["official", "corners-water", "borders-only"])
-@pytest.mark.parametrize("spec", ["player", "player:guess=greedy", "player:objective=game,clue=hard,aim=miss",
-                                  "player:borders=0.7,capitals=0.6,postal=0.5,seed=2"])
+@pytest.mark.parametrize("spec", ["player:guess=optimal,clue=hard,objective=guesses", "player:guess=greedy,clue=hard",
+                                  "player:guess=optimal,objective=game,clue=hard,aim=miss",
+                                  "player:clue=hard,borders=0.7,capitals=0.6,postal=0.5,seed=2"])
 def test_the_batch_masks_give_the_answers_a_games_history_gives(preset, spec):
     """Every guess and clue of a batch of games, answered from the batch's belief masks
     (`beliefs`) and from each game's own history (`Guesser.options`, `HardGiver.options`):

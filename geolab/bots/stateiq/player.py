@@ -19,11 +19,14 @@ the fewest contradictions) is a game's history read, and remembered the same way
 
 from __future__ import annotations
 
+import bisect
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from geolab.bots.stateiq.equilibrium import Equilibria
 from geolab.bots.stateiq.search import Guesser, HardGiver, phase_limit
 from geolab.cards import N_CARDS
 from geolab.game import Decision
@@ -32,20 +35,36 @@ from geolab.games.stateiq.batch import INDEX, KIND, LETTER, NONE, ORDERS, UNSEEN
 from geolab.games.stateiq.clues import LETTERS
 from geolab.games.stateiq.reference import GUESSES
 
-CLUE_KINDS = ("hard", "random")
+CLUE_KINDS = ("equilibrium", "hard", "random")
+
+
+class Weighted(NamedTuple):
+    """Answers picked among with given chances (an equilibrium's mixed guess or border): the
+    cards and their cumulative probabilities, the last 1."""
+
+    cards: tuple[int, ...]
+    cum: tuple[float, ...]
+
+    def pick(self, u: float) -> int:
+        return self.cards[min(bisect.bisect_right(self.cum, u), len(self.cards) - 1)]
 
 
 class Player:
     """One State IQ player (module docstring)."""
 
-    def __init__(self, rules, guesser: Guesser, clue: str, giver: HardGiver | None):
+    def __init__(self, rules, guesser: Guesser, clue: str, giver: HardGiver | None, guess: str | None = None,
+                 equilibria: Equilibria | None = None):
         self.rules, self.guesser, self.clue, self.giver = rules, guesser, clue, giver
+        #: how it guesses: ``equilibrium`` plays the solved phase's mixed guess (a guesser that
+        #: knows every fact; one with gaps searches, as ``optimal``)
+        self.guess = guess or guesser.guess
+        self.equilibria = equilibria
         self.name = "player"
         self.tables = _Tables(guesser.know)  # what its guesser knows, as masks
         self.true = _Tables(giver.model.know) if giver is not None else None  # the hard clue-giver's model's
         #: by kind, the answers picked among for each `beliefs` row (8 columns) or, where no state
         #: fits, each history row (18): the same rows recur in every batch; a spec's copies share it
-        self.answers: dict = {"guess": {}, "clue": {}}
+        self.answers: dict = {"guess": {}, "clue": {}, "mixed-guess": {}, "mixed-clue": {}}
 
     def act(self, asked: Asked, rng: np.random.Generator) -> np.ndarray:
         """A card for each game of `asked`: uniform among the answers this player picks among
@@ -63,6 +82,18 @@ class Player:
         n = len(asked)
         if asked.kind == "clue" and self.clue == "random":
             return [None] * n
+        if asked.kind == "clue" and self.clue == "equilibrium" or \
+                asked.kind == "guess" and self.guess == "equilibrium" and self.guesser.know.perfect:
+            options = self.mixed(asked)
+            rest = [i for i, got in enumerate(options) if got is None]
+            if rest and asked.kind == "guess":  # off the solved tree: the search's guesses
+                for i, got in zip(rest, self.searched(asked.take(np.array(rest)))):
+                    options[i] = got
+            return options
+        return self.searched(asked)
+
+    def searched(self, asked: Asked) -> list:
+        """`options` by the search (guesses) or the hard clue-giver, from each game's belief."""
         tables = self.tables if asked.kind == "guess" else self.true
         fast = beliefs(self.rules, asked, tables.fit, tables.nbr)
         memo, kind = self.answers[asked.kind], asked.kind
@@ -81,6 +112,47 @@ class Player:
             for i, row in zip(slow, _history(asked, slow).tolist()):
                 options[i] = remembered(row, self.from_history)
         return options
+
+    def mixed(self, asked: Asked) -> list:
+        """For each game of `asked`, the equilibrium's mixed answer (`Weighted`), None where
+        the game is off the solved tree (a guess the model never makes) or nothing is left.
+
+        A guesser leaves out what it knows the card is not (its own card; in the second phase
+        the other team's guesses), the model's guesser, which knows neither, may not."""
+        guess = asked.kind == "guess"
+        memo, out = self.answers["mixed-" + asked.kind], []
+        clues, guesses, found = asked.clues.tolist(), asked.guesses.tolist(), asked.found.tolist()
+        for i in range(len(asked)):
+            p, k, card = int(asked.phase[i]), int(asked.slot[i]), int(asked.card[i])
+            first = (found[i][0] or None) if p == 1 else None
+            codes = tuple(clues[i][p][:k + 1 if guess else k])
+            made = tuple(guesses[i][p][:k])
+            if guess:
+                out_of = 1 << card
+                if p == 1 and not self.rules.futile_guesses:
+                    out_of |= facts.mask_of(g for g in guesses[i][0] if g >= 0)
+            else:
+                out_of = card
+            key = (int(asked.order[i]), p, first, codes, made, out_of)
+            got = memo.get(key, False)
+            if got is False:
+                got = memo[key] = self._mixed(ORDERS[key[0]], p, first, codes, made, out_of, guess)
+            out.append(got)
+        return out
+
+    def _mixed(self, order: str, phase: int, first: int | None, codes: tuple, made: tuple, out_of: int,
+               guess: bool) -> Weighted | None:
+        solution = self.equilibria.solution(order, phase, first)
+        got = solution.guess.get((codes, made)) if guess else solution.clue.get((out_of, codes, made))
+        if got is None:
+            return None
+        pairs = [(c, p) for c, p in zip(*got) if not (guess and out_of >> c & 1)]
+        total = sum(p for _, p in pairs)
+        if total <= 1e-9:
+            return None
+        cum = np.cumsum([p / total for _, p in pairs]).tolist()
+        cum[-1] = 1.0
+        return Weighted(tuple(c for c, _ in pairs), tuple(cum))
 
     def from_belief(self, kind: str, row: list[int]) -> tuple[int, ...]:
         """The answers picked among, from a row of `beliefs` (the states that fit every clue)."""
@@ -142,8 +214,11 @@ def _answer(players, which: np.ndarray | None, asked: Asked, rng: np.random.Gene
     out = np.zeros(n, np.int64)
     bad = []
     for i, (got, x, mask) in enumerate(zip(options, u.tolist(), legal.tolist())):
-        count = 0 if got is None else len(got)
-        a = got[min(int(x * count), count - 1)] if count else -1
+        if isinstance(got, Weighted):
+            a = got.pick(x)
+        else:
+            count = 0 if got is None else len(got)
+            a = got[min(int(x * count), count - 1)] if count else -1
         if a < 0 or not mask >> a & 1:  # a random clue-giver, or nothing it believes possible: any legal answer
             bad.append(i)
         else:

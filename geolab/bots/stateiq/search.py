@@ -244,7 +244,7 @@ def _border_in(future: Plan) -> bool:
     return any(kind == "B" for kind, _ in future)
 
 
-GUESS_KINDS = ("optimal", "greedy", "random")
+GUESS_KINDS = ("equilibrium", "optimal", "greedy", "random")
 
 
 class Guesser:
