@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from geolab import registry
+from geolab.cli import main
 from geolab.errors import RecordError
 from geolab.games.combo1.rules import Rules
 
@@ -169,3 +170,23 @@ def test_the_claimed_result_and_the_envelope_are_checked(morning):
     bad = copy.deepcopy(morning)
     bad["rules"] = {"round": "evening"}
     _refused(bad, "rules: round must be one of")
+
+
+@pytest.mark.parametrize("name", [["border-up"], {"game": "border-up"}, [], {}], ids=["list", "object", "[]", "{}"])
+def test_a_game_name_that_is_a_list_or_an_object_is_one_line(morning, name, tmp_path, capsys):
+    """Issue 37: a nested game's ``game`` was looked up in a dict unchecked (TypeError: unhashable)."""
+    bad = copy.deepcopy(morning)
+    bad["games"][0]["game"] = name
+    _refused(copy.deepcopy(bad), "games[0].game: expected one of border-up, state-iq, dashing-states, play-the-ranks")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "games[0].game: expected one of" in err and "Traceback" not in err
+
+
+def test_a_nested_game_without_rules_is_refused(morning):
+    """Issue 37: a game of the match without ``rules`` was read under its default preset."""
+    bad = copy.deepcopy(morning)
+    del bad["games"][0]["rules"]
+    _refused(bad, "games[0].rules: missing")
