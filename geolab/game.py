@@ -27,7 +27,7 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
@@ -844,12 +844,35 @@ def record_object(value, where: str, keys: Sequence[str], holder: str = "it") ->
     return value
 
 
+def record_choice(value, options: Collection[str], where: str, expected: str | None = None) -> str:
+    """A record's word from a fixed set (a game's record name, a side, a pick ...): a string
+    among `options` (a tuple, or the keys of a dict). Its type is checked before it is looked
+    up, so a list or an object (no dict key, no set member) is one `RecordError` line too,
+    ``where: expected one of ... (or `expected`), got ...``, never a TypeError."""
+    if not isinstance(value, str) or value not in options:
+        raise RecordError(f"{where}: expected {expected or 'one of ' + ', '.join(options)}, got {shown(value)}")
+    return value
+
+
+def record_whole(value, where: str, low: int, high: int) -> int:
+    """A record's whole number within ``low..high`` (a JSON integer, not ``true`` or ``2.0``);
+    bounded before it is used as an index or printed (an int of thousands of digits has no
+    ``str``), else one `RecordError` line naming the place."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(f"{where}: expected a whole number within {low}..{high}, got {shown(value)}")
+    return value
+
+
 def record_rules(Rules: type, record: dict):
-    """A record's ``rules`` (a preset name, or an object of fields over the preset it names;
-    missing: the game's default, null refused), read as `Rules`; a problem is a `RecordError`
-    that starts with ``rules:``."""
+    """A record's ``rules`` (a preset name, or an object of fields over the preset it names),
+    read as `Rules`; it is always written, so a record without it is refused as null is
+    (a record is never read under rules it does not name). A problem is a `RecordError` that
+    starts with ``rules:``."""
+    if "rules" not in record:
+        raise RecordError(f"rules: missing (a record names its rules: a preset such as {Rules.DEFAULT!r}, or "
+                          "{\"preset\": name, field: value, ...})")
     try:
-        return Rules.from_spec(record.get("rules", Rules.DEFAULT))
+        return Rules.from_spec(record["rules"])
     except GeolabError as error:
         text = str(error)
         raise RecordError(text if text.startswith("rules:") else f"rules: {text}") from None

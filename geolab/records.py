@@ -118,7 +118,8 @@ def replay_played(record):
 
 def _is_session(record) -> bool:
     """A session file (any version: another one is refused by its own reader)."""
-    return isinstance(record, dict) and str(record.get("format", "")).startswith(SESSION_FORMAT.split("/")[0] + "/")
+    form = record.get("format") if isinstance(record, dict) else None
+    return isinstance(form, str) and form.startswith(SESSION_FORMAT.split("/")[0] + "/")
 
 
 def replay(record) -> dict:

@@ -11,6 +11,7 @@ import pytest
 
 from geolab import registry
 from geolab.cards import RANKS, STATEHOOD
+from geolab.cli import main
 from geolab.errors import RecordError
 from geolab.game import CARD_OF
 from geolab.games.combo1.rules import Rules
@@ -222,3 +223,23 @@ def test_play_the_ranks_keeps_the_statehood_draw_that_gave_its_first_lead(aftern
     bad = copy.deepcopy(morning)
     bad["games"][k]["draw"] = {"A": "DE", "B": "PA"}
     _refused(bad, f"games[{k}].draw: no draw here: {morning['games'][k]['first_lead']} won the Dashing States")
+
+
+@pytest.mark.parametrize("name", [["border-up"], {"game": "border-up"}, [], {}], ids=["list", "object", "[]", "{}"])
+def test_a_game_name_that_is_a_list_or_an_object_is_one_line(morning, name, tmp_path, capsys):
+    """Issue 37: a nested game's ``game`` was looked up in a dict unchecked (TypeError: unhashable)."""
+    bad = copy.deepcopy(morning)
+    bad["games"][0]["game"] = name
+    _refused(copy.deepcopy(bad), "games[0].game: expected one of border-up, state-iq, dashing-states, play-the-ranks")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "games[0].game: expected one of" in err and "Traceback" not in err
+
+
+def test_a_nested_game_without_rules_is_refused(morning):
+    """Issue 37: a game of the match without ``rules`` was read under its default preset."""
+    bad = copy.deepcopy(morning)
+    del bad["games"][0]["rules"]
+    _refused(bad, "games[0].rules: missing")

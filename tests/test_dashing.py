@@ -248,6 +248,8 @@ def test_a_record_holds_what_was_claimed_and_replays():
     (lambda r: r["claims"]["A"][0]["row"].__setitem__(0, "TX"), r"claims\.A\.row: TX is not one of A's cards"),
     (lambda r: r["claims"]["A"][0]["row"].pop(), r"claims\.A\.row: 3 cards, a row holds 4"),
     (lambda r: r["claims"]["A"].__setitem__(1, -2), r"claims\.A: seconds must be"),
+    # issue 37: a whole number was accepted and written back as 9.0 (with no result to catch it)
+    (lambda r: (r.pop("result"), r["claims"]["A"].__setitem__(1, 9)), r"claims\.A: seconds must be a real number"),
     (lambda r: r["said"]["A"][0].__setitem__(1, "Chicago"), r"said\.A\[0\]: 'Chicago' is not a state capital"),
     (lambda r: r["said"]["A"].pop(), r"said\.A: 3 recorded, A announces 4"),
     (lambda r: r["said"].__setitem__("B", [["TX", "Austin"]] * 4), r"said\.B: B did not announce"),

@@ -244,6 +244,10 @@ def test_seat_bots_reads_one_bot_for_all_or_one_a_seat():
     (lambda s: s["players"].__setitem__(1, "nobody"), "players: unknown toy bot"),
     (lambda s: s["games"][0].__setitem__(0, "AL"), r"expected \[seat, kind, index, label\]"),
     (lambda s: s.__setitem__("format", "geolab-session/9"), "format: expected 'geolab-session/1'"),
+    # issue 37: whole numbers of more than 4,300 digits (Python prints none) in a session read in-process
+    (lambda s: s["games"][0][0].__setitem__(2, 7 ** 6000), "index a number of about 5071 digits is not one of"),
+    (lambda s: s["games"][0][0].__setitem__(0, 7 ** 6000), "the log has seat a number of about 5071 digits's"),
+    (lambda s: s.__setitem__("format", 7 ** 6000), "format: expected 'geolab-record/1', got a number of about"),
 ])
 def test_a_tampered_session_file_is_one_record_error(change, message):
     match = toy_match()

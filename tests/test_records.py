@@ -5,11 +5,14 @@ import copy
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from geolab import records
+from geolab import records, registry
 from geolab.cli import main
 from geolab.errors import RecordError
+from geolab.lab.tables import lineup
+from geolab.stepwise import RandomSeat
 
 HERE = Path(__file__).parent / "records"
 FIXTURES = sorted(HERE.glob("*.json"))
@@ -108,3 +111,56 @@ def test_malformed_json(tmp_path, capsys):
 def test_missing_file(capsys):
     assert main(["replay", "/nonexistent/record.json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def _a_record(name: str) -> dict:
+    """A record of the registered game `name`: one game of random legal play on its reference engine."""
+    entry = registry.get(name)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    rng = np.random.default_rng(1)
+    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
+    return json.loads(json.dumps(entry.game.to_record(played)))
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_record_without_rules_is_refused_for_every_game(name, tmp_path, capsys):
+    """Issue 37: a record without ``rules`` was read under the game's default preset, though
+    docs/records.md says the field is always there; every game writes it."""
+    record = _a_record(name)
+    assert "rules" in record
+    records.replay(copy.deepcopy(record))
+    del record["rules"]
+    with pytest.raises(RecordError) as caught:
+        records.replay(copy.deepcopy(record))
+    assert str(caught.value).startswith("rules: missing") and "\n" not in str(caught.value)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rules: missing" in err
+
+
+def _nested_records(value):
+    """Every record inside a JSON value (a dict with a ``format``), itself included."""
+    if isinstance(value, dict):
+        if "format" in value:
+            yield value
+        for v in value.values():
+            yield from _nested_records(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _nested_records(v)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_record_geolab_writes_carries_its_rules(name):
+    """`to_record` and `batch_records` of every game, and the records nested in them (a Combo 1
+    match's games, a GeoDouble round's stage), write ``rules``: a reader never guesses them."""
+    entry = registry.get(name)
+    rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
+    bots = [entry.bots.make(n, rules) for n in lineup(entry.simulate_bots.split(","), entry.game.seats(rules))]
+    written = [_a_record(name), *json.loads(json.dumps(entry.game.batch_records(rules, bots, 2, 3)))]
+    nested = [r for record in written for r in _nested_records(record)]
+    assert len(nested) >= len(written) and all("rules" in r for r in nested)
+    for record in written:
+        records.replay(record)

@@ -284,6 +284,28 @@ def test_other_games_refuse_unknown_keys_and_wrong_types(game, change, words, tm
     replay_refused(record, capsys, tmp_path, words)
 
 
+#: A whole number of more than 4,300 digits: Python refuses to print it (``str`` raises
+#: ValueError), so a reader must bound or `shown` it before it says it. A file cannot hold one
+#: (`records.parse` refuses numbers of more than 19 digits); a record built in Python can.
+UNPRINTABLE = 7 ** 6000
+
+
+@pytest.mark.parametrize("game, preset, change, words", [
+    ("ranks", "combo1", lambda r: r.__setitem__("format", UNPRINTABLE), "format: expected 'geolab-record/1'"),
+    ("ranks", "combo1", lambda r: r["tricks"][0].__setitem__("category", UNPRINTABLE), "trick 1: unknown category"),
+    ("ranks", "combo1", lambda r: r["tricks"][0].__setitem__("base", UNPRINTABLE), "trick 1.base: expected a whole"),
+    ("ranks", "battle2", lambda r: r["tricks"][0].__setitem__("base", UNPRINTABLE), "trick 1.base: expected a whole"),
+    ("toy", "race", lambda r: r["race"][0].__setitem__(1, UNPRINTABLE), "race: expected"),
+])
+def test_numbers_too_long_to_print_are_one_line_in_process(game, preset, change, words):
+    """Issue 37: each was a ValueError or an OverflowError, not a `RecordError`."""
+    record = _played_record(game, preset, seed=1)
+    change(record)
+    with pytest.raises(RecordError) as caught:
+        records.replay(record)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_every_reader_of_records_takes_the_one_path():
     """`replay_record` of each game checks the envelope too (it used to skip it for Class)."""
     from geolab.games.classroom.records import replay_record

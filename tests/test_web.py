@@ -19,6 +19,7 @@ import pytest
 
 from geolab import records, registry
 from geolab.cli import main
+from geolab.errors import GeolabError
 from geolab.lab.play import called_first, first_claim, replay_session
 
 try:
@@ -611,3 +612,33 @@ def test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims(brows
     # the person waits: at the bot's claim the page sends no claim and the server judges it
     WebDriverWait(browser, limit + 10).until(lambda d: not by(d, ".race-page"))
     assert "called" in browser.page_source.lower() or "claimed" in browser.page_source.lower()
+
+
+@needs_web
+def test_a_damaged_session_file_is_one_line_and_left_out_of_the_list(tmp_path):
+    """Issue 37: the folder's files were read with a plain json.loads (a file nested 100,000
+    deep was a RecursionError) and listed unchecked (a list, or ``games`` of numbers, was a
+    TypeError or an AttributeError: the whole list of games failed)."""
+    c = client(tmp_path)
+    gid = start(c, "toy").rsplit("/", 1)[1]
+    good = json.loads((tmp_path / f"{gid}.json").read_text())
+    damaged = {
+        "0000000000000001": b"[" * 100_000 + b"]" * 100_000,
+        "0000000000000002": b"[1, 2]",
+        "0000000000000003": json.dumps({**good, "games": [1, 2]}).encode(),
+        "0000000000000004": json.dumps({**good, "game": ["toy"]}).encode(),
+        "0000000000000005": json.dumps({**good, "rules": {"preset": ["standard"]}}).encode(),
+        "0000000000000006": b'{"format": NaN}',
+    }
+    store = Store(tmp_path)
+    for bad, text in damaged.items():
+        (tmp_path / f"{bad}.json").write_bytes(text)
+        for read in (store.page, store.summary):
+            with pytest.raises(GeolabError) as caught:
+                read(bad)
+            assert "\n" not in str(caught.value) and str(caught.value).startswith(bad), str(caught.value)
+        r = c.get(f"/g/{bad}")
+        assert r.status_code == 400 and re.search(r'id="error">[^<\n]+<', r.text)
+    listed = c.get("/")
+    assert listed.status_code == 200 and gid in listed.text
+    assert not any(bad in listed.text for bad in damaged)

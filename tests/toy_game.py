@@ -11,6 +11,7 @@ gets simulate, arena, replay and the conformance suites without a line of lab or
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -378,8 +379,8 @@ def race_claims(rules, listed) -> list[Claim]:
     """A record's race: per seat [postal code or null, seconds]."""
     if not isinstance(listed, list) or len(listed) != rules.seats or not all(
             isinstance(x, list) and len(x) == 2 and (x[0] is None or x[0] in POSTAL)
-            and isinstance(x[1], (int, float)) and not isinstance(x[1], bool) for x in listed):
-        raise RecordError("race: expected [postal code or null, seconds] a seat")
+            and isinstance(x[1], float) and math.isfinite(x[1]) for x in listed):
+        raise RecordError("race: expected [postal code or null, seconds (a finite real number)] a seat")
     return [Claim(None if c is None else POSTAL.index(c), float(t)) for c, t in listed]
 
 

@@ -216,9 +216,7 @@ def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]],
     Anything else is one `RecordError` naming `where`."""
     if not isinstance(value, list) or len(value) != 2:
         raise RecordError(f"{where}: expected [claim, seconds]")
-    claimed, seconds = value
-    if not isinstance(seconds, float) or not math.isfinite(seconds) or seconds < 0:
-        raise RecordError(f"{where}: seconds must be a real number at least 0 (such as 12.0), got {shown(seconds)}")
+    claimed, seconds = value[0], read_seconds(value[1], where)
     if claimed is None:
         return Claim(None, seconds)
     if claimed == "wrong":
@@ -228,6 +226,15 @@ def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]],
         raise RecordError(f"{where}: a claim is {groups} lists of three postal codes, \"wrong\" or null, "
                           f"got {shown(claimed)}")
     return Claim(make([read_hand(g, where) for g in claimed]), seconds)
+
+
+def read_seconds(value, where: str) -> float:
+    """A claim's seconds as records write them: a real number at least 0 (``12.0``; a whole
+    number is not the same JSON, so a record that wrote one would not be the record of its
+    replay), else one `RecordError` naming `where`."""
+    if not isinstance(value, float) or not math.isfinite(value) or value < 0:
+        raise RecordError(f"{where}: seconds must be a real number at least 0 (such as 12.0), got {shown(value)}")
+    return value
 
 
 def read_hand(names, where: str, size: int | None = None) -> tuple[int, ...]:

@@ -369,15 +369,15 @@ def scripted(move, decision: Decision, views, number: int):
         raise RecordError(f"{where}: expected {shape}, got {shown(move)}")
     seat, kind, index, label = move[:4]
     if (seat, kind) != (decision.seat, decision.kind):
-        raise RecordError(f"{where}: the log has seat {seat}'s {kind!r}, the game asks seat {decision.seat}'s "
+        raise RecordError(f"{where}: the log has seat {shown(seat)}'s {shown(kind)}, the game asks seat {decision.seat}'s "
                           f"{decision.kind!r}")
     if decision.timed and index == -1 and label == "pass":
         return Claim(None, float(move[4]))
     if not 0 <= index < len(decision.legal):
-        raise RecordError(f"{where}: index {index} is not one of the {len(decision.legal)} legal moves")
+        raise RecordError(f"{where}: index {shown(index)} is not one of the {len(decision.legal)} legal moves")
     action = decision.legal[index]
     if views.label(decision, action) != label:
-        raise RecordError(f"{where}: the log says {label!r}, but that move is "
+        raise RecordError(f"{where}: the log says {shown(label)}, but that move is "
                           f"{views.label(decision, action)!r} in this game")
     return Claim(action, float(move[4])) if decision.timed else action
 

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from geolab import registry
+from geolab import records, registry
 from geolab.errors import GeolabError, RecordError
-from geolab.game import Decision
+from geolab.game import Decision, shown
 from geolab.lab.play import (TakeBack, Unfinished, called_first, first_claim, hint_seat, hinted, late_claim,
                              new_match, play_match, read_session)
 from geolab.lab.results import write_json
@@ -132,17 +132,19 @@ class Store:
             return self._locks.setdefault(gid, threading.Lock())
 
     def read(self, gid: str) -> dict:
+        """The game's session file as JSON, read as every record file is (`geolab.records.parse`:
+        its size, depth and numbers bounded), and a JSON object; else one `RecordError` line."""
         path = self.path(gid)
         try:
             data = path.read_bytes()[:MAX_FILE + 1]
         except FileNotFoundError:
             raise NotFound(f"no such game: {gid}") from None
-        try:
-            if len(data) > MAX_FILE:
-                raise ValueError("too large")
-            return json.loads(data)
-        except ValueError:
-            raise RecordError(f"{path.name}: not a session file") from None
+        if len(data) > MAX_FILE:
+            raise RecordError(f"{path.name}: not a session file (larger than {MAX_FILE:,} bytes)")
+        record = records.parse(data, path.name)
+        if not isinstance(record, dict):
+            raise RecordError(f"{path.name}: not a session file (not a JSON object)")
+        return record
 
     def ids(self) -> list[str]:
         """The games in the folder, the newest first."""
@@ -150,9 +152,14 @@ class Store:
         return [p.stem for p in sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)]
 
     def summary(self, gid: str) -> dict:
+        """A saved game's line in the list, from its file as it is (checked: `read_session`)."""
         record = self.read(gid)
-        return {"id": gid, "game": record.get("game"), "finished": record.get("finished"),
-                "moves": sum(map(len, record.get("games", []))), "seed": record.get("seed")}
+        try:
+            match, games = read_session(record)
+        except GeolabError as error:
+            raise RecordError(f"{gid}.json: {error}") from None
+        return {"id": gid, "game": match.game.record_game, "finished": record["finished"],
+                "moves": sum(map(len, games)), "seed": match.seed}
 
     # ----- the game ---------------------------------------------------------------------
     def create(self, entry, rules, you: int, vs: str | None, seed: int | None) -> str:
@@ -222,13 +229,18 @@ class Store:
 
     def review(self, page: Page) -> list[list[str]]:
         """The registry's review of each game the person played (the oracle's costliest
-        decisions), computed once and kept beside the session."""
+        decisions), computed once and kept beside the session (computed again when that file
+        is not a list of lists of lines)."""
         entry = page.match.entry
         if entry.review is None:
             return []
         path = self.path(page.id, ".review.json")
-        if path.exists():
-            return json.loads(path.read_text())
+        try:
+            kept = json.loads(path.read_text())
+            if isinstance(kept, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in kept):
+                return kept
+        except (OSError, ValueError, RecursionError):
+            pass
         lines = [list(entry.review(played, page.match.you)) for played in page.match.played]
         write_json(lines, path)
         return lines
@@ -253,7 +265,7 @@ class Store:
     def _current(self, gid: str, length) -> Page:
         page = self._settled(gid)
         if type(length) is not int or length != page.length:
-            raise Stale(f"this page is out of date (the game has {page.length} moves, the page knew {length}): "
+            raise Stale(f"this page is out of date (the game has {page.length} moves, the page knew {shown(length)}): "
                         "reload it")
         if page.decision is None:
             raise BadRequest("the game is over")
@@ -269,7 +281,7 @@ class Store:
             clock = json.loads(path.read_text())
             if clock["log"] == log and isinstance(clock["served"], float):
                 return clock["served"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             pass
         served = time.time()
         write_json({"log": log, "served": served}, path)

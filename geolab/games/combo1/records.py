@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_rules, replayed, shown
+from geolab.game import CARD_OF, Decision, envelope, record_choice, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
 from geolab.games.combo1.reference import (ENGINE, SIDES, Deal, GamePlayed, Pick, Played, answered, drawn,
@@ -108,12 +108,11 @@ class _Game:
         self.where = where = f"games[{k}]"
         if not isinstance(entry, dict):
             raise RecordError(f"{where}: expected a game's record")
-        if entry.get("game") not in KIND_OF:
-            raise RecordError(f"{where}.game: expected one of {', '.join(KIND_OF)}, got {shown(entry.get('game'))}")
+        kind = record_choice(entry.get("game"), KIND_OF, f"{where}.game")
         if "result" in entry:
             raise RecordError(f"{where}.result: a game of the match holds no result (the match's result says "
                               "what happened)")
-        self.kind = g = KIND_OF[entry["game"]]
+        self.kind = g = KIND_OF[kind]
         module = RECORDS[g]
         self.draw = None  # Play the Ranks' first-lead draw, the match's addition to its record
         if g == RANKS and "draw" in entry:
@@ -222,10 +221,7 @@ def _picks(record: dict) -> list[int]:
     picks = record.get("picks")
     if not isinstance(picks, list) or len(picks) != 2:
         raise RecordError("picks: expected the two games chosen, in order")
-    for k, p in enumerate(picks):
-        if p not in GAMES:
-            raise RecordError(f"picks[{k}]: expected one of {', '.join(GAMES)}, got {shown(p)}")
-    return [GAMES.index(p) for p in picks]
+    return [GAMES.index(record_choice(p, GAMES, f"picks[{k}]")) for k, p in enumerate(picks)]
 
 
 def replay_game(record: dict) -> Played:

@@ -12,13 +12,12 @@ every check is the engine's own; each problem is one `RecordError` line that nam
 
 from __future__ import annotations
 
-import math
-
 from geolab.cards import CAPITALS, POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import CARD_OF, Decision, envelope, record_cards, record_object, record_rules, shown
 from geolab.games.dashing.reference import ENGINE, SIDES, Deal, Played, Row, Said, checked_hands, placed_cards
 from geolab.games.dashing.rules import Rules
+from geolab.games.race import read_seconds
 from geolab.stepwise import Claim, play
 
 GAME = "dashing-states"
@@ -71,11 +70,9 @@ def _sides(value, where: str, both: bool = True) -> dict:
 def _parse_claim(value, hand: tuple[int, ...], rules: Rules, where: str) -> Claim:
     if not isinstance(value, list) or len(value) != 2:
         raise RecordError(f"{where}: expected [claim, seconds]")
-    claim, seconds = value
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
-        raise RecordError(f"{where}: seconds must be a finite number at least 0, got {shown(seconds)}")
+    claim, seconds = value[0], read_seconds(value[1], where)
     if claim is None:
-        return Claim(None, float(seconds))
+        return Claim(None, seconds)
     claim = record_object(claim, where, ("row", "face_down"), "a claim")
     if set(claim) != {"row", "face_down"}:
         raise RecordError(f"{where}: a claim is {{\"row\": [codes], \"face_down\": true or false}} or null, "
@@ -90,7 +87,7 @@ def _parse_claim(value, hand: tuple[int, ...], rules: Rules, where: str) -> Clai
             raise RecordError(f"{where}.row: {POSTAL[c]} is not one of {where.split('.')[-1]}'s cards")
     if len(set(cards)) != len(cards):
         raise RecordError(f"{where}.row: a card is laid twice")
-    return Claim(Row(tuple(hand.index(c) for c in cards), claim["face_down"]), float(seconds))
+    return Claim(Row(tuple(hand.index(c) for c in cards), claim["face_down"]), seconds)
 
 
 def _parse_said(value, where: str) -> Said:

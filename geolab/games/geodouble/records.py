@@ -17,7 +17,7 @@ import numpy as np
 
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, envelope, record_object, record_rules, replayed, shown
+from geolab.game import Decision, envelope, record_choice, record_object, record_rules, replayed
 from geolab.games.geodouble.reference import ENGINE, WRONG, Deal, Played, RoundDeal, Solution, deal_round
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import claim_record, read_claim, read_hand
@@ -79,9 +79,7 @@ class _Round:
             raise RecordError(f"{where}.races: expected the race deals")
         self.races = tuple(tuple(read_hand(_sides(h, f"{where}.races[{i}]")[s], f"{where}.races[{i}].{s}")
                                  for s in SIDES) for i, h in enumerate(races))
-        if entry.get("coin") not in SIDES:
-            raise RecordError(f"{where}.coin: expected 'A' or 'B', got {shown(entry.get('coin'))}")
-        self.coin = SIDES.index(entry["coin"])
+        self.coin = SIDES.index(record_choice(entry.get("coin"), SIDES, f"{where}.coin", "'A' or 'B'"))
         self.claims = None
         if "claims" in entry:
             claims = _sides(entry["claims"], f"{where}.claims")

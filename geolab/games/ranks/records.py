@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, record_object
+from geolab.game import Decision, record_choice, record_object, record_whole
 from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
 from geolab.stepwise import play
 from geolab.games.ranks.rules import SIDES, Rules
@@ -79,16 +79,8 @@ def _side_map(record: dict, key: str, required: bool = True) -> dict | None:
     return value
 
 
-def _whole(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where}: expected a whole number, got {shown(value)}")
-    return value
-
-
 def _side(value, where: str) -> int:
-    if value not in SIDES:
-        raise RecordError(f"{where}: expected 'A' or 'B', got {shown(value)}")
-    return SIDES.index(value)
+    return SIDES.index(record_choice(value, SIDES, where, "'A' or 'B'"))
 
 
 class _RecordedSeat:
@@ -130,12 +122,12 @@ class _RecordedSeat:
                 raise RecordError(f"trick {number}: missing {key!r}")
         lead_card = record_cards([entry["lead"]], f"trick {number}.lead")[0]
         try:
-            cat = category(entry["category"]) if isinstance(entry["category"], str) else category(repr(entry["category"]))
+            cat = category(entry["category"] if isinstance(entry["category"], str) else shown(entry["category"]))
         except GeolabError as error:
             raise RecordError(f"trick {number}: {error}") from None
         base = entry.get("base")
         if "base" in entry:
-            base = _whole(base, f"trick {number}.base")
+            base = record_whole(base, f"trick {number}.base", 1, 50)  # a state's rank
         if base is not None and view.rules.base_mode != "lead":
             fixed = view.allowed_bases()[0]
             if base != fixed:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from geolab.cards import POSTAL, POWER_DECK
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_rules, shown
+from geolab.game import CARD_OF, Decision, envelope, record_choice, record_rules, shown
 from geolab.games.stateiq.reference import ENGINE, SIDES, STATES, Deal, Played
 from geolab.games.stateiq.rules import Rules
 from geolab.stepwise import play
@@ -86,9 +86,7 @@ def _deal(record: dict) -> Deal:
     if ("draw" in record) == ("first" in record):
         raise RecordError("draw: give either the statehood draw or the first guesser (first), not both or neither")
     if "first" in record:
-        if record["first"] not in NAMES:
-            raise RecordError(f"first: expected 'A' or 'B', got {shown(record['first'])}")
-        return Deal(cards, power - 1, None, NAMES.index(record["first"]))
+        return Deal(cards, power - 1, None, NAMES.index(record_choice(record["first"], NAMES, "first", "'A' or 'B'")))
     draw = record["draw"]
     if not isinstance(draw, dict) or set(draw) != set(SIDES):
         raise RecordError("draw: expected an object with keys A and B")
@@ -111,9 +109,7 @@ class _Phase:
         for key in PHASE_KEYS:
             if key not in entry:
                 raise RecordError(f"{where}.{key}: missing")
-        if entry["guesser"] not in NAMES:
-            raise RecordError(f"{where}.guesser: expected 'A' or 'B', got {shown(entry['guesser'])}")
-        self.guesser = NAMES.index(entry["guesser"])
+        self.guesser = NAMES.index(record_choice(entry["guesser"], NAMES, f"{where}.guesser", "'A' or 'B'"))
         clues, guesses = entry["clues"], entry["guesses"]
         if not isinstance(clues, list) or not all(c is None or isinstance(c, str) for c in clues):
             raise RecordError(f"{where}.clues: expected a list of clues (a letter, a postal code, 'none' or null)")
