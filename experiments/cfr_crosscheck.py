@@ -35,7 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from geolab.bots.classroom.equilibrium import (  # noqa: E402
-    KEPT, average_start, model_exploitability, onehot, solve, values,
+    KEPT,
+    average_start,
+    model_exploitability,
+    onehot,
+    solve,
+    values,
 )
 from geolab.cards import RANKS  # noqa: E402
 from geolab.games.classroom.hands import HANDS, hand_index  # noqa: E402

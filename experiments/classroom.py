@@ -27,22 +27,32 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-import geolab  # noqa: E402
-from geolab.bots.classroom.equilibrium import (  # noqa: E402
-    best_response, equilibrium_table, model_exploitability, onehot, solve, values,
+import geolab
+from geolab.bots.classroom.equilibrium import (
+    best_response,
+    equilibrium_table,
+    model_exploitability,
+    onehot,
+    solve,
+    values,
 )
-from geolab.bots.classroom.policies import (  # noqa: E402
-    AverageRank, LearnedDiscard, OneCategory, RandomDiscard, WorstCategory, tabulate,
+from geolab.bots.classroom.policies import (
+    AverageRank,
+    LearnedDiscard,
+    OneCategory,
+    RandomDiscard,
+    WorstCategory,
+    tabulate,
 )
-from geolab.games.classroom.batch import simulate  # noqa: E402
-from geolab.games.classroom.rules import Rules  # noqa: E402
-from geolab.games.classroom.offers.arena import bench  # noqa: E402
-from geolab.games.classroom.offers.equilibrium import equilibrium_summary, group_play, refine_real  # noqa: E402
-from geolab.lab.stats import mean_ci, wilson  # noqa: E402
+from geolab.games.classroom.batch import simulate
+from geolab.games.classroom.offers.arena import bench
+from geolab.games.classroom.offers.equilibrium import equilibrium_summary, group_play, refine_real
+from geolab.games.classroom.rules import Rules
+from geolab.lab.stats import mean_ci, wilson
 
 SMALL = os.environ.get("GEOLAB_SMALL") == "1"
 SIZES = list(range(2, 17))

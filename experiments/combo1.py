@@ -40,12 +40,12 @@ import pandas as pd
 from geolab import registry
 from geolab.bots.combo1.registry import BOTS
 from geolab.common import chunks
+from geolab.games.combo1.offers.tournament import LADDER, Profile, ladder, summary, tournaments
 from geolab.games.combo1.rules import GAMES, TITLES, Rules
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.lab import balance
 from geolab.lab.results import ResultSet, meta
 from geolab.lab.stats import mean_ci, wilson
-from geolab.games.combo1.offers.tournament import LADDER, Profile, ladder, summary, tournaments
 
 OUT = Path("results/combo1")
 PARTS = ("length", "strongest", "practice", "afternoon", "picks", "balance")

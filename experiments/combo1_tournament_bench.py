@@ -24,14 +24,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from bench_pairs import run_json
 
 from geolab.bots.combo1.registry import seat
 from geolab.games.combo1 import tournament
+from geolab.games.combo1.offers import tournament as lab
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.games.combo1.tournament_batch import run
-from geolab.games.combo1.offers import tournament as lab
 from geolab.lab.results import meta, write_json
 
 HERE = Path(__file__).resolve().parents[1]

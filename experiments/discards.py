@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 import geolab.games.ranks.batch as rb
-from geolab.common.seeding import int_seed
 from geolab.bots.ranks.registry import BOTS
 from geolab.cards import CATEGORIES, POSTAL, RANKS
+from geolab.common.seeding import int_seed
 from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table

@@ -49,8 +49,7 @@ from numba import njit, prange
 
 from geolab.cards import CAPITALS, CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.common.bits import lowest, popcount
-from geolab.games import groups
-from geolab.games import groups_batch
+from geolab.games import groups, groups_batch
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
 

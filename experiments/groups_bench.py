@@ -19,8 +19,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from geolab.games import groups
-from geolab.games import groups_batch
+from geolab.games import groups, groups_batch
 from geolab.lab.results import meta
 
 HERE = Path(__file__).resolve().parents[1]

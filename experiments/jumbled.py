@@ -27,23 +27,23 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from geolab import __version__  # noqa: E402
-from geolab.bots.jumbled.callers import FixedCall  # noqa: E402
-from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic  # noqa: E402
-from geolab.bots.jumbled.learned import Learned  # noqa: E402
-from geolab.bots.jumbled.montecarlo import MonteCarlo  # noqa: E402
-from geolab.bots.jumbled.registry import BOTS, seat  # noqa: E402
-from geolab.cards import RANKS  # noqa: E402
-from geolab.games.jumbled.batch import deal, play_round_batch  # noqa: E402
-from geolab.games.jumbled.game import GAME  # noqa: E402
-from geolab.games.jumbled.rules import CALLS, Rules  # noqa: E402
-from geolab.games.jumbled.offers.study import field_arena  # noqa: E402
-from geolab.lab.results import git_revision, save_figure, write_json  # noqa: E402
-from geolab.lab.stats import wilson  # noqa: E402
+from geolab import __version__
+from geolab.bots.jumbled.callers import FixedCall
+from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic
+from geolab.bots.jumbled.learned import Learned
+from geolab.bots.jumbled.montecarlo import MonteCarlo
+from geolab.bots.jumbled.registry import BOTS, seat
+from geolab.cards import RANKS
+from geolab.games.jumbled.batch import deal, play_round_batch
+from geolab.games.jumbled.game import GAME
+from geolab.games.jumbled.offers.study import field_arena
+from geolab.games.jumbled.rules import CALLS, Rules
+from geolab.lab.results import git_revision, save_figure, write_json
+from geolab.lab.stats import wilson
 
 
 def sizes(small: bool) -> dict:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from geolab.games.jumbled.rules import Rules
 from geolab.games.jumbled.offers.study import call_value
+from geolab.games.jumbled.rules import Rules
 from geolab.lab.results import meta, write_json, write_table
 
 

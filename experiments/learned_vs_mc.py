@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 import geolab.games.ranks.batch as rb
-from geolab.bots.ranks.registry import BOTS
 from geolab.bots.ranks.montecarlo import MonteCarloSeat
+from geolab.bots.ranks.registry import BOTS
 from geolab.games.ranks.rules import Rules
 from geolab.lab.results import meta, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores

@@ -25,7 +25,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parents[1]

@@ -44,21 +44,21 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
-from geolab import __version__  # noqa: E402
-from geolab.errors import RulesError  # noqa: E402
-from geolab.game import split_bots  # noqa: E402
-from geolab.games.ranks.reference import score_series  # noqa: E402
-from geolab.lab import sweep  # noqa: E402
-from geolab.lab.balance import metrics as sweep_metrics  # noqa: E402
-from geolab.lab.balance import seat_gap_interval  # noqa: E402
-from geolab.lab.results import git_revision, save_figure, write_json  # noqa: E402
-from geolab.lab.stats import mean_ci, moments_ci, wilson, z_value  # noqa: E402
-from geolab.lab.tables import Totals, lineup, rotations, simulate  # noqa: E402
+from geolab import __version__
+from geolab.errors import RulesError
+from geolab.game import split_bots
+from geolab.games.ranks.reference import score_series
+from geolab.lab import sweep
+from geolab.lab.balance import metrics as sweep_metrics
+from geolab.lab.balance import seat_gap_interval
+from geolab.lab.results import git_revision, save_figure, write_json
+from geolab.lab.stats import mean_ci, wilson, z_value
+from geolab.lab.tables import Totals, lineup, rotations, simulate
 
 HERE = Path(__file__).resolve().parents[1]
 SWEEPS = HERE / "experiments" / "sweeps"

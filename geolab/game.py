@@ -195,7 +195,7 @@ class RulesBase:
             hints = typing.get_type_hints(cls)
             cached = {f.name: hints[f.name] for f in fields(cls)
                       if isinstance(hints[f.name], type) and issubclass(hints[f.name], RulesBase)}
-            setattr(cls, "_stages", cached)
+            cls._stages = cached
         return cached
 
     @classmethod
@@ -473,7 +473,7 @@ def _annotation_text(annotation) -> str:
     if annotation is type(None):
         return "None"
     args = typing.get_args(annotation)
-    if args and typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if args and typing.get_origin(annotation) in (typing.Union, __import__("types").UnionType):
         return " | ".join(_annotation_text(a) for a in args)
     return getattr(annotation, "__name__", str(annotation))
 

@@ -111,7 +111,8 @@ def definition(name: str) -> GameDef:
 
 
 def names() -> list[str]:
-    return list(dict.fromkeys([*builtin(), *_DEFINITIONS]))
+    """The built-in games in `BUILTIN`'s order, then any other registered game by name."""
+    return [*builtin(), *sorted(set(_DEFINITIONS) - set(builtin()))]
 
 
 def title(name: str) -> str:

@@ -20,8 +20,8 @@ asks the seats and applies their answers, for every game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
 import dataclasses
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 

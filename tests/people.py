@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from geolab.stepwise import RandomSeat
 from geolab.lab.play import Person
+from geolab.stepwise import RandomSeat
 
 
 class RandomPerson(Person):

@@ -16,7 +16,7 @@ import pytest
 from geolab import registry
 from geolab.cli import main
 from geolab.errors import GeolabError
-from geolab.lab import balance, skill
+from geolab.lab import skill
 from geolab.lab.series import Estimate, flips, lead_changes, play_one, walk
 
 

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="the cross-check runs OpenSpiel (extra geolab[openspiel])")
 
-from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability
 
-from geolab.bots.classroom.equilibrium import average_start, model_exploitability, solve  # noqa: E402
-from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules  # noqa: E402
+from geolab.bots.classroom.equilibrium import average_start, model_exploitability, solve
+from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("cfr_crosscheck", ROOT / "experiments" / "cfr_crosscheck.py")

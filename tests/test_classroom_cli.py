@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from geolab.games.classroom.hands import N_HANDS
-
 from geolab.cli import main
+from geolab.games.classroom.hands import N_HANDS
 
 
 def run(capsys, *argv):

@@ -2,7 +2,6 @@
 
 import pickle
 import shutil
-
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +9,16 @@ import pytest
 
 import geolab.bots.classroom.equilibrium as solver
 import geolab.games.classroom.offers.equilibrium as lab
-from geolab.bots.classroom.equilibrium import table_for
+from geolab.bots.classroom.equilibrium import (
+    KEPT,
+    average_start,
+    best_response,
+    equilibrium_table,
+    model_exploitability,
+    solve,
+    table_for,
+    values,
+)
 from geolab.bots.classroom.policies import AverageRank, LearnedDiscard, RandomDiscard, TablePolicy, tabulate
 from geolab.bots.classroom.registry import BOTS, shipped_model_path
 from geolab.cards import N_CARDS
@@ -18,11 +26,14 @@ from geolab.common.counter_rng import game_stream
 from geolab.errors import GeolabError
 from geolab.games.classroom.batch import block_keys, hand_row, shuffle_top
 from geolab.games.classroom.hands import HANDS, N_HANDS, kept_sums
-from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
-from geolab.bots.classroom.equilibrium import (
-    KEPT, average_start, best_response, equilibrium_table, model_exploitability, solve, values,
+from geolab.games.classroom.offers.equilibrium import (
+    equilibrium_summary,
+    group_play,
+    real_check,
+    real_values,
+    refine_real,
 )
-from geolab.games.classroom.offers.equilibrium import equilibrium_summary, group_play, real_check, real_values, refine_real
+from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
 
 P = np.ones(3) / 3
 

@@ -10,8 +10,8 @@ from geolab.cards import N_CARDS
 from geolab.errors import RulesError
 from geolab.games.classroom.batch import TABLE_SHAPE, TRACE_ATTEMPTS, score_tables, simulate
 from geolab.games.classroom.numpy_engine import NumpySource, outcomes, score_table, simulate_numpy
-from geolab.games.classroom.rules import Rules
 from geolab.games.classroom.offers.arena import bench
+from geolab.games.classroom.rules import Rules
 
 # the last table picks a discard per call, opponents and hand at random, so a wrong number of
 # opponents or a wrong call changes the scores

@@ -16,7 +16,8 @@ from geolab.cards import POSTAL, RANKS, STATEHOOD
 from geolab.errors import IllegalActionError
 from geolab.games.borderup.reference import WRONG, has_solution
 from geolab.games.combo1.reference import ENGINE, Deal, GameSeen, Pick, deal_one, final_decided, first_player, slots
-from geolab.games.combo1.rules import BORDER_UP, DASHING, RANKS as PLAY_RANKS, STATE_IQ, Rules
+from geolab.games.combo1.rules import BORDER_UP, DASHING, STATE_IQ, Rules
+from geolab.games.combo1.rules import RANKS as PLAY_RANKS
 from geolab.games.dashing.reference import Row, Said
 from geolab.stepwise import Claim, State
 

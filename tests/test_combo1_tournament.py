@@ -10,9 +10,19 @@ import pytest
 
 from geolab.bots.combo1.registry import BOTS, seat
 from geolab.errors import GeolabError, RulesError
-from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, after_knockout, check_teams, circle,
-                                            knockout, play, points, swiss)
 from geolab.games.combo1.offers import tournament as lab
+from geolab.games.combo1.tournament import (
+    BYE,
+    TournamentRules,
+    advancing,
+    after_knockout,
+    check_teams,
+    circle,
+    knockout,
+    play,
+    points,
+    swiss,
+)
 
 
 # ----- pairings ---------------------------------------------------------------------------------

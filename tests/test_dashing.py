@@ -12,12 +12,12 @@ import pytest
 
 from geolab.cards import CAPITALS, NAMES, card
 from geolab.errors import IllegalActionError, RecordError, RulesError
+from geolab.game import MoveError
 from geolab.games.dashing import records
 from geolab.games.dashing.batch import Claims, faults
 from geolab.games.dashing.reference import ENGINE, FAULTS, Deal, Row, Said, outcome, rows, sayings
 from geolab.games.dashing.rules import Rules
 from geolab.games.dashing.views import VIEWS, tile_map
-from geolab.game import MoveError
 from geolab.stepwise import Claim, State
 
 #: A's cards as dealt: Oregon, Idaho, Washington, Nevada, Montana (positions 0-4).

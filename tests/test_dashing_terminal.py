@@ -8,10 +8,10 @@ import json
 import re
 
 import pexpect
+from terminal import run, spawn
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.games.dashing.views import TILES
-from terminal import run, spawn
 
 ROW_PROMPT = "4 CARD NUMBERS (or pass) > "
 SAY_PROMPT = r"card (\d): STATE CAPITAL > "

@@ -34,16 +34,16 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from people import RandomPerson
 
-from geolab.stepwise import RandomSeat as RandomLegal
 from geolab import records, registry
 from geolab.cards import CATEGORIES, POSTAL
 from geolab.cli import main
 from geolab.errors import GeolabError, RulesError
 from geolab.game import shown
 from geolab.lab.play import Match, play_match, seat_bots
-from people import RandomPerson
 from geolab.lab.tables import lineup
+from geolab.stepwise import RandomSeat as RandomLegal
 from geolab.web.sessions import Store
 
 ROOT = Path(__file__).resolve().parent.parent

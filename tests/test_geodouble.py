@@ -15,7 +15,6 @@ from geolab.games.geodouble import records
 from geolab.games.geodouble.reference import ENGINE, WRONG, Deal, RoundDeal, Solution, solutions
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import RaceModel, settle
-from geolab.games.ranks.reference import Lead
 from geolab.stepwise import Claim, State
 
 

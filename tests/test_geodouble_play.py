@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+from terminal import finish, spawn
 
 from geolab import records, registry
 from geolab.cards import POSTAL, card
@@ -20,7 +21,6 @@ from geolab.games.geodouble.rules import Rules
 from geolab.games.geodouble.views import VIEWS, claim_label
 from geolab.games.ranks import reference as ranks
 from geolab.lab.play import Adjourned, Match, Person, TimeUp, play_match, replay_session, seat_bots
-from terminal import finish, spawn
 
 WIDTH = 79
 PROMPT = "GeoPlunge! 6 CARDS (or pass) > "

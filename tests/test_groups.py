@@ -9,8 +9,7 @@ import pytest
 
 from geolab.cards import borders, card
 from geolab.cli import main
-from geolab.games import groups
-from geolab.games import groups_batch
+from geolab.games import groups, groups_batch
 from geolab.games.groups import HandError, Solutions, find
 from geolab.games.groups_batch import find_batch
 

@@ -9,10 +9,10 @@ import re
 import pytest
 
 from geolab.cards import POSTAL
+from geolab.common.text import percent
 from geolab.game import Decision
 from geolab.games.ranks.reference import Lead, Trick, View
 from geolab.games.ranks.rules import Rules
-from geolab.common.text import percent
 from geolab.games.ranks.views import VIEWS
 
 SIZE, STATE, POP = 0, 1, 2

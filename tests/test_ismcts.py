@@ -5,7 +5,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
 from seat_games import two_games
 
 from geolab.bots.ranks.ismcts import ISMCTSSeat, _masks, deal_rules

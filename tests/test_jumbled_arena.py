@@ -11,9 +11,9 @@ from geolab.bots.jumbled.registry import BOTS
 from geolab.errors import GeolabError
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.observations import CallObservation
+from geolab.games.jumbled.offers.study import call_value
 from geolab.games.jumbled.rules import Rules
 from geolab.lab import arena
-from geolab.games.jumbled.offers.study import call_value
 from geolab.lab.tables import lineup, rotations
 
 ENTRY = registry.get("jumbled")

@@ -16,8 +16,8 @@ from geolab.errors import GeolabError
 from geolab.games.jumbled.batch import BatchRound, deal, play_game_batch
 from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.observations import CallObservation, observe
-from geolab.games.jumbled.rules import Rules
 from geolab.games.jumbled.offers.study import field_arena
+from geolab.games.jumbled.rules import Rules
 
 RULES = [
     Rules(),

@@ -5,23 +5,30 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from geolab.bots.jumbled.callers import RandomCall
 from geolab.bots.jumbled.heuristics import HEURISTICS, Heuristic, RandomBot, heuristic_block, heuristic_rounds
 from geolab.bots.jumbled.montecarlo import MonteCarlo
+from geolab.bots.jumbled.registry import BOTS
 from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
 from geolab.games.jumbled.batch import (
-    BatchRound, deal, deal_block, dealer_calls, play_game_batch, play_round_batch, turned_categories,
+    BatchRound,
+    deal,
+    deal_block,
+    dealer_calls,
+    play_game_batch,
+    play_round_batch,
+    turned_categories,
 )
+from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.observations import observe
+from geolab.games.jumbled.offers.study import simulate_rounds
 from geolab.games.jumbled.records import batch_to_records, replay_record
 from geolab.games.jumbled.reference import Game, category_probs
-from geolab.bots.jumbled.registry import BOTS
-from geolab.games.jumbled.game import GAME
 from geolab.games.jumbled.rules import Rules
-from geolab.games.jumbled.offers.study import simulate_rounds
 
 VARIANTS = [
     Rules(),

@@ -125,8 +125,8 @@ JUMBLED = {
 @pytest.mark.parametrize("players, name", list(JUMBLED))
 def test_jumbled_heuristic_kernels_are_pinned(players, name):
     from geolab.bots.jumbled.heuristics import HEURISTICS, heuristic_block
-    from geolab.games.jumbled.rules import Rules as JRules
     from geolab.games.jumbled.offers.study import simulate_rounds
+    from geolab.games.jumbled.rules import Rules as JRules
 
     rules, bot = JRules(players=players).validate(), HEURISTICS[name]
     traced = heuristic_block(rules, bot, 512, 11, 12, first=3, trace=True)
@@ -142,8 +142,8 @@ MONTECARLO = "0e76f11d8ce705b1"
 
 
 def test_jumbled_montecarlo_kernel_is_pinned():
-    from geolab.games.jumbled.rules import Rules as JRules
     from geolab.games.jumbled.offers.study import simulate_rounds
+    from geolab.games.jumbled.rules import Rules as JRules
 
     rules = JRules(players=4).validate()
     points = simulate_rounds(rules, ["montecarlo:samples=4", "heuristic", "reserve", "first"], n_rounds=48, seed=3)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import geolab.games.ranks.batch as rb
-from geolab.bots.ranks.registry import BOTS
 from geolab.bots.ranks.learned import LearnedPolicy
+from geolab.bots.ranks.registry import BOTS
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.games.ranks.records import replay_record, to_record

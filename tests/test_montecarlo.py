@@ -4,11 +4,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from seat_games import two_games
 
 from geolab.bots.ranks.montecarlo import MonteCarloSeat, play_log_likelihood, undominated_leads, unseen_cards
 from geolab.bots.ranks.oracle import play_with_oracle
-from seat_games import two_games
-
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.games.ranks.reference import Trick, View, deal_one, play
 from geolab.games.ranks.rules import Rules

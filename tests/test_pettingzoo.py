@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs the extra geolab[pettingzoo] (CI installs it)")
 
-from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test
 
-from geolab import registry  # noqa: E402
-from geolab.errors import GeolabError, IllegalActionError, RulesError  # noqa: E402
-from geolab.interop import pettingzoo as pz  # noqa: E402
-from geolab.stepwise import Claim  # noqa: E402
+from geolab import registry
+from geolab.errors import GeolabError, IllegalActionError, RulesError
+from geolab.interop import pettingzoo as pz
+from geolab.stepwise import Claim
 
 GAMES = registry.names()
 #: (game, preset) pairs: every preset of every game

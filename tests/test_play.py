@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from people import RandomPerson
 
-from geolab.stepwise import Claim
 from geolab import records, registry
 from geolab.errors import GeolabError, RecordError
 from geolab.game import MoveError
 from geolab.lab.play import Adjourned, Match, Person, play_match, replay_session, seat_bots
-from people import RandomPerson
+from geolab.stepwise import Claim
 
 GAMES = registry.names()
 PRESETS = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS]

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-import pexpect
 import pytest
-
 from terminal import finish, play_by_hints, run, spawn
 
 PROMPT = "play CARD > "

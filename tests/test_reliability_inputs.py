@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geolab.stepwise import RandomSeat
 from geolab import records, registry
 from geolab.cli import main
 from geolab.errors import BotError, GeolabError, IllegalActionError, RecordError, RulesError
 from geolab.lab.tables import MAX_GAMES, lineup
+from geolab.stepwise import RandomSeat
 
 RECORDS = Path(__file__).parent / "records"
 

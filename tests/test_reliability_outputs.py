@@ -21,10 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import geolab.games.ranks.batch as rb
-from geolab.cards import POSTAL
 from geolab.cli import main
-from geolab.games.ranks.rules import Rules
 from geolab.lab import arena, benches, results, tables
 from geolab.records import replay
 

@@ -6,8 +6,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-
 from brute_force import Brute
+
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, deal_one
 from geolab.games.ranks.rules import Rules

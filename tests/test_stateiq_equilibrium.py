@@ -11,9 +11,17 @@ import numpy as np
 import pytest
 
 from geolab import registry
-from geolab.bots.stateiq.equilibrium import (TOLERANCE, Equilibria, PhaseGame, best_reply_to_giver,
-                                             best_reply_to_guesser, exploitability, game_payoff, solve,
-                                             solve_matrix)
+from geolab.bots.stateiq.equilibrium import (
+    TOLERANCE,
+    Equilibria,
+    PhaseGame,
+    best_reply_to_giver,
+    best_reply_to_guesser,
+    exploitability,
+    game_payoff,
+    solve,
+    solve_matrix,
+)
 from geolab.cards import POSTAL
 from geolab.games.stateiq import batch
 from geolab.games.stateiq import clues as facts

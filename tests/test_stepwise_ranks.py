@@ -14,7 +14,7 @@ from geolab.errors import IllegalActionError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.observations import HEAD, TRICK
 from geolab.games.ranks.records import to_record
-from geolab.games.ranks.reference import Deal, Lead, ByDecision, deal_one, decision, play
+from geolab.games.ranks.reference import ByDecision, Deal, Lead, deal_one, decision, play
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.stepwise import Ask, Chance, State
 

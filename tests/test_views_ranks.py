@@ -8,19 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geolab import registry
 import geolab.games.ranks.batch as rb
+from geolab import registry
 from geolab.bots.ranks.heuristics import GreedyPolicy
 from geolab.bots.ranks.registry import BOTS, HINT, review, seat
 from geolab.bots.ranks.review import costs
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.cards import POSTAL
+from geolab.common.text import WIDTH
 from geolab.errors import GeolabError
 from geolab.game import Decision, MoveError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.reference import Deal, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.common.text import WIDTH
 from geolab.games.ranks.views import VIEWS, trick_lines
 from geolab.solvers.analysis import positions
 from geolab.solvers.double_dummy import OracleSolver, rank_for

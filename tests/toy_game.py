@@ -17,13 +17,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from geolab import registry
-from geolab.definition import GameDef, Players
-from geolab.cards import N_CARDS, POSTAL, RANKS
+from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.common.seeding import int_seed
+from geolab.definition import GameDef, Players
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.cards import CATEGORIES
-from geolab.game import Batch, Bots, Decision, MoveError, RulesBase, SEAT_LETTERS, Views, asking, envelope, record_rules, replayed, shares, \
-    typed_number
+from geolab.game import (
+    SEAT_LETTERS,
+    Batch,
+    Bots,
+    Decision,
+    MoveError,
+    RulesBase,
+    Views,
+    asking,
+    envelope,
+    record_rules,
+    replayed,
+    shares,
+    typed_number,
+)
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"

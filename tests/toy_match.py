@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-
 import toy_game
+
 from geolab import registry
-from geolab.definition import GameDef, Players
 from geolab.common.seeding import int_seed
+from geolab.definition import GameDef, Players
 from geolab.errors import BotError, RecordError, RulesError
 from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, record_rules, replayed, shares
 from geolab.stepwise import StepGame, stage

@@ -20,13 +20,23 @@ from geolab.errors import GeolabError
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line and exit code 2."""
 
-    def error(self, message: str):  # noqa: D102
+    def error(self, message: str):
         print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
         raise SystemExit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from geolab.cli import balance, cards, groups, lab, offers, play, replay, serve, solve  # topic modules, each registers its verbs
+    from geolab.cli import (  # topic modules, each registers its verbs
+        balance,
+        cards,
+        groups,
+        lab,
+        offers,
+        play,
+        replay,
+        serve,
+        solve,
+    )
 
     parser = _Parser(prog="geolab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"geolab {__version__}")

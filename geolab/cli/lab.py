@@ -14,9 +14,9 @@ from pathlib import Path
 from geolab import registry
 from geolab.cli import args as argtypes
 from geolab.cli.output import print_json, print_table
+from geolab.common.lazy import lazy_module
 from geolab.errors import GeolabError
 from geolab.game import parse_bot, split_bots
-from geolab.common.lazy import lazy_module
 
 # the lab, imported when a command runs (not to read the arguments)
 arena, benches, plots, tables, results = (lazy_module(f"geolab.lab.{m}") for m in ("arena", "benches", "plots", "tables", "results"))

@@ -16,12 +16,22 @@ from pathlib import Path
 
 from geolab import records, registry
 from geolab.cli import args as argtypes
+from geolab.common.lazy import lazy_module
 from geolab.common.text import plural
 from geolab.errors import GeolabError
-from geolab.lab.play import (Adjourned, Match, Person, Terminal, hint_seat, new_match, opponents, play_match,
-                             replay_session, restarted)
+from geolab.lab.play import (
+    Adjourned,
+    Match,
+    Person,
+    Terminal,
+    hint_seat,
+    new_match,
+    opponents,
+    play_match,
+    replay_session,
+    restarted,
+)
 from geolab.lab.results import check_writable, reason, rescue, write_json
-from geolab.common.lazy import lazy_module
 
 tables = lazy_module("geolab.lab.tables")  # numba and pandas: only when a game is played
 

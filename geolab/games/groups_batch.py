@@ -12,9 +12,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from geolab.cards import N_CARDS
 from geolab.common.bits import lowest, popcount
 from geolab.common.work_queue import take
-from geolab.cards import N_CARDS
 from geolab.games.groups import Group, HandError, Solutions, border_groups, capital_groups, cards_of, mask
 
 PIECE = 1024  # hands a worker takes from the shared counter at a time

@@ -33,9 +33,9 @@ import pandas as pd
 
 from geolab import registry
 from geolab.game import split_bots
-from geolab.lab.stats import moments_ci, wilson, z_value
 from geolab.lab import skill
 from geolab.lab.series import Estimate
+from geolab.lab.stats import moments_ci, wilson, z_value
 from geolab.lab.tables import Totals, play_totals
 
 

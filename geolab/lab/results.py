@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -371,7 +371,7 @@ def meta(**fields) -> dict:
     return {
         "geolab_version": __version__,
         "git_revision": git_revision(),
-        "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
         "command": " ".join(["geolab", *sys.argv[1:]]) if Path(sys.argv[0]).name == "geolab" else None,
         **fields,

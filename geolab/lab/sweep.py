@@ -263,7 +263,8 @@ def run(spec: Spec, out, workers: int = 1, scheduler: str | None = None, resume:
 
 def _run_dask(address: str, payload: dict, todo: Sequence, finished) -> None:
     try:
-        from dask.distributed import Client, as_completed as dask_completed
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_completed
     except ImportError:
         raise GeolabError("--scheduler needs Dask: pip install 'geolab[dask]'") from None
     try:

@@ -25,7 +25,6 @@ from geolab.lab.stats import moments_ci
 from geolab.registry import Entry
 
 
-
 def lineup(names: Sequence[str], seats: int) -> list[str]:
     """A bot per seat: the names repeated around the table (``a,b`` at 4 seats: a b a b)."""
     if not names:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numba import njit
 
-from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.bots.ranks.heuristics import GreedyPolicy
+from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.common.bits import lowest
 from geolab.games.ranks.batch import Observation, future_bases, kernel_rules, uselessness
 from geolab.games.ranks.rules import Rules

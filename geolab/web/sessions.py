@@ -25,8 +25,18 @@ from pathlib import Path
 from geolab import records, registry
 from geolab.errors import GeolabError, RecordError
 from geolab.game import Decision, shown
-from geolab.lab.play import (TakeBack, Unfinished, called_first, first_claim, hint_seat, hinted, late_claim,
-                             new_match, play_match, read_session)
+from geolab.lab.play import (
+    TakeBack,
+    Unfinished,
+    called_first,
+    first_claim,
+    hint_seat,
+    hinted,
+    late_claim,
+    new_match,
+    play_match,
+    read_session,
+)
 from geolab.lab.results import write_json
 from geolab.stepwise import Claim
 

@@ -16,7 +16,13 @@ from pathlib import Path
 
 from geolab.bots.classroom.equilibrium import table_for
 from geolab.bots.classroom.policies import (
-    AverageRank, LearnedDiscard, OneCategory, RandomDiscard, Student, TablePolicy, WorstCategory,
+    AverageRank,
+    LearnedDiscard,
+    OneCategory,
+    RandomDiscard,
+    Student,
+    TablePolicy,
+    WorstCategory,
 )
 from geolab.definition import Players
 from geolab.game import Bots

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.bots.borderup import registry as border_up_bots
+from geolab.bots.combo1.team import Team, TeamSeat
 from geolab.bots.dashing import registry as dashing_bots
 from geolab.bots.ranks import registry as ranks_bots
 from geolab.bots.stateiq import registry as state_iq_bots
-from geolab.bots.combo1.team import Team, TeamSeat
 from geolab.definition import Players
-from geolab.game import Bots, INT63_MAX, param_range
+from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.combo1.rules import GAMES, TITLES
 
 #: The afternoon preference a team has unless told: its longest game first (the most tricks to

@@ -25,7 +25,6 @@ from geolab.games.jumbled.batch import deal_game, legal_choice, next_category_pr
 from geolab.games.jumbled.observations import Observation
 from geolab.games.jumbled.rules import RANKS64, Rules, call_index
 
-
 # --------------------------------------------------------------------------------------------
 # Shared kernels
 # --------------------------------------------------------------------------------------------
@@ -427,7 +426,7 @@ def _flat_key_tables(deck: tuple[int, int, int], S: int, reuse: bool) -> np.ndar
     return tab
 
 
-def _run_fused(rules: Rules, bot: "Heuristic", hands, order, calls, u, keys, first, call_opts,
+def _run_fused(rules: Rules, bot: Heuristic, hands, order, calls, u, keys, first, call_opts,
                actions, points, bare: bool = False) -> None:
     S, P = rules.sets_per_round, rules.players
     shape = ((0,) * rules.cards_dealt, (0,) * P, (0,) if bare else ())
@@ -456,7 +455,7 @@ _NO_KEYS = np.zeros(0, np.uint64)
 _NO_CALLS = np.zeros(0, np.int8)
 
 
-def heuristic_rounds(rules: Rules, bot: "Heuristic", hands, order, calls, rng,
+def heuristic_rounds(rules: Rules, bot: Heuristic, hands, order, calls, rng,
                      keep_actions: bool = True) -> tuple[np.ndarray | None, np.ndarray]:
     """Whole rounds in one compiled loop when one `Heuristic` sits at every seat: the same
     decisions and scores as `play_round_batch` with the same ``rng`` after the calls (it draws
@@ -489,7 +488,7 @@ class FusedRounds:
     actions: np.ndarray | None = None
 
 
-def heuristic_block(rules: Rules, bot: "Heuristic", n: int, deal_key, play_key, first: int = 0,
+def heuristic_block(rules: Rules, bot: Heuristic, n: int, deal_key, play_key, first: int = 0,
                     calls=None, trace: bool = False) -> FusedRounds:
     """Rounds first .. first + n - 1 of a block, one `Heuristic` at every seat: dealt as
     `deal_block` deals them from ``deal_key`` and played in the compiled loop, every other

@@ -99,7 +99,7 @@ class Learned:
     random_state: int = 0
     name: str = "learned"
 
-    def fit(self, rules: Rules) -> "Learned":
+    def fit(self, rules: Rules) -> Learned:
         from sklearn.ensemble import HistGradientBoostingRegressor
         from threadpoolctl import threadpool_limits
 
@@ -154,7 +154,7 @@ class Learned:
             pickle.dump({"model": self.model_, "meta": meta}, f, protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
-    def load(cls, path=None, name: str = "learned") -> "Learned":
+    def load(cls, path=None, name: str = "learned") -> Learned:
         """A fitted bot from a file `save` wrote (default: the shipped `DEFAULT_MODEL`); a
         missing or unreadable file is a `GeolabError` naming it."""
         model, meta = _read(str(Path(path) if path is not None else DEFAULT_MODEL))

@@ -16,12 +16,11 @@ forbidden size. It does not re-plan otherwise.
 
 from __future__ import annotations
 
-from geolab.bots.restriction import checked
-
 from functools import lru_cache
 
 import numpy as np
 
+from geolab.bots.restriction import checked
 from geolab.games.jumbled.observations import Observation
 from geolab.games.jumbled.rules import CALLS, RANKS64, Rules, call_index
 

@@ -15,14 +15,23 @@ import numpy as np
 from numba import njit
 
 from geolab.cards import N_CARDS, RANKS
-from geolab.errors import GeolabError
-from geolab.games.ranks.rules import Rules
 from geolab.common.bits import lowest, popcount
 from geolab.common.counter_rng import GOLDEN, below_high, next64
+from geolab.errors import GeolabError
 from geolab.games.ranks.batch import (
-    DIST, Leads, Observation, future_bases, kernel_rules, noise_of, noise_salt, over, settle, statehood_first,
+    DIST,
+    Leads,
+    Observation,
+    future_bases,
+    kernel_rules,
+    noise_of,
+    noise_salt,
+    over,
+    settle,
+    statehood_first,
     uselessness,
 )  # fmt: skip
+from geolab.games.ranks.rules import Rules
 
 _R = RANKS.astype(np.int64)
 

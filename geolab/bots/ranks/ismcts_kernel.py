@@ -25,9 +25,9 @@ import numpy as np
 from numba import njit
 
 from geolab.bots.ranks.heuristics import greedy_follow, greedy_lead, nearest
-from geolab.common.counter_rng import below_high, next64
 from geolab.cards import RANKS
 from geolab.common.bits import lowest, popcount
+from geolab.common.counter_rng import below_high, next64
 
 _R = RANKS.astype(np.int64)
 

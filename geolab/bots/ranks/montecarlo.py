@@ -35,8 +35,8 @@ from itertools import combinations
 
 import numpy as np
 
-from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
+from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, View
 from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver

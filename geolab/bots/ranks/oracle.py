@@ -20,8 +20,8 @@ from itertools import combinations
 
 import numpy as np
 
-from geolab.cards import RANKS, STATEHOOD
 from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
+from geolab.cards import RANKS, STATEHOOD
 from geolab.games.ranks.batch import Leads, cards_of
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import Rules

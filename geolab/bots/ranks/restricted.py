@@ -21,12 +21,11 @@ returns `GreedyPolicy` itself when nothing is forbidden).
 
 from __future__ import annotations
 
-from geolab.bots.restriction import checked
-
 import numpy as np
 from numba import njit
 
 from geolab.bots.ranks.heuristics import GreedyPolicy, unpack_lead
+from geolab.bots.restriction import checked
 from geolab.cards import RANKS
 from geolab.common.bits import lowest
 from geolab.games.ranks.batch import Leads

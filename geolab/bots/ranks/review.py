@@ -8,9 +8,8 @@ away), then tricks the person could have forced. Discards and declarations are n
 from __future__ import annotations
 
 from geolab.cards import POSTAL
-from geolab.common.text import plural
+from geolab.common.text import fit, plural
 from geolab.games.ranks.reference import Game, Lead
-from geolab.common.text import fit
 from geolab.games.ranks.views import lead_label
 from geolab.solvers.analysis import positions
 from geolab.solvers.double_dummy import OracleSolver, rank_for

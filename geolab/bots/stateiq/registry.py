@@ -13,7 +13,7 @@ from geolab.bots.stateiq.knowledge import Knowledge
 from geolab.bots.stateiq.player import CLUE_KINDS, Player, PlayerSeat
 from geolab.bots.stateiq.search import GUESS_KINDS, Guesser, HardGiver
 from geolab.definition import Players
-from geolab.game import Bots, INT63_MAX, param_range
+from geolab.game import INT63_MAX, Bots, param_range
 
 OBJECTIVES = ("game", "guesses")
 #: The default before the equilibrium player (it lost to ``guess=random``), kept as a spec.

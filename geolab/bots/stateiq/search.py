@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
+from geolab.bots.stateiq.knowledge import ALPHABET, ANY, Knowledge
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.clues import Clue
 from geolab.games.stateiq.reference import GUESSES, horizon
-from geolab.bots.stateiq.knowledge import ALPHABET, ANY, Knowledge
 
 Belief = tuple[tuple[int, int], ...]
 Plan = tuple[tuple[str, int], ...]

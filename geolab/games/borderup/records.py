@@ -16,8 +16,7 @@ from __future__ import annotations
 from geolab.cards import POSTAL
 from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import Decision, envelope, record_rules
-from geolab.games.borderup.reference import (ENGINE, SIDES, WRONG, Deal, Played, Solution, has_solution,
-                                             solutions)
+from geolab.games.borderup.reference import ENGINE, SIDES, WRONG, Deal, Played, Solution, has_solution, solutions
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import claim_record, read_claim, read_hand
 from geolab.stepwise import play

@@ -24,7 +24,6 @@ this game, and its playoffs and tie-breakers, as a stage of its own state.
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,8 +35,7 @@ import numpy as np
 from geolab.cards import N_CARDS, POSTAL
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
-from geolab.games import groups
-from geolab.games import groups_batch
+from geolab.games import groups, groups_batch
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import NOBODY, first_claims, settle_claims
 from geolab.stepwise import Ask, Claim, Resampled, State, TwoSides, draw_cards

@@ -25,7 +25,15 @@ from geolab.cards import card
 from geolab.common.text import WIDTH, codes, fit, plural, wrapped
 from geolab.game import Decision, Views
 from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
-from geolab.games.race_views import (claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards, why_border)
+from geolab.games.race_views import (
+    claimed,
+    fewest_shared,
+    hand_grid,
+    is_wrong_words,
+    seconds_text,
+    typed_cards,
+    why_border,
+)
 from geolab.stepwise import Claim
 
 #: Claims shown as examples of how to type one (two border groups under every border

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geolab.common.text import codes
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL
+from geolab.common.text import codes
 from geolab.games.classroom.rules import CALLS, CHAMPIONSHIP, STARTING, Rules, student_name
 
 

@@ -14,8 +14,8 @@ from itertools import combinations
 
 import numpy as np
 
-from geolab.common.text import WIDTH, codes
 from geolab.cards import NAMES, POSTAL, RANKS
+from geolab.common.text import WIDTH, codes
 from geolab.game import Decision, MoveError, Views, shown
 from geolab.games.classroom.observations import Seen, View
 from geolab.games.classroom.reference import GameLog, seen

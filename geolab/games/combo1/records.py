@@ -28,8 +28,18 @@ from geolab.errors import GeolabError, IllegalActionError, RecordError
 from geolab.game import CARD_OF, Decision, envelope, record_choice, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
-from geolab.games.combo1.reference import (ENGINE, SIDES, Deal, GamePlayed, Pick, Played, answered, drawn,
-                                          final_decided, first_player)
+from geolab.games.combo1.reference import (
+    ENGINE,
+    SIDES,
+    Deal,
+    GamePlayed,
+    Pick,
+    Played,
+    answered,
+    drawn,
+    final_decided,
+    first_player,
+)
 from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ, TITLES, Rules
 from geolab.games.dashing import records as dashing_records
 from geolab.games.dashing import reference as dashing

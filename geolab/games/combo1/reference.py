@@ -34,14 +34,14 @@ view shows it to the seat.
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from geolab.cards import N_CARDS, RANKS as CARD_RANKS, STATEHOOD
+from geolab.cards import N_CARDS, STATEHOOD
+from geolab.cards import RANKS as CARD_RANKS
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games.borderup import reference as border_up

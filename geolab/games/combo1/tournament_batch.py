@@ -33,8 +33,17 @@ from geolab.errors import GeolabError
 from geolab.games.combo1.batch import BLOCK as MATCH_BLOCK
 from geolab.games.combo1.batch import play_block
 from geolab.games.combo1.rules import GAMES
-from geolab.games.combo1.tournament import (BYE, TournamentRules, advancing, after_knockout, check_teams, knockout,
-                                            pairs, points, through)
+from geolab.games.combo1.tournament import (
+    BYE,
+    TournamentRules,
+    advancing,
+    after_knockout,
+    check_teams,
+    knockout,
+    pairs,
+    points,
+    through,
+)
 
 #: Tournaments per seed block.
 BLOCK = 1024

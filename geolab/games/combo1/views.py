@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from geolab.cards import POSTAL, RANKS as CARD_RANKS, STATEHOOD
+from geolab.cards import POSTAL, STATEHOOD
+from geolab.cards import RANKS as CARD_RANKS
 from geolab.common.text import WIDTH
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS

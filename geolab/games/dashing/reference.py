@@ -29,9 +29,8 @@ sees the other team's cards otherwise, nor a shout made after the first.
 
 from __future__ import annotations
 
-import sys
-
 import itertools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache

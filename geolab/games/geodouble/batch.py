@@ -50,8 +50,7 @@ from geolab.common import chunks
 from geolab.common.seeding import int_seed
 from geolab.errors import IllegalActionError
 from geolab.game import Batch, asking, bot_name, shares
-from geolab.games import groups
-from geolab.games import groups_batch
+from geolab.games import groups, groups_batch
 from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import claim, deal_hands, settle

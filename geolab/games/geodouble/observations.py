@@ -13,8 +13,8 @@ from functools import cache
 
 import numpy as np
 
-from geolab.common.text import codes
 from geolab.cards import N_CARDS
+from geolab.common.text import codes
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games import groups

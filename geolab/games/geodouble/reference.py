@@ -23,7 +23,6 @@ if simultaneous) and its own, never the other's hand.
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache

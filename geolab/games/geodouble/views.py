@@ -34,9 +34,17 @@ from collections.abc import Sequence
 from geolab.cards import CAPITALS, POSTAL
 from geolab.common.text import WIDTH, codes, plural
 from geolab.game import Decision, Views
-from geolab.games.geodouble.reference import (WRONG, MatchView, Played, RaceSeen, RoundSeen, Solution, final_view,
-                                              race_seen)
-from geolab.games.race_views import (claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards)
+from geolab.games.geodouble.reference import (
+    WRONG,
+    MatchView,
+    Played,
+    RaceSeen,
+    RoundSeen,
+    Solution,
+    final_view,
+    race_seen,
+)
+from geolab.games.race_views import claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, open_points, wrapped

@@ -18,7 +18,6 @@ from geolab.games.jumbled.observations import CallObservation, observe, readonly
 from geolab.games.jumbled.reference import cards_range, round_points
 from geolab.games.jumbled.rules import CALLS, RANKS64, SEAT_LETTERS, Rules, call_index
 
-
 # --------------------------------------------------------------------------------------------
 # Batch engine: G rounds at once, struct of arrays, compiled kernels
 # --------------------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ from geolab.game import Batch, Packaged, shares
 from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Game
-from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
+from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.views import VIEWS
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every

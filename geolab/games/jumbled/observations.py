@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from geolab.common.card_sets import set_of, set_rank
 from geolab.cards import N_CARDS, POSTAL
+from geolab.common.card_sets import set_of, set_rank
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games.jumbled.reference import View, category_probs

@@ -23,7 +23,6 @@ from geolab.game import Decision
 from geolab.games.jumbled.rules import BOTTOMS_UP, CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
 from geolab.stepwise import Ask, Chance, StepGame, Steps, draw_cards
 
-
 # --------------------------------------------------------------------------------------------
 # Shared small rulings (plain Python, used by both engines' callers and by bots)
 # --------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ class Rules(RulesBase):
         "max_rounds": "lab safety cap: a game undecided after this many rounds is a draw (not a rule)",
     }
 
-    def validate(self) -> "Rules":
+    def validate(self) -> Rules:
         """Raise `RulesError` naming the first impossible setting; return self when sound."""
         P, H, C, S = self.players, self.cards_dealt, self.cards_to_play, self.sets_per_round
         lo, hi = self.min_cards_per_set, self.max_cards_per_set

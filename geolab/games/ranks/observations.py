@@ -17,9 +17,9 @@ from math import comb
 
 import numpy as np
 
-from geolab.common.text import codes
-from geolab.common.card_sets import set_of, set_rank
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL
+from geolab.common.card_sets import set_of, set_rank
+from geolab.common.text import codes
 from geolab.errors import IllegalActionError
 from geolab.game import Decision, shown
 from geolab.games.ranks.reference import Lead, View

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
 from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, record_choice, record_object, record_whole
+from geolab.game import RECORD_FORMAT as FORMAT
+from geolab.game import (
+    Decision,
+    record_cards,
+    record_choice,
+    record_object,
+    record_rules,
+    record_whole,
+    replayed,
+    shown,
+)
 from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
-from geolab.stepwise import play
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.game import RECORD_FORMAT as FORMAT, record_cards, record_rules
-from geolab.game import replayed, shown
+from geolab.stepwise import play
 
 GAME = "play-the-ranks"
 #: The record's own top-level keys (besides the envelope's): any other is refused.

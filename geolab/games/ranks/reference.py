@@ -14,7 +14,6 @@ method per decision (`Seat`) at the one driver.
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache

@@ -30,7 +30,6 @@ it: that guess is marked right).
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 

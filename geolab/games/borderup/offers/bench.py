@@ -7,6 +7,7 @@ from geolab.bots.borderup.racer import RacerSeat
 from geolab.games.borderup import reference as race_reference
 from geolab.lab.benches import race_game
 
+
 def bench(rules, games, runs, seed, threads) -> dict:
     """Border-Up games a second on the batch engine, ``racer`` v ``racer:speed=1.5``, beside the
     reference engine with the same bots at its seats (`RacerSeat`)."""

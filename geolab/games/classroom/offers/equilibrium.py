@@ -24,7 +24,6 @@ from geolab.games.classroom.batch import MAX_OPPONENTS, PIECE, below, block_keys
 from geolab.games.classroom.hands import HANDS, N_HANDS
 from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG
 
-
 # --- real deals ---------------------------------------------------------------------------
 
 @njit(parallel=True, cache=True)

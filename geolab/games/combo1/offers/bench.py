@@ -15,6 +15,7 @@ from geolab.games.combo1 import reference as match_reference
 from geolab.lab.benches import provenance
 from geolab.lab.progress import warm_up
 
+
 def bench(rules, games, runs, seed, threads) -> dict:
     """Whole Combo 1 matches a second on the batch engine (medians of `runs` runs), ``team``
     v ``team:speed=1.5`` (the simulate line-up), beside the reference engine's matches a

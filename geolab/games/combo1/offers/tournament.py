@@ -14,8 +14,8 @@ import csv
 import json
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path

@@ -7,6 +7,7 @@ from geolab.bots.dashing.registry import TeamSeat
 from geolab.games.dashing import reference as dashing_reference
 from geolab.lab.benches import race_game
 
+
 def bench(rules, games, runs, seed, threads) -> dict:
     """Dashing States games a second on the batch engine, ``team`` v ``team:speed=1.5`` (the
     simulate line-up), beside the reference engine with the same bots seated (`TeamSeat`)."""

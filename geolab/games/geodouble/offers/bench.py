@@ -17,6 +17,7 @@ from geolab.games.ranks import batch as engine
 from geolab.lab.benches import provenance
 from geolab.lab.progress import warm_up
 
+
 def bench(rules, games, runs, seed, threads) -> dict:
     """Whole GeoDouble matches a second on the batch engine, greedy tricks, A never declaring
     and B always (medians of `runs` runs), beside Play the Ranks' greedy v greedy deals a

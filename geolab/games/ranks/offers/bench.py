@@ -16,6 +16,7 @@ from geolab.games.ranks import reference
 from geolab.games.ranks.rules import Rules
 from geolab.lab.progress import warm_up
 
+
 def _reference_tricks_per_s(rules: Rules, games: int, seed: int) -> float:
     hands, draw, power = reference.deal_arrays(rules, games, np.random.default_rng(seed))
     seats = [GreedySeat(), GreedySeat()]

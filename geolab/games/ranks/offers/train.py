@@ -10,7 +10,6 @@ from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.lab.results import check_writable
 
-
 #: the default continuation policy (`geolab.learn.training.CONTINUATION`; scikit-learn is
 #: imported only when a model is trained, so the command line starts fast)
 CONTINUATION = "planner"

@@ -14,6 +14,7 @@ from geolab.games.stateiq import batch as iq_engine
 from geolab.games.stateiq import reference as iq_reference
 from geolab.lab.benches import provenance
 
+
 def bench(rules, games, runs, seed, threads) -> dict:
     """Whole State IQ games a second on the batch engine (medians of `runs` runs), for the
     default line-up (the hard clue-giver and the optimal guesser against a random clue-giver),
