@@ -31,6 +31,11 @@ class Racer:
         """Each hand's claim: its seconds (inf: none) and whether it is wrong."""
         return self.race_model.sample(rng, cards, solutions)
 
+    def give_up(self, cards: int) -> float:
+        """The seconds it searches a hand of `cards` without a solution before it stops: what
+        the batch engines record as the time of a claim not made."""
+        return self.race_model.give_up(cards)
+
 
 class RacerSeat:
     """A racer at the reference engine (`geolab.game.Seat`): its claim on its own hand, drawn by

@@ -34,6 +34,11 @@ class Player:
         """Each hand's claim: its seconds (inf: none) and whether it is wrong."""
         return self.race_model.sample(rng, cards, solutions)
 
+    def give_up(self, cards: int) -> float:
+        """The seconds it searches a hand of `cards` without a solution before it stops: what
+        the batch engines record as the time of a claim not made."""
+        return self.race_model.give_up(cards)
+
     def stage_policy(self, rules, scores: np.ndarray) -> StagePolicy:
         return StagePolicy(self, rules, np.asarray(scores, np.int64))
 

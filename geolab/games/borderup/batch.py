@@ -10,10 +10,12 @@ neither hand holds a solution, raced by the seats' race models block by block an
 of it, public so a game that holds Border-Up as a stage (the Combo 1 tournament) plays its
 Border-Up games with its own keys and streams.
 
-**The bots.** ``bots[s].race(rng, cards, solutions)`` gives seat s's claims for a block of
-hands: the seconds of each (inf: no claim) and whether it is wrong; a claim that is not wrong
-lays down the hand's first solution, which is the finder's example and the reference engine's
-``decision.legal[0]`` (the contract of GeoDouble's stage 1, so one race model serves both).
+**The bots.** A race bot answers two questions, the same for GeoDouble's stage 1, so one race
+model serves both: ``bots[s].race(rng, cards, solutions)``, seat s's claims for a block of
+hands (the seconds of each, inf for no claim, and whether it is wrong; a claim that is not
+wrong lays down the hand's first solution, which is the finder's example and the reference
+engine's ``decision.legal[0]``), and ``bots[s].give_up(cards)``, the seconds it searches a hand
+without a solution (the time a record writes for a claim not made).
 
 **Seeds.** Games are dealt in blocks of `BLOCK`; block b draws from generators of
 ``SeedSequence(seed, spawn_key=(b, ...))``, each for every game of the block:
@@ -189,7 +191,7 @@ def batch_records(rules: Rules, bots, n: int, seed) -> list[dict]:
 
 def played(rules: Rules, bots, n: int, seed, *, stream: int = 0) -> list[reference.Played]:
     """The first n games of `batch` as the reference engine's `Played` games."""
-    give_up = [bot.race_model.give_up(rules.cards) for bot in bots]
+    give_up = [bot.give_up(rules.cards) for bot in bots]
     return [p.played(rules, i, give_up) for p in _run(rules, bots, n, seed, stream=stream, keep=True)
             for i in range(len(p.winner))]
 

@@ -414,7 +414,7 @@ class _Block:
         give_up = np.empty((len(rows), 2))
         for s, seat in enumerate(seats):
             for bot, at in members(seat, np.arange(len(rows))):
-                give_up[at, s] = bot.race_model.give_up(stage.cards)
+                give_up[at, s] = bot.give_up(stage.cards)
         claimed = np.isfinite(raced.seconds)
         made = claimed.any(axis=1)
         length = np.where(made, np.where(claimed, raced.seconds, np.inf).min(axis=1), give_up.max(axis=1))

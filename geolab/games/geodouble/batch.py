@@ -250,7 +250,7 @@ class _Chunk:
         """Match i as the reference engine's `Played` (needs `log`). A claim not made is
         written with the seconds its player searched before giving up, as the player's seat
         at the reference engine writes it."""
-        give_up = [bot.race_model.give_up(self.rules.race_cards) for bot in self.bots]
+        give_up = [bot.give_up(self.rules.race_cards) for bot in self.bots]
         rounds = []
         for rnd in self.log:
             if not rnd.live[i]:
