@@ -34,8 +34,8 @@ from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
-from geolab.learn.features import FEATURES, max_candidates
-from geolab.learn.training import Forcing
+from geolab.bots.ranks.learning.features import FEATURES, max_candidates
+from geolab.bots.ranks.learning.training import Forcing
 
 FORMS = ("combo1", "battle1")
 TABLES = ("rules_of_thumb", "by_position", "card_values")

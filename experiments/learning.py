@@ -27,7 +27,7 @@ from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
 from geolab.lab.timing import TimedPolicy
-from geolab.learn import model, training
+from geolab.bots.ranks.learning import model, training
 
 
 def duplicate(rules: Rules, bot, opponent, deals: int, seed: int) -> tuple[float, float, float]:

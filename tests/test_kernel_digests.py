@@ -172,7 +172,7 @@ FEATURES = {"combo1": "fc42983fafd27545", "battle2": "764375878c5b15bc", "battle
 
 @pytest.mark.parametrize("preset", list(FEATURES))
 def test_learning_features_are_pinned(preset):
-    from geolab.learn.features import candidates, public
+    from geolab.bots.ranks.learning.features import candidates, public
 
     rules = Rules.preset(preset)
     greedy, seen = BOTS.make("greedy", rules), []

@@ -17,10 +17,9 @@ LAYERS = {
     "geolab": 0, "geolab.errors": 0, "geolab.cards": 0, "geolab.common": 0, "geolab.game": 0,
     "geolab.definition": 0,
     "geolab.games": 1,
-    "geolab.solvers": 2,
-    # the learned bot's features and model files sit with the bots; training plays bots
-    "geolab.bots": 3, "geolab.learn": 3,
-    "geolab.registry": 4, "geolab.learn.training": 4,
+    # the learned bot's features, model files and training sit with the bots they serve
+    "geolab.bots": 3,
+    "geolab.registry": 4,
     "geolab.lab": 5, "geolab.records": 5,
     # the adapters to OpenSpiel and PettingZoo: over the registry, beside the lab
     "geolab.interop": 5,

@@ -13,8 +13,8 @@ from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.games.ranks.records import replay_record, to_record
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.learn import model, training
-from geolab.learn.features import candidates, public
+from geolab.bots.ranks.learning import model, training
+from geolab.bots.ranks.learning.features import candidates, public
 
 SMALL = {"block": 16, "chunk": 32}
 
@@ -157,6 +157,6 @@ def test_the_shipped_models_fit_their_presets():
 
 def test_the_command_line_states_the_training_default_without_importing_it():
     from geolab.games.ranks.offers import train
-    from geolab.learn import training
+    from geolab.bots.ranks.learning import training
 
     assert train.CONTINUATION == training.CONTINUATION

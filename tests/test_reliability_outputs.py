@@ -122,7 +122,7 @@ def test_play_refuses_a_special_file(monkeypatch, capsys):
 
 
 def test_train_refuses_a_bad_out_before_training(tmp_path, monkeypatch, capsys):
-    from geolab.learn import training
+    from geolab.bots.ranks.learning import training
 
     monkeypatch.setattr(training, "fit", no_work)
     assert main(["train", "ranks", "--samples", "100", "--out", str(bad_paths(tmp_path)["under_a_file"])]) == 2

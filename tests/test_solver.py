@@ -11,7 +11,7 @@ from brute_force import Brute
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, deal_one
 from geolab.games.ranks.rules import Rules
-from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver, Position
+from geolab.games.ranks.solver.double_dummy import CUT_SHORT, OracleSolver, Position
 
 SOLVER = OracleSolver()
 
@@ -107,7 +107,7 @@ def test_batch_matches_one_by_one():
 def test_batch_split_over_two_threads_changes_nothing(preset, monkeypatch):
     """A big unlimited batch runs in two halves on two threads: same results, same work."""
     from geolab.games.ranks.reference import deal_arrays
-    from geolab.solvers import double_dummy
+    from geolab.games.ranks.solver import double_dummy
 
     rules = small_rules(preset, 6)
     hands, _, power = deal_arrays(rules, 9, np.random.default_rng(15))

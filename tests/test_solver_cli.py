@@ -12,7 +12,7 @@ from geolab.cli import main
 from geolab.games.ranks.records import replay_game, to_record
 from geolab.games.ranks.reference import deal_one, play
 from geolab.games.ranks.rules import Rules
-from geolab.solvers.analysis import deal_value, decisions, decisions_lost
+from geolab.games.ranks.solver.analysis import deal_value, decisions, decisions_lost
 
 RECORDS = Path(__file__).parent / "records"
 

@@ -22,8 +22,8 @@ from geolab.games.ranks.game import GAME
 from geolab.games.ranks.reference import Deal, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.games.ranks.views import VIEWS, trick_lines
-from geolab.solvers.analysis import positions
-from geolab.solvers.double_dummy import OracleSolver, rank_for
+from geolab.games.ranks.solver.analysis import positions
+from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 
 RECORDS = Path(__file__).parent / "records"
 HELP_INDENT = 2  # the play loop prints help lines indented by two

@@ -15,12 +15,12 @@ import numpy as np
 
 from geolab.games.ranks.batch import Leads, Observation
 from geolab.games.ranks.rules import Rules
-from geolab.learn import model as models
-from geolab.learn.features import candidates, public
+from geolab.bots.ranks.learning import model as models
+from geolab.bots.ranks.learning.features import candidates, public
 
 
 class LearnedPolicy:
-    """Batched argmax over the candidates' predicted advantage (see `geolab.learn`)."""
+    """Batched argmax over the candidates' predicted advantage (see `geolab.bots.ranks.learning`)."""
 
     thread_safe = True
 

@@ -39,7 +39,7 @@ from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
 from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, View
-from geolab.solvers.double_dummy import CUT_SHORT, OracleSolver
+from geolab.games.ranks.solver.double_dummy import CUT_SHORT, OracleSolver
 
 WORK_PER_MS = 1000  # first guess of solver work per CPU ms (slow on purpose); then measured
 WORK_SAFETY = 0.7  # a batch's work limit is this share of the time left at the measured rate

@@ -25,7 +25,7 @@ from geolab.cards import RANKS, STATEHOOD
 from geolab.games.ranks.batch import Leads, cards_of
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import Rules
-from geolab.solvers.double_dummy import OracleSolver, Position, rank_for
+from geolab.games.ranks.solver.double_dummy import OracleSolver, Position, rank_for
 
 
 class Table:

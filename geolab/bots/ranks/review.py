@@ -1,6 +1,6 @@
 """After a game at the keyboard: a person's costliest trick decisions, by the oracle.
 
-The oracle sees both hands, so it judges play after the fact (`geolab.solvers.analysis`): a
+The oracle sees both hands, so it judges play after the fact (`geolab.games.ranks.solver.analysis`): a
 decision costs what best play from then on loses by it, first the result (a win or tie given
 away), then tricks the person could have forced. Discards and declarations are not judged.
 """
@@ -11,8 +11,8 @@ from geolab.cards import POSTAL
 from geolab.common.text import fit, plural
 from geolab.games.ranks.reference import Game, Lead
 from geolab.games.ranks.views import lead_label
-from geolab.solvers.analysis import positions
-from geolab.solvers.double_dummy import OracleSolver, rank_for
+from geolab.games.ranks.solver.analysis import positions
+from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 
 HEAD = "Review by the oracle (sees both hands; discards, declarations not judged):"
 OUTCOME = {2: "the win", 1: "the tie"}

@@ -10,7 +10,7 @@ from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
 from geolab.lab.results import check_writable
 
-#: the default continuation policy (`geolab.learn.training.CONTINUATION`; scikit-learn is
+#: the default continuation policy (`geolab.bots.ranks.learning.training.CONTINUATION`; scikit-learn is
 #: imported only when a model is trained, so the command line starts fast)
 CONTINUATION = "planner"
 
@@ -31,7 +31,7 @@ def add(games) -> None:
 
 
 def run_train(args) -> None:
-    from geolab.learn import model, training
+    from geolab.bots.ranks.learning import model, training
     if args.degree not in (1, 2):
         raise GeolabError("--degree must be 1 or 2")
     rules = Rules.preset(args.rules)

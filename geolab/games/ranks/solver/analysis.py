@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from geolab.games.ranks.reference import Game, Lead
 from geolab.games.ranks.rules import Rules
-from geolab.solvers.double_dummy import OracleSolver, Position, Solution, rank_for
+from geolab.games.ranks.solver.double_dummy import OracleSolver, Position, Solution, rank_for
 
 
 @dataclass(frozen=True)

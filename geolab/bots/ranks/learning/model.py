@@ -21,7 +21,7 @@ from numba import njit
 from geolab import __version__
 from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.learn.features import FEATURES, Candidates
+from geolab.bots.ranks.learning.features import FEATURES, Candidates
 
 FORMAT = "geolab-learned-ranks/1"
 

@@ -29,8 +29,8 @@ from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError
 from geolab.games.ranks.batch import KINDS, Leads
 from geolab.games.ranks.rules import Rules
-from geolab.learn.features import FEATURES, candidates, max_candidates, public
-from geolab.learn.model import LearnedModel
+from geolab.bots.ranks.learning.features import FEATURES, candidates, max_candidates, public
+from geolab.bots.ranks.learning.model import LearnedModel
 
 #: Games replayed together (one batch-engine chunk).
 BATCH = 8192

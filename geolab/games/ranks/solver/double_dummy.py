@@ -14,7 +14,7 @@ Two questions are answered exactly:
 
 Under Level 2 the lead is played face-down; with perfect information that hides nothing, so
 the oracle scores leads and answers as if the lead were visible. The compiled search lives in
-`geolab.solvers.dd_kernel`; this module turns rules and positions into its tables.
+`geolab.games.ranks.solver.dd_kernel`; this module turns rules and positions into its tables.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from geolab.cards import N_CARDS, RANKS
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, is_over
 from geolab.games.ranks.rules import Rules
-from geolab.solvers import dd_kernel as K
+from geolab.games.ranks.solver import dd_kernel as K
 
 MAX_CARDS = 10  # cards a side at the root: the table has 2^(2n+1) entries
 CUT_SHORT = K.UNKNOWN_LEVEL  # a batch result the work limit (`budget`) left unknown
