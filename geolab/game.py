@@ -240,7 +240,7 @@ class RulesBase:
         for text in settings:
             key, eq, value = text.partition("=")
             if not eq or not key.strip():
-                raise RulesError(f"--set: expected field=value, got {text!r}")
+                raise RulesError(f"--set: expected field=value, got {shown(text)}")
             overrides[key.strip()] = self.setting(key.strip(), value)
         return self.replace(**overrides)
 
@@ -359,7 +359,7 @@ def split_bots(text: str) -> list[str]:
     bots: list[str] = []
     for token in (t.strip() for t in _outside_brackets(str(text))):
         if not token:
-            raise GeolabError(f"--bots: empty name in {text!r}")
+            raise GeolabError(f"--bots: empty name in {shown(text)}")
         if "=" in token and ":" not in token.split("[")[0] and bots:
             bots[-1] += "," + token
         else:
@@ -375,9 +375,9 @@ def parse_bot(spec: str) -> tuple[str, dict[str, str]]:
     for item in filter(None, (i.strip() for i in _outside_brackets(text))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise GeolabError(f"bot {spec!r}: expected key=value, got {item!r}")
+            raise GeolabError(f"bot {shown(spec)}: expected key=value, got {shown(item)}")
         if key.strip() in params:
-            raise GeolabError(f"bot {spec!r}: {key.strip()} is given twice")
+            raise GeolabError(f"bot {shown(spec)}: {shown(key.strip())} is given twice")
         value = value.strip()
         params[key.strip()] = value[1:-1].strip() if value.startswith("[") and value.endswith("]") and \
             not _json_list(value) else value
@@ -440,7 +440,7 @@ class Bots:
         kwargs = {}
         for key, text in texts.items():
             if key not in by_name:
-                raise GeolabError(f"bot {spec!r}: unknown parameter {key!r} (valid: {valid})")
+                raise GeolabError(f"bot {shown(spec)}: unknown parameter {shown(key)} (valid: {valid})")
             value = parse_value(text)
             if by_name[key].type in ("str", "str | None") and value is not None:
                 value = text
@@ -449,7 +449,7 @@ class Bots:
             try:
                 kwargs[key] = coerce(by_name[key].type, value, key)
             except ValueError as error:
-                raise GeolabError(f"bot {spec!r}: {error} (valid: {valid})") from None
+                raise GeolabError(f"bot {shown(spec)}: {error} (valid: {valid})") from None
         return info, kwargs
 
     def make(self, spec: str, rules):
@@ -458,7 +458,7 @@ class Bots:
         try:
             bot = info.factory(rules, **kwargs)
         except (ValueError, TypeError) as error:
-            raise GeolabError(f"bot {spec!r}: {error}") from None
+            raise GeolabError(f"bot {shown(spec)}: {error}") from None
         try:
             bot.name = str(spec)
         except AttributeError:
