@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from geolab import records, registry
+from geolab.cards import POSTAL
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.lab.play import called_first, first_claim, replay_session
@@ -642,3 +643,30 @@ def test_a_damaged_session_file_is_one_line_and_left_out_of_the_list(tmp_path):
     listed = c.get("/")
     assert listed.status_code == 200 and gid in listed.text
     assert not any(bad in listed.text for bad in damaged)
+
+
+@needs_web
+def test_a_follow_typed_with_a_category_is_played_and_the_page_says_whose_category_it_is(tmp_path):
+    """As at the keyboard (issue 37, item 11): a card and a category typed to follow plays the
+    card, and the next page says the category is the leader's."""
+    from geolab.web.sessions import Store
+
+    c = client(tmp_path)
+    for seed in range(20):
+        loc = start(c, "ranks", seed=seed, seat="B")
+        text = c.get(loc).text
+        for _ in range(6):  # B's discards and answers, to B's first follow
+            decision = Store(tmp_path).page(loc.rpartition("/")[2]).decision
+            if decision is None or decision.kind == "follow":
+                break
+            step(c, loc, text, use_hint=False)
+            text = c.get(loc).text
+        if decision is None or decision.kind != "follow":
+            continue
+        card = POSTAL[decision.legal[0]]
+        r = c.post(loc + "/move", data={"n": length(text), "text": f"{card} size"}, follow_redirects=True)
+        assert r.status_code == 200
+        said = [n for n in notes(r.text) if n.startswith(f"{card}: the category is")]
+        assert said and "the leader's" in said[0], notes(r.text)
+        return
+    pytest.fail("no follow met in 20 seeds")

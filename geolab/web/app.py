@@ -125,7 +125,7 @@ def create_app(folder: Path) -> Starlette:
         try:
             fields = await form(request)
             length = pages.whole(fields.get("n", ""), "n (the game's length this page knew)")
-            await run_in_threadpool(store.move, gid, length, lambda d, views: pages.chosen(d, views, fields))
+            await run_in_threadpool(store.move, gid, length, lambda d, views, say: pages.chosen(d, views, fields, say))
         except GeolabError as error:
             return await refused_move(request, gid, error)
         return RedirectResponse(f"/g/{gid}", status_code=303)

@@ -72,9 +72,10 @@ def chosen_rules(entry, fields: dict):
     return base.with_settings(settings) if settings else base
 
 
-def chosen(decision: Decision, views, fields: dict):
+def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     """The person's action from a move form: ``index`` (a button: its place in the legal
-    moves), ``text`` (the box, read by the game's `Views.parse`), or ``pass`` (at a race)."""
+    moves), ``text`` (the box, read by the game's `Views.parse`; the views' note on words it
+    did not need goes to `say`, as at the keyboard), or ``pass`` (at a race)."""
     if "index" in fields:
         return decision.legal[whole(fields["index"], f"move (one of the {len(decision.legal)} legal moves here)",
                                     len(decision.legal) - 1)]
@@ -94,6 +95,9 @@ def chosen(decision: Decision, views, fields: dict):
             raise BadRequest(str(error)) from None
         if legal_index(decision, action) < 0:  # a game's parser that let an illegal move through
             raise BadRequest(f"{views.label(decision, action)} is not legal here")
+        note = views.note(decision, action, text)
+        if note:
+            say(note)
         return action
     raise BadRequest("the form names no move (index, text or pass)")
 

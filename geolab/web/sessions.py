@@ -188,15 +188,16 @@ class Store:
             page.notes = self._told(page) or page.notes
             return page
 
-    def move(self, gid: str, length: int, choose: Callable[[Decision], object]) -> Page:
-        """Play the person's move: ``choose(decision, views)`` gives the legal action (or None to pass
-        at a race), raising `BadRequest` for one it cannot read."""
+    def move(self, gid: str, length: int, choose: Callable[..., object]) -> Page:
+        """Play the person's move: ``choose(decision, views, say)`` gives the legal action (or None
+        to pass at a race), raising `BadRequest` for one it cannot read; what it ``say``s (the
+        views' note on typed words) the page shows."""
         with self.lock(gid):
             page = self._current(gid, length)
             served = self.served(page)
 
             def answer(decision: Decision, rivals):
-                action = choose(decision, page.views)
+                action = choose(decision, page.views, seat.say)
                 if not decision.timed:
                     return action
                 seconds = round(max(0.0, time.time() - served), 3)
