@@ -204,7 +204,7 @@ def test_reference_legal_choices_match_the_batch_legal_mask():
     rnd = BatchRound(rules, hands, order, np.zeros(30, np.int8))
     refs = [Game(rules).start_round(0, [list(map(int, h)) for h in hands[g]], [int(c) for c in order[g]])
             for g in range(30)]
-    for s in range(rules.sets_per_round):
+    for _ in range(rules.sets_per_round):
         obs = observe(rnd, np.arange(30), np.zeros(30, np.int64), np.zeros((30, 3), np.int64), np.zeros(30, np.int64), 0)
         mask = obs.legal_mask()
         for g in range(30):

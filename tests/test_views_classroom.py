@@ -63,7 +63,7 @@ def games():
 
 
 def test_every_label_reads_back_to_its_card_and_so_do_its_other_names(games):
-    for rules, _, decisions in games:
+    for _rules, _, decisions in games:
         for decision in (d for seat in decisions for d in seat):
             labels = [VIEWS.label(decision, a) for a in decision.legal]
             assert len(set(labels)) == len(labels)
@@ -95,7 +95,7 @@ def test_a_wrong_move_is_one_line_that_says_how_to_type_it(games):
 
 
 def test_every_line_fits_79_columns(games):
-    for rules, played, decisions in games:
+    for _rules, played, decisions in games:
         for seat, asked in enumerate(decisions):
             for decision in asked:
                 lines = VIEWS.screen(decision) + VIEWS.events(decision) + [f"  {h}" for h in VIEWS.help(decision)]

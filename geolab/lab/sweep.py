@@ -341,8 +341,8 @@ def summary(spec: Spec, out) -> pd.DataFrame:
     `geolab.lab.balance.metrics` with their intervals."""
     rows = []
     chunks = load_chunks(spec, out)
-    for v, variant in enumerate(spec.variants):
-        for line, text in enumerate(spec.lineups):
+    for variant in spec.variants:
+        for text in spec.lineups:
             parts = [r for r in chunks if r["variant"] == variant.name and r["lineup"] == text]
             totals = Totals.from_rows(parts)
             rows.append({"variant": variant.name, "lineup": text,

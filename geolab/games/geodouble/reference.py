@@ -466,7 +466,7 @@ def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generat
     elif view.race is not None and view.stage is not None:  # the stage now played
         rounds.append((view.race, view.stage))
     deals, log = [], []
-    for r, (race, stage_view) in enumerate(rounds):
+    for race, stage_view in rounds:
         if race is None:
             mine = [*([None] * (view.attempt - 1)), view.race_hand]
         else:
