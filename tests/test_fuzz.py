@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import io
 import json
 import os
@@ -572,7 +573,7 @@ def test_every_place_of_every_record_takes_any_type_in_one_line(game):
         for path, value in sweep_cases(record, SWEEP if LARGE else SWEEP_SMALL):
             bad = _with(record, path, value)
             COUNTS[f"sweep {game}"] += 1
-            report = one_line_or_success(lambda: records.replay(copy.deepcopy(bad)), (path, shown(value)))
+            report = one_line_or_success(lambda bad=bad: records.replay(copy.deepcopy(bad)), (path, shown(value)))
             OUTCOMES["sweep refused" if report is None else "sweep accepted"] += 1
             if report is not None:
                 assert_is_the_record_of_its_replay(entry, bad)
@@ -599,7 +600,7 @@ def test_structurally_mutated_sessions_replay_resume_and_serve_or_are_one_line(g
         (folder / f"{WEB_ID}.json").write_bytes(text)
         store = Store(folder)
         for read in (store.summary, store.page):
-            one_line_or_success(lambda: read(WEB_ID), record)
+            one_line_or_success(functools.partial(read, WEB_ID), record)
     assert time.perf_counter() - start < TIME_LIMIT["records"] * 3
 
 

@@ -250,7 +250,7 @@ def test_the_bots_play_legal_moves_and_repeat_themselves_on_a_seed(spec):
         rules = entry.game.Rules.preset(preset)
         deal = entry.game.deal(rules, np.random.default_rng(3))
 
-        def played(seed):
+        def played(seed, entry=entry, rules=rules, deal=deal):
             seats = [_bots("toy").make(spec, rules).seat(np.random.default_rng([seed, s])) for s in range(rules.seats)]
             return entry.game.to_record(entry.game.play(rules, deal, seats))
 
@@ -297,7 +297,7 @@ def test_on_play_the_ranks_the_bots_play_the_batch_engine_legally_and_repeat_the
     for preset in ("combo1", "battle2"):  # hidden discards; public ones, declarations, a face-down lead
         rules = entry.game.Rules.preset(preset)
 
-        def table():
+        def table(rules=rules):
             return [_bots("ranks").make(spec, rules), entry.bots.make("greedy", rules)]
 
         records = entry.game.batch_records(rules, table(), 2, 3)

@@ -402,7 +402,7 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
                 decisions = state.decisions()
                 done = 0  # decisions logged so far, in the order the game asks them
 
-                def flush():
+                def flush(decisions=decisions, answers=answers):  # this step's lists, bound (B023)
                     nonlocal done
                     while done < len(decisions) and decisions[done].seat in answers:
                         d, done = decisions[done], done + 1
