@@ -202,9 +202,10 @@ def assert_is_the_record_of_its_replay(entry, record) -> None:
 # ----- mutations ----------------------------------------------------------------------------
 ODD_VALUES = [None, True, False, 0, 1, -1, 2, 2.0, 1.5, -0.0, "", "A", "B", "x", "yes", "true", "1",
               [], {}, [1], [None], ["A"], {"A": 1}, 2**63 - 1, 2**63, -(2**63) - 1, 10**18, 1e300]
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False, allow_infinity=False)
-                    | st.text(max_size=6), lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10**20), 10**20)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=6)
 
 
 #: A whole number of more than 4,300 digits: Python will not print it (``str`` raises), so a
@@ -214,7 +215,8 @@ UNPRINTABLE = st.integers(4301, 6000).map(lambda digits: 10 ** digits - 1) | st.
 #: (NaN and infinities only in-process), an odd whole number, a string, a wrong postal code.
 STRUCTURE = {
     "list": st.lists(JSON, max_size=3),
-    "object": st.dictionaries(st.text(max_size=5) | st.sampled_from(["A", "B", "game", "rules", "x"]), JSON, max_size=3),
+    "object": st.dictionaries(st.text(max_size=5) | st.sampled_from(["A", "B", "game", "rules", "x"]), JSON,
+                              max_size=3),
     "null": st.none(),
     "bool": st.booleans(),
     "float": st.sampled_from([1.5, -0.0, 2.0, 0.1, 1e300, -1e300]),
@@ -714,7 +716,8 @@ BOT_LISTS = ["first,best", "best,first", "first,best,best:greed=0.5", "best:gree
              "nope,first", "best:greed=2,first", "best:greed=x,first", "first,,best", "best:zzz=1,first",
              "first,best,first,best,first,best,first"]
 SETTINGS_TEXT = ["seats=2", "seats=6", "seats=4", "best_low=true", "limit=2", "ties=share", "seats=7", "hand=4",
-                 "rounds=2", "categories=[0,1]", "limit=1", "limit=none", "best_low=false", "best_low=yes", "ties=nobody", "ties=x", "seats=" + "9" * 5000, "nofield=1", "=3",
+                 "rounds=2", "categories=[0,1]", "limit=1", "limit=none", "best_low=false", "best_low=yes",
+                 "ties=nobody", "ties=x", "seats=" + "9" * 5000, "nofield=1", "=3",
                  "seats", "categories=[0,1,2.0]", "seats=2.0"]
 
 
