@@ -240,7 +240,8 @@ def summary(eq_rows: pd.DataFrame, real: pd.DataFrame, gains: pd.DataFrame, out:
                      f"{100 * r.exploitability_real_plugin_ci_high:.4f}]; refined ({r.hands_switched} hands switched) "
                      f"{100 * r.exploitability_refined:.4f} ({100 * r.exploitability_refined_ci_low:.4f}, "
                      f"{100 * r.exploitability_refined_ci_high:.4f}) [{100 * r.exploitability_refined_plugin:.4f}, "
-                     f"{100 * r.exploitability_refined_plugin_ci_high:.4f}] (model: {100 * r.exploitability_refined_model:.4f}); "
+                     f"{100 * r.exploitability_refined_plugin_ci_high:.4f}] "
+                     f"(model: {100 * r.exploitability_refined_model:.4f}); "
                      f"{r.samples_per_hand:,} groups per hand, "
                      f"{r.seconds:.0f} s")
     (out / "summary.md").write_text("\n".join(lines) + "\n")

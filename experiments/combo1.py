@@ -624,7 +624,8 @@ def main(argv=None) -> Path:
     figs = plots(tables)
     out = Path(args.out)
     info = meta(command=command(argv), parts=parts, seed=args.seed, threads=args.threads, workers=workers,
-                sizes=sizes, ready_after_seconds=seconds, wall_seconds=round(time.perf_counter() - start, 1), strong=STRONG, default=DEFAULT, units=UNIT,
+                sizes=sizes, ready_after_seconds=seconds, wall_seconds=round(time.perf_counter() - start, 1),
+                strong=STRONG, default=DEFAULT, units=UNIT,
                 knobs={k: [str(v) for v in vs] for k, vs in knob_values(args.quick).items()},
                 files=sorted([f"{n}.csv" for n in tables] + list(figs)))
     if out.exists() and (out / "meta.json").exists():  # an earlier run's set: replaced whole

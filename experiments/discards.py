@@ -49,7 +49,8 @@ RANK_RULES = {
     "oldest state (best statehood)": lambda r: r[:, :, 1].argmin(axis=1),
 }
 #: Bots whose own discard is a rule of thumb (the greedy one is "least useful").
-BOT_RULES = {"greedy": "least useful (greedy)", "planner": "planner's plan", "counter": "counter", "learned": "learned bot"}
+BOT_RULES = {"greedy": "least useful (greedy)", "planner": "planner's plan", "counter": "counter",
+             "learned": "learned bot"}
 
 
 class DiscardBy:
@@ -96,7 +97,8 @@ def play_deals(rules: Rules, deals: int, seed: int, continuation: str):
 
 def _rate(values: np.ndarray) -> dict:
     low, high = wilson(float(values.sum()), len(values))
-    return {"n": len(values), "rate": float(values.mean()) if len(values) else float("nan"), "ci_low": low, "ci_high": high}
+    return {"n": len(values), "rate": float(values.mean()) if len(values) else float("nan"), "ci_low": low,
+            "ci_high": high}
 
 
 def analyse(form: str, seed: int, outcome, hands, X, choice) -> dict[str, pd.DataFrame]:
@@ -116,11 +118,13 @@ def analyse(form: str, seed: int, outcome, hands, X, choice) -> dict[str, pd.Dat
         hit, hit_m = _rate(got == best), _rate((got == best)[matters])
         thumb.append({"form": form, "seed": seed, "rule": name, "deals": n, "win_rate": win["rate"],
                       "win_ci_low": win["ci_low"], "win_ci_high": win["ci_high"],
-                      "picks_best": hit["rate"], "picks_best_ci_low": hit["ci_low"], "picks_best_ci_high": hit["ci_high"],
+                      "picks_best": hit["rate"], "picks_best_ci_low": hit["ci_low"],
+                      "picks_best_ci_high": hit["ci_high"],
                       "deals_where_it_matters": hit_m["n"], "picks_best_where_it_matters": hit_m["rate"],
                       "pbm_ci_low": hit_m["ci_low"], "pbm_ci_high": hit_m["ci_high"],
                       "regret": regret[0], "regret_ci_low": regret[1], "regret_ci_high": regret[2],
-                      "minus_greedy": versus[0], "minus_greedy_ci_low": versus[1], "minus_greedy_ci_high": versus[2]})  # fmt: skip
+                      "minus_greedy": versus[0], "minus_greedy_ci_low": versus[1],
+                      "minus_greedy_ci_high": versus[2]})  # fmt: skip
     for name, got in (("random card (average of the 9)", outcome.mean(axis=1)), ("best in hindsight", best)):
         m = mean_ci(got)
         thumb.append({"form": form, "seed": seed, "rule": name, "deals": n, "win_rate": m[0], "win_ci_low": m[1],
@@ -186,7 +190,8 @@ def figures(tables: dict[str, pd.DataFrame], seed: int, out: Path) -> None:
     ax.set_xticks(range(1, 10), ["1\nmost\nuseful", *map(str, range(2, 9)), "9\nleast\nuseful"])
     ax.set_xlabel("the card you discard (ranked by how close its best rank is to a base)")
     ax.set_ylabel("win rate")
-    ax.set_title(f"Which card to throw away? Win rate by the card discarded\n{int(pos.deals.iloc[0]):,} deals per form, 95% CI")
+    ax.set_title("Which card to throw away? Win rate by the card discarded\n"
+                 f"{int(pos.deals.iloc[0]):,} deals per form, 95% CI")
     ax.grid(alpha=0.3)
     ax.legend()
     save_figure(fig, out / "win_by_discard.png")
@@ -204,7 +209,8 @@ def figures(tables: dict[str, pd.DataFrame], seed: int, out: Path) -> None:
         ax.set_title(f"{form}: win rate of each discard rule")
         ax.set_xlabel(f"win rate, 95% CI, {int(part.deals.iloc[0]):,} deals")
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle("(best x% = how often the rule picks a best card, in the deals where the choice matters)", y=0.0, fontsize=9)
+    fig.suptitle("(best x% = how often the rule picks a best card, in the deals where the choice matters)", y=0.0,
+                 fontsize=9)
     fig.tight_layout()
     save_figure(fig, out / "rules_of_thumb.png")
     plots.close(fig)
@@ -230,7 +236,8 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=20000, help="deals per form and seed (default 20000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-seed", type=int, default=2, help="the second seed the conclusions are checked on")
-    parser.add_argument("--continuation", default="learned", help="policy that plays after the discard, both sides (default learned)")
+    parser.add_argument("--continuation", default="learned",
+                        help="policy that plays after the discard, both sides (default learned)")
     parser.add_argument("--out", default="results/discards")
     parser.add_argument("--plots-only", action="store_true", help="redraw the plots from the tables in --out")
     args = parser.parse_args(argv)

@@ -62,7 +62,8 @@ def main() -> None:
         for name, n in ((f"batched_{threads}_threads", threads), ("batched_1_thread", 1)):
             numba.set_num_threads(n)
             wall, cpu = timed(lambda: groups_batch.find_batch(hands))
-            run[name] = {"hands_per_s": args.hands / wall, "hands_per_cpu_s": args.hands / cpu, "cores_used": cpu / wall}
+            run[name] = {"hands_per_s": args.hands / wall, "hands_per_cpu_s": args.hands / cpu,
+                         "cores_used": cpu / wall}
         numba.set_num_threads(threads)
         wall, cpu = timed(lambda: [groups.find(cards) for cards in plain_hands])
         run["plain"] = {"hands_per_s": args.plain / wall, "hands_per_cpu_s": args.plain / cpu, "cores_used": cpu / wall}
@@ -71,7 +72,8 @@ def main() -> None:
         run["load_average"] = list(os.getloadavg())
         runs.append(run)
         print(f"run {r}: batched {run[f'batched_{threads}_threads']['hands_per_s']:,.0f}/s "
-              f"(1 thread {run['batched_1_thread']['hands_per_s']:,.0f}/s), plain {run['plain']['hands_per_s']:,.0f}/s, "
+              f"(1 thread {run['batched_1_thread']['hands_per_s']:,.0f}/s), "
+              f"plain {run['plain']['hands_per_s']:,.0f}/s, "
               f"ratio {run['ratio']:,.0f}, load {run['load_average'][0]:.2f}", flush=True)
 
     def median(name, key=None):

@@ -78,8 +78,8 @@ print(json.dumps({k: cpu(f, int(n * scale)) for k, (f, n) in SIZES.items() if k 
 
 def one(checkout: str, only: str, scale: float) -> dict:
     env = dict(os.environ, PYTHONPATH=checkout)
-    out = subprocess.run([sys.executable, "-c", CHILD, only, str(scale)], env=env, capture_output=True, text=True, check=True,
-                         cwd=checkout)
+    out = subprocess.run([sys.executable, "-c", CHILD, only, str(scale)], env=env, capture_output=True, text=True,
+                         check=True, cwd=checkout)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -102,7 +102,8 @@ def main() -> None:
         summary[k] = {"old_median_cpu_s": statistics.median(r["old"][k] for r in runs),
                       "new_median_cpu_s": statistics.median(r["new"][k] for r in runs),
                       "median_ratio_new_over_old": statistics.median(r["new"][k] / r["old"][k] for r in runs)}
-    result = {"what": __doc__.strip().splitlines()[0], "pairs": args.pairs, "only": args.only, "scale": args.scale, "when": time.strftime("%Y-%m-%d %H:%M"),
+    result = {"what": __doc__.strip().splitlines()[0], "pairs": args.pairs, "only": args.only, "scale": args.scale,
+              "when": time.strftime("%Y-%m-%d %H:%M"),
               "cpus": os.cpu_count(), "summary": summary, "runs": runs}
     print(json.dumps(summary, indent=1))
     if args.out:

@@ -66,7 +66,8 @@ def main(argv=None) -> int:
     write_json(meta(command=" ".join(["python", "experiments/learned_vs_mc.py", *sys.argv[1:]]), rules=rules.to_spec(),
                     deals=args.deals, seed=args.seed, opponent=args.opponent,
                     montecarlo="MonteCarloSeat(seed=0) defaults (k=48, budget_ms=14, cap_ms=40) via SeatPolicy",
-                    learned_minus_montecarlo=list(diff), time_ratio_mc_over_learned=float(ratio["montecarlo"] / ratio["learned"]),
+                    learned_minus_montecarlo=list(diff),
+                    time_ratio_mc_over_learned=float(ratio["montecarlo"] / ratio["learned"]),
                     statistics="per-deal duplicate score (two seatings), normal 95% CI over deals; "
                                "time: wall time inside act, one thread",
                     wall_seconds=round(time.perf_counter() - start, 1)),

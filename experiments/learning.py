@@ -74,10 +74,12 @@ def main(argv=None) -> int:
         for n in sizes:
             fitted = training.fit(rules, n, args.seed)
             path = model.save(fitted, Path(tmp) / f"m{n}.joblib")
-            win, low, high = duplicate(rules, BOTS.make(f"learned:model={path}", Rules()), opponent, args.deals, args.eval_seed)
+            win, low, high = duplicate(rules, BOTS.make(f"learned:model={path}", Rules()), opponent, args.deals,
+                                       args.eval_seed)
             held = fitted.meta["held_out"]
             rows.append({"rules": rules.name, "samples_per_kind": n, "train_seconds": fitted.meta["train_seconds"],
-                         "opponent": args.opponent, "deals": args.deals, "win_rate": win, "ci_low": low, "ci_high": high,
+                         "opponent": args.opponent, "deals": args.deals, "win_rate": win, "ci_low": low,
+                         "ci_high": high,
                          **{f"{k}_best_action_rate": v["best_action_rate"] for k, v in held.items()}})  # fmt: skip
             print(f"{n:>6} decisions/kind: {win:.4f} [{low:.4f}, {high:.4f}] v {args.opponent} "
                   f"({fitted.meta['train_seconds']:.0f} s to train)", flush=True)  # fmt: skip
@@ -90,13 +92,15 @@ def main(argv=None) -> int:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.errorbar(curve.samples_per_kind, curve.win_rate, yerr=[curve.win_rate - curve.ci_low, curve.ci_high - curve.win_rate],
+    ax.errorbar(curve.samples_per_kind, curve.win_rate,
+                yerr=[curve.win_rate - curve.ci_low, curve.ci_high - curve.win_rate],
                 marker="o", capsize=3)  # fmt: skip
     ax.axhline(0.5, color="grey", ls="--", lw=0.8)
     ax.set_xscale("log")
     ax.set_xlabel("training decisions per decision kind (each labelled by replaying every legal action)")
     ax.set_ylabel(f"win rate v {args.opponent}")
-    ax.set_title(f"Learning curve, {rules.name}: learned bot v {args.opponent}\n{args.deals:,} duplicate deals a point, 95% CI")
+    ax.set_title(f"Learning curve, {rules.name}: learned bot v {args.opponent}\n"
+                 f"{args.deals:,} duplicate deals a point, 95% CI")
     ax.grid(alpha=0.3)
     save_figure(fig, out / "learning_curve.png")
     plots.close(fig)

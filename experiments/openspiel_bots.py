@@ -62,8 +62,10 @@ def main() -> None:
     for spec in split_bots(args.bots):
         for opponent in split_bots(args.vs):
             mean, low, high, seconds = match(entry, rules, spec, opponent, args.deals, args.seed)
-            rows.append({"bot": spec, "vs": opponent, "win_share": round(mean, 4), "ci95": [round(low, 4), round(high, 4)],
-                         "deals": args.deals, "games": args.deals * entry.game.seats(rules), "seconds": round(seconds, 1)})
+            rows.append({"bot": spec, "vs": opponent, "win_share": round(mean, 4),
+                         "ci95": [round(low, 4), round(high, 4)],
+                         "deals": args.deals, "games": args.deals * entry.game.seats(rules),
+                         "seconds": round(seconds, 1)})
             print(f"{spec} v {opponent}: {mean:.3f} (95% CI {low:.3f}-{high:.3f}), {seconds:.0f} s")
     command = " ".join(["PYTHONPATH=. python", "experiments/openspiel_bots.py", *sys.argv[1:]])
     out = HERE / "results" / "search" / f"openspiel_{args.game}_{args.rules}.json"

@@ -90,7 +90,8 @@ def main() -> None:
                          "actions_per_game": round(runs[0][1] / args.games, 2),
                          "us_per_action": round(statistics.median(us), 1),
                          "us_per_clone_halfway": round(statistics.median(clone), 1)})
-            print(f"{name:8} {preset:10} {rows[-1]['ms_per_game']:8.3f} ms a game ({rows[-1]['cpu_ms_per_game']:.3f} CPU)  "
+            print(f"{name:8} {preset:10} {rows[-1]['ms_per_game']:8.3f} ms a game "
+                  f"({rows[-1]['cpu_ms_per_game']:.3f} CPU)  "
                   f"{rows[-1]['actions_per_game']:6.1f} actions  {rows[-1]['us_per_action']:7.1f} us an action  "
                   f"{rows[-1]['us_per_clone_halfway']:7.1f} us a clone")
     skipped = [n for n in registry.names() if not callable(getattr(registry.get(n).game, "steps", None))]

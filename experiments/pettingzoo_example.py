@@ -70,7 +70,8 @@ def main() -> None:
                 for deal in range(args.episodes)]
     mean, low, high = duplicate_interval(np.array(per_deal), games_per_deal=len(agents))
     print(f"{args.game} ({rules.to_spec()}): random policy vs {bot_spec}: win share {mean:.3f} "
-          f"(95% {low:.3f}-{high:.3f}) over {args.episodes} deals x {len(agents)} seats; fair share {1 / len(agents):.3f}")
+          f"(95% {low:.3f}-{high:.3f}) over {args.episodes} deals x {len(agents)} seats; fair share "
+          f"{1 / len(agents):.3f}")
 
 
 if __name__ == "__main__":

@@ -52,8 +52,10 @@ def main() -> dict:
 
     result = {
         "rows": m,
-        "greedy_lead_ns": {"numpy_int8_arrays": per_row(numpy_lead, m), "numba_bitmasks": per_row(lambda: greedy_lead_rows(masks, bases, *out), m)},
-        "deal_ns": {"numpy_deal_arrays": per_row(numpy_deal, m), "numba_deal": per_row(lambda: rb.deal(rules, 0, 0, 16), m)},
+        "greedy_lead_ns": {"numpy_int8_arrays": per_row(numpy_lead, m),
+                           "numba_bitmasks": per_row(lambda: greedy_lead_rows(masks, bases, *out), m)},
+        "deal_ns": {"numpy_deal_arrays": per_row(numpy_deal, m),
+                    "numba_deal": per_row(lambda: rb.deal(rules, 0, 0, 16), m)},
     }
     write_json({**result, "meta": meta(script="experiments/ranks_layout.py")}, Path("results/bench/ranks_layout.json"))
     return result

@@ -128,7 +128,8 @@ def main(argv=None) -> None:
     }
     if wall:
         meta["decision_ms"] = {
-            "wall_mean": float(np.mean(wall)), "wall_p99": float(np.percentile(wall, 99)), "wall_max": float(np.max(wall)),
+            "wall_mean": float(np.mean(wall)), "wall_p99": float(np.percentile(wall, 99)),
+            "wall_max": float(np.max(wall)),
             "cpu_mean": float(np.mean(cpu)), "cpu_p99": float(np.percentile(cpu, 99)), "cpu_max": float(np.max(cpu)),
             "decisions": len(wall),
         }

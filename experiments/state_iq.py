@@ -118,7 +118,7 @@ def extremes(deck: pd.DataFrame, k: int = 8) -> pd.DataFrame:
     """The k hardest and k easiest states for the optimal guesser over the deck, against each
     clue-giver, with their rank (1: hardest)."""
     out = []
-    for giver, part in deck[deck.guesser == "optimal"].groupby("giver"):
+    for _giver, part in deck[deck.guesser == "optimal"].groupby("giver"):
         part = part.sort_values("expected", ascending=False).reset_index(drop=True)
         part["rank"] = np.arange(1, len(part) + 1)
         out.append(pd.concat([part.head(k).assign(end="hardest"), part.tail(k).assign(end="easiest")]))

@@ -940,7 +940,8 @@ def check_result(claimed, report: dict) -> None:
         if key not in report:
             raise RecordError(f"result.{shown_key(key)}: unknown key (known: {', '.join(report)})")
         if not json_equal(value, report[key]):
-            raise RecordError(f"result.{shown_key(key)}: the record says {shown(value)}, the replay gives {shown(report[key])}")
+            raise RecordError(f"result.{shown_key(key)}: the record says {shown(value)}, the replay gives "
+                              f"{shown(report[key])}")
 
 
 def replayed(record, game: str, replay_game: Callable, report: Callable, body_keys: Sequence[str] | None = None):

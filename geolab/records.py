@@ -84,7 +84,8 @@ def parse(text: str | bytes, where: str = "record"):
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_int,
                            parse_float=_float)
     except json.JSONDecodeError as error:
-        raise RecordError(f"{where}: malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+        raise RecordError(f"{where}: malformed JSON at line {error.lineno}, column {error.colno}: "
+                          f"{error.msg}") from None
     except _Refused as error:
         raise RecordError(f"{where}: {error}") from None
     except RecursionError:

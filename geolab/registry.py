@@ -155,5 +155,5 @@ def by_record(game_id: Any) -> Entry:
     raise RecordError(f"game: unknown game {game_id!r} (known: {known})")
 
 
-__all__ = ["BUILTIN", "DefinitionError", "Entry", "builtin", "by_record", "definition", "entries", "get", "names", "offer",
-           "offering", "register", "title", "unregister"]
+__all__ = ["BUILTIN", "DefinitionError", "Entry", "builtin", "by_record", "definition", "entries", "get", "names",
+           "offer", "offering", "register", "title", "unregister"]

@@ -328,7 +328,8 @@ class State:
                         or not (np.isfinite(a.seconds) and a.seconds >= 0):
                     raise IllegalActionError(f"{d.kind}: seconds must be a finite number at least 0, "
                                              f"got {shown(a.seconds)}")
-                answers[d.seat] = a if a.action is None else Claim(checked(d, a.action, self._name(d)), float(a.seconds))
+                answers[d.seat] = a if a.action is None else Claim(checked(d, a.action, self._name(d)),
+                                                                   float(a.seconds))
             else:
                 answers[d.seat] = checked(d, a, self._name(d))
         self.log.append(("ask", answers))

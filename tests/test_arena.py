@@ -87,7 +87,8 @@ def test_arena_cli_writes_files(tmp_path, capsys):
     assert {"a", "b", "games", "win_rate_a", "ci_low", "ci_high"} <= set(pair) and pair["games"] == 60
     assert pair["a"] == "random" and pair["win_rate_a"] < 0.3
     assert {r["bot"] for r in report["ratings"]} == {"random", "greedy"}
-    for name in ("pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png", "meta.json"):
+    for name in ("pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png",
+                 "meta.json"):
         assert (out / name).stat().st_size > 0
     meta = json.loads((out / "meta.json").read_text())
     assert meta["bots"] == ["random", "greedy"] and meta["seed"] == 0 and meta["rules"] == "combo1"

@@ -236,13 +236,13 @@ def test_resampling_keeps_deals_dealt_again_without_a_solution():
     rules = Rules(redeals=2)
     state = State(ENGINE, rules, Deal((BOTH_DRY, (RICH, DRY))))
     rng = np.random.default_rng(4)
-    for seat in (0, 1):
-        again = state.resample(seat, rng)
+    for side in (0, 1):
+        again = state.resample(side, rng)
         first, last = again.deal.deals
-        assert first[seat] == BOTH_DRY[seat] and solutions(rules, first[1 - seat]) == ()
-        if seat == 1:  # B's own hand holds none: A's new hand must (else the cards would be dealt again)
+        assert first[side] == BOTH_DRY[side] and solutions(rules, first[1 - side]) == ()
+        if side == 1:  # B's own hand holds none: A's new hand must (else the cards would be dealt again)
             assert solutions(rules, last[0])
-        assert again.observe(seat) == state.observe(seat)
+        assert again.observe(side) == state.observe(side)
 
 
 def test_the_steps_nest_as_a_stage_of_another_game():

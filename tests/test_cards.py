@@ -33,7 +33,8 @@ def test_rule_text_comparisons():
     assert rank("AK", STATEHOOD) > rank("NM", STATEHOOD)  # AK beats NM at base 50
     assert rank("TX", SIZE) + rank("CA", SIZE) == 5  # Jumbled: 5 v South Dakota's 16
     # Level 2: Georgia loses at base 1 exactly to statehood 1, 2, 3.
-    assert sorted(cards.POSTAL[c] for c in np.flatnonzero(RANKS[:, STATEHOOD] < rank("GA", STATEHOOD))) == ["DE", "NJ", "PA"]
+    assert sorted(cards.POSTAL[c] for c in np.flatnonzero(RANKS[:, STATEHOOD] < rank("GA", STATEHOOD))) \
+        == ["DE", "NJ", "PA"]
     # Level 2: Maine loses at base 50 exactly to population 42 and higher.
     assert (RANKS[:, POPULATION] > rank("ME", POPULATION)).sum() == 9
 

@@ -1,4 +1,5 @@
-"""`geolab simulate|arena|bench|equilibrium class`: JSON output and exit codes (the generic\nlab commands on Class, and its own equilibrium command)."""
+"""`geolab simulate|arena|bench|equilibrium class`: JSON output and exit codes (the generic
+lab commands on Class, and its own equilibrium command)."""
 
 import json
 import re

@@ -123,7 +123,8 @@ def test_symmetric_field_each_student_wins_one_in_students():
 
 
 @pytest.mark.parametrize("rules", [Rules(students=32, groups=8),
-                                   Rules(students=17, groups=3, championship_ties="share")], ids=["32s8g", "17s3g-share"])
+                                   Rules(students=17, groups=3, championship_ties="share")],
+                         ids=["32s8g", "17s3g-share"])
 def test_group_and_champion_rates_match_the_kernel(rules):
     seats = np.arange(rules.students) % len(TABLES)
     n = 20_000

@@ -185,7 +185,7 @@ def test_the_dashing_states_winner_leads_first_at_play_the_ranks():
 @pytest.mark.parametrize("plan, stops", [
     ([0, 0, 0], {"decided": True, "literal": True, "never": False}),          # 3-0
     ([1, 1, None], {"decided": True, "literal": True, "never": False}),       # win-win-tie
-    ([0, None, 0], {"decided": True, "literal": False, "never": False}),      # win-tie-win: the literal reading plays on
+    ([0, None, 0], {"decided": True, "literal": False, "never": False}),      # win-tie-win: literal reading plays on
     ([None, 1, 1], {"decided": True, "literal": False, "never": False}),      # tie-win-win: likewise
     ([0, 1, 0], {"decided": False, "literal": False, "never": False}),        # 2-1 goes on
     ([0, None, None], {"decided": False, "literal": False, "never": False}),  # 1-0: the fourth game can level it

@@ -75,7 +75,8 @@ def test_listing_the_games_loads_no_engine_bot_or_library():
             "heavy = sorted(m for m in sys.modules if m.startswith('geolab.bots') or m.count('.') > 2 "
             "and m.startswith('geolab.games.') or m in ('geolab.game', 'numpy', 'numba', 'pandas', 'matplotlib')); "
             "print(len(names), heavy)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(maxsplit=1)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True) \
+        .stdout.split(maxsplit=1)
     assert out == ["8", "[]\n"]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import io
 import json
 import os
@@ -201,9 +202,10 @@ def assert_is_the_record_of_its_replay(entry, record) -> None:
 # ----- mutations ----------------------------------------------------------------------------
 ODD_VALUES = [None, True, False, 0, 1, -1, 2, 2.0, 1.5, -0.0, "", "A", "B", "x", "yes", "true", "1",
               [], {}, [1], [None], ["A"], {"A": 1}, 2**63 - 1, 2**63, -(2**63) - 1, 10**18, 1e300]
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False, allow_infinity=False)
-                    | st.text(max_size=6), lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10**20), 10**20)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=6)
 
 
 #: A whole number of more than 4,300 digits: Python will not print it (``str`` raises), so a
@@ -213,7 +215,8 @@ UNPRINTABLE = st.integers(4301, 6000).map(lambda digits: 10 ** digits - 1) | st.
 #: (NaN and infinities only in-process), an odd whole number, a string, a wrong postal code.
 STRUCTURE = {
     "list": st.lists(JSON, max_size=3),
-    "object": st.dictionaries(st.text(max_size=5) | st.sampled_from(["A", "B", "game", "rules", "x"]), JSON, max_size=3),
+    "object": st.dictionaries(st.text(max_size=5) | st.sampled_from(["A", "B", "game", "rules", "x"]), JSON,
+                              max_size=3),
     "null": st.none(),
     "bool": st.booleans(),
     "float": st.sampled_from([1.5, -0.0, 2.0, 0.1, 1e300, -1e300]),
@@ -572,7 +575,7 @@ def test_every_place_of_every_record_takes_any_type_in_one_line(game):
         for path, value in sweep_cases(record, SWEEP if LARGE else SWEEP_SMALL):
             bad = _with(record, path, value)
             COUNTS[f"sweep {game}"] += 1
-            report = one_line_or_success(lambda: records.replay(copy.deepcopy(bad)), (path, shown(value)))
+            report = one_line_or_success(lambda bad=bad: records.replay(copy.deepcopy(bad)), (path, shown(value)))
             OUTCOMES["sweep refused" if report is None else "sweep accepted"] += 1
             if report is not None:
                 assert_is_the_record_of_its_replay(entry, bad)
@@ -599,7 +602,7 @@ def test_structurally_mutated_sessions_replay_resume_and_serve_or_are_one_line(g
         (folder / f"{WEB_ID}.json").write_bytes(text)
         store = Store(folder)
         for read in (store.summary, store.page):
-            one_line_or_success(lambda: read(WEB_ID), record)
+            one_line_or_success(functools.partial(read, WEB_ID), record)
     assert time.perf_counter() - start < TIME_LIMIT["records"] * 3
 
 
@@ -713,7 +716,8 @@ BOT_LISTS = ["first,best", "best,first", "first,best,best:greed=0.5", "best:gree
              "nope,first", "best:greed=2,first", "best:greed=x,first", "first,,best", "best:zzz=1,first",
              "first,best,first,best,first,best,first"]
 SETTINGS_TEXT = ["seats=2", "seats=6", "seats=4", "best_low=true", "limit=2", "ties=share", "seats=7", "hand=4",
-                 "rounds=2", "categories=[0,1]", "limit=1", "limit=none", "best_low=false", "best_low=yes", "ties=nobody", "ties=x", "seats=" + "9" * 5000, "nofield=1", "=3",
+                 "rounds=2", "categories=[0,1]", "limit=1", "limit=none", "best_low=false", "best_low=yes",
+                 "ties=nobody", "ties=x", "seats=" + "9" * 5000, "nofield=1", "=3",
                  "seats", "categories=[0,1,2.0]", "seats=2.0"]
 
 

@@ -88,7 +88,8 @@ def test_a_race_is_asked_of_both_at_once_with_every_solution_and_a_wrong_claim()
 
 def test_a_wrong_claim_loses_the_race_and_the_other_deals():
     rules = Rules(target=15)
-    played = ENGINE.play(rules, a_deal(rules), [Script(lambda d: Claim(WRONG, 1.0)), Script(lambda d: Claim(None, 9.0))])
+    played = ENGINE.play(rules, a_deal(rules),
+                         [Script(lambda d: Claim(WRONG, 1.0)), Script(lambda d: Claim(None, 9.0))])
     first = played.rounds[0]
     assert first.race.winner == 1 and first.dealer == 1 and first.stage.first_lead == 1
     assert first.points[1] >= 10

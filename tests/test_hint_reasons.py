@@ -81,7 +81,8 @@ def test_only_the_least_useful_card_is_called_cheap_to_give_away():
 
 
 def test_the_other_lead_reasons():
-    assert reason("lead", SEED3, Lead(c("DE"), STATE, 1)) == "DE is 1st in statehood: no card beats it at base 1, a sure trick"
+    assert reason("lead", SEED3, Lead(c("DE"), STATE, 1)) \
+        == "DE is 1st in statehood: no card beats it at base 1, a sure trick"
     assert reason("lead", SEED3, Lead(c("FL"), POP, 1)) == (
         "FL is 4th in population: 3 unseen cards beat it at base 1 (CA (1st), TX (2nd), NY (3rd)); B holds none of "
         "them with chance 51%, so it takes the trick more often than not")
@@ -130,8 +131,8 @@ def _open_lead(hand: str, lead: str, k: int, base: int, trick: int = 0) -> View:
 
 def test_answers_to_an_open_lead():
     view = _open_lead("TX CA AL FL IA ID IN NH", "MT", SIZE, 1)  # MT is 4th in size
-    assert reason("follow", view, c("CA")) == "CA (3rd) is closer to base 1 than MT (4th) in size: it takes the trick, " \
-                                              "your cheapest winner"
+    assert reason("follow", view, c("CA")) == "CA (3rd) is closer to base 1 than MT (4th) in size: " \
+                                              "it takes the trick, your cheapest winner"
     assert reason("follow", view, c("TX")) == "TX (2nd) is closer to base 1 than MT (4th) in size: it takes the trick"
     assert reason("follow", view, c("AL")).startswith("CA TX would beat MT (4th), but may be worth more later; ")
     hopeless = _open_lead("AL FL IA ID IN MD NH DE", "AK", SIZE, 1)

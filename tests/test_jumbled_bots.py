@@ -193,5 +193,6 @@ def test_a_bot_seat_decides_on_the_reference_engine_as_the_bot_does_on_the_batch
             fixed.append(RoundDeal(tuple(tuple(card(x) for x in rd["deal"][s]) for s in "ABC"), tuple(turned + rest)))
         played = GAME.play(rules, Deal(0, tuple(fixed)), [BotSeat(b) for b in bots])
         assert GAME.to_record(played) == record
-    seats = [BotSeat(BOTS.make(s, rules), np.random.default_rng(1)) for s in ("montecarlo:samples=4", "learned", "random")]
+    seats = [BotSeat(BOTS.make(s, rules), np.random.default_rng(1))
+             for s in ("montecarlo:samples=4", "learned", "random")]
     assert GAME.play(rules, GAME.deal(rules, np.random.default_rng(2)), seats).over

@@ -124,7 +124,8 @@ def test_arena_cli_writes_tables_plots_and_meta(tmp_path, capsys):
     assert pair["a"] == "heuristic" and pair["games"] == 120  # three seats: three rotations a deal
     assert pair["ci_low"] <= pair["win_rate_a"] <= pair["ci_high"]
     assert {r["bot"] for r in report["ratings"]} == {"heuristic", "random"}
-    for name in ("pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png", "meta.json"):
+    for name in ("pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png",
+                 "meta.json"):
         assert (out / name).stat().st_size > 0
     meta = json.loads((out / "meta.json").read_text())
     assert meta["game"] == "jumbled" and meta["rules"] == {"preset": "standard", "players": 3}

@@ -204,8 +204,9 @@ def test_reference_legal_choices_match_the_batch_legal_mask():
     rnd = BatchRound(rules, hands, order, np.zeros(30, np.int8))
     refs = [Game(rules).start_round(0, [list(map(int, h)) for h in hands[g]], [int(c) for c in order[g]])
             for g in range(30)]
-    for s in range(rules.sets_per_round):
-        obs = observe(rnd, np.arange(30), np.zeros(30, np.int64), np.zeros((30, 3), np.int64), np.zeros(30, np.int64), 0)
+    for _ in range(rules.sets_per_round):
+        obs = observe(rnd, np.arange(30), np.zeros(30, np.int64), np.zeros((30, 3), np.int64),
+                      np.zeros(30, np.int64), 0)
         mask = obs.legal_mask()
         for g in range(30):
             legal = {sum(1 << list(hands[g, 0]).index(c) for c in choice) for choice in refs[g].legal(0)}
@@ -240,7 +241,8 @@ def test_monte_carlo_decisions_do_not_use_hidden_cards():
     acts = []
     for h, o in ((hands, order), (other, order2)):
         rnd = BatchRound(rules, h, o, np.zeros(20, np.int8))
-        obs = observe(rnd, np.arange(20), np.zeros(20, np.int64), np.zeros((20, 4), np.int64), np.zeros(20, np.int64), 0)
+        obs = observe(rnd, np.arange(20), np.zeros(20, np.int64), np.zeros((20, 4), np.int64),
+                      np.zeros(20, np.int64), 0)
         acts.append(bot.act(obs, np.random.default_rng(12)))
     assert (acts[0] == acts[1]).all()
 
@@ -416,7 +418,8 @@ def round_deals(records):
 def test_every_seating_plays_the_same_deals_round_by_round():
     rules = Rules().validate()
     one = GAME.batch_records(rules, [BOTS.make(n, rules) for n in ("heuristic", "random", "first", "last")], 30, 5)
-    other = GAME.batch_records(rules, [BOTS.make(n, rules) for n in ("random", "last", "heuristic", "heuristic")], 30, 5)
+    other = GAME.batch_records(rules, [BOTS.make(n, rules) for n in ("random", "last", "heuristic", "heuristic")],
+                               30, 5)
     compared = 0
     for a, b in zip(round_deals(one), round_deals(other)):
         for x, y in zip(a, b):

@@ -63,7 +63,8 @@ def imports(path: Path, module: str, top_level_only: bool = False):
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
             yield base, [a.name for a in node.names], node.lineno
 
 
@@ -197,7 +198,8 @@ def test_every_offer_lives_in_its_own_games_package():
     for name, definition in registry.builtin().items():
         package = definition.game.rpartition(".game:")[0]
         for what, target in definition.offers.items():
-            assert target.startswith(f"{package}.offers."), f"{name}: its {what} offer {target} is not in {package}.offers"
+            assert target.startswith(f"{package}.offers."), \
+                f"{name}: its {what} offer {target} is not in {package}.offers"
 
 
 #: The most parameters a function in geolab/ may take (issue 37, item 9): past this, group

@@ -68,7 +68,8 @@ def test_a_model_for_other_rules_is_refused(combo1_model, capsys):
     bot = LearnedPolicy(str(combo1_model))
     with pytest.raises(GeolabError, match="trained for rules"):
         rb.play(Rules.battle(1), (bot, BOTS.make("greedy", Rules())), 8, seed=0, **SMALL)
-    code = main(["simulate", "ranks", "--rules", "battle1", "--games", "10", "--bots", f"learned:model={combo1_model},greedy"])
+    code = main(["simulate", "ranks", "--rules", "battle1", "--games", "10", "--bots",
+                 f"learned:model={combo1_model},greedy"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "trained for rules" in err
     with pytest.raises(model.ModelError, match="no learned model"):
@@ -113,7 +114,8 @@ class HiddenSwapSpy:
         saved = {k: getattr(chunk, k).copy() for k in ("hand", "disc", "lead")}
         g, opp = obs.game, 1 - obs.side.astype(np.int64)
         every = np.int64((1 << 50) - 1)
-        used = chunk.hand[g, 0] | chunk.hand[g, 1] | chunk.disc[g, 0] | chunk.disc[g, 1] | chunk.played[g, 0] | chunk.played[g, 1]
+        used = (chunk.hand[g, 0] | chunk.hand[g, 1] | chunk.disc[g, 0] | chunk.disc[g, 1]
+                | chunk.played[g, 0] | chunk.played[g, 1])
         if obs.kind == "follow":
             used = used | (np.int64(1) << chunk.lead[g].astype(np.int64))
         deck = every & ~used

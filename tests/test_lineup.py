@@ -101,7 +101,7 @@ def test_border_up_races_each_game_as_its_own_pair_would():
     together = border_up.race_block(rules, (Lineup(tuple(pool), wa), Lineup(tuple(pool), wb)), lambda a: keys[a],
                                     streams, M)
     for i in range(M):
-        alone = border_up.race_block(rules, (pool[wa[i]], pool[wb[i]]), lambda a: keys[a][i:i + 1], streams, 1)
+        alone = border_up.race_block(rules, (pool[wa[i]], pool[wb[i]]), lambda a, i=i: keys[a][i:i + 1], streams, 1)
         assert together.winner[i] == alone.winner[0] and (together.seconds[i] == alone.seconds[0]).all(), i
 
 

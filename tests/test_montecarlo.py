@@ -34,7 +34,7 @@ def test_decisions_do_not_depend_on_hidden_cards(preset):
     others = sorted(set(range(50)) - set(mine))
     seat = small_seat()
     views = []
-    for trial in range(2):
+    for _ in range(2):
         theirs = tuple(sorted(rng.choice(others, rules.hand_size, replace=False).tolist()))
         view = View(rules, 0, mine, (), None, 0 if rules.first_lead == "given" else None, (None, None),
                     deal.power_bases, ())

@@ -218,7 +218,8 @@ def test_only_games_that_determinize_offer_the_bots(restored_registry):
     done = osp.install()
     for name in GAMES:
         offers = registry.get(name).has("determinize") and callable(registry.get(name).game.determinize)
-        assert (name in done) == offers == ("os-ismcts" in registry.get(name).bots) == ("os-mcts" in registry.get(name).bots)
+        assert (name in done) == offers == ("os-ismcts" in registry.get(name).bots) \
+            == ("os-mcts" in registry.get(name).bots)
         assert "os-ismcts" not in own[name]  # the game's own registry is left as it was
     assert "toy" in done
     assert osp.install() == done
@@ -250,7 +251,7 @@ def test_the_bots_play_legal_moves_and_repeat_themselves_on_a_seed(spec):
         rules = entry.game.Rules.preset(preset)
         deal = entry.game.deal(rules, np.random.default_rng(3))
 
-        def played(seed):
+        def played(seed, entry=entry, rules=rules, deal=deal):
             seats = [_bots("toy").make(spec, rules).seat(np.random.default_rng([seed, s])) for s in range(rules.seats)]
             return entry.game.to_record(entry.game.play(rules, deal, seats))
 
@@ -270,7 +271,8 @@ def test_the_bots_never_read_the_real_deal():
     other = state.resample(0, rng)
     assert other.deal != state.deal
     for spec in ("os-ismcts:sims=20", "os-mcts:sims=10,worlds=2"):
-        answers = [_bots("toy").make(spec, rules).seat(np.random.default_rng(9)).act(s.decision(0)) for s in (state, other)]
+        answers = [_bots("toy").make(spec, rules).seat(np.random.default_rng(9)).act(s.decision(0))
+                   for s in (state, other)]
         assert answers[0] == answers[1]
 
 
@@ -297,7 +299,7 @@ def test_on_play_the_ranks_the_bots_play_the_batch_engine_legally_and_repeat_the
     for preset in ("combo1", "battle2"):  # hidden discards; public ones, declarations, a face-down lead
         rules = entry.game.Rules.preset(preset)
 
-        def table():
+        def table(rules=rules):
             return [_bots("ranks").make(spec, rules), entry.bots.make("greedy", rules)]
 
         records = entry.game.batch_records(rules, table(), 2, 3)

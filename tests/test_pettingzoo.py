@@ -70,7 +70,8 @@ def test_the_env_and_the_engine_agree_move_for_move(game, preset):
             assert env.possible_agents[d.seat] == agent
             for other in env.agents:
                 seen, seat = env.observe(other), env.possible_agents.index(other)
-                np.testing.assert_array_equal(seen["observation"], g.observation_tensor(rules, seat, state.observe(seat)))
+                np.testing.assert_array_equal(seen["observation"],
+                                              g.observation_tensor(rules, seat, state.observe(seat)))
                 assert np.flatnonzero(seen["action_mask"]).tolist() == (_ids(g, rules, d) if other == agent else [])
             action = int(pick.choice(_ids(g, rules, d)))
             answers[d.seat] = g.action_of(rules, d, action)
@@ -132,8 +133,10 @@ def test_rules_come_as_rules_a_preset_a_spec_or_fields_and_mistakes_are_geolab_e
         changed = {f: getattr(rules, f) for f in Rules.field_names() if getattr(rules, f) != getattr(default, f)}
         for made in (pz.env(game, rules), pz.env(game, name), pz.env(game, {"preset": name}), pz.env(game, **changed)):
             assert made.unwrapped.rules == rules
-    for wrong, error in ((lambda: pz.env("no such game"), GeolabError), (lambda: pz.env(game, "no such preset"), RulesError),
-                         (lambda: pz.env(game, no_such_field=1), RulesError), (lambda: pz.env(game, rules=3), RulesError),
+    for wrong, error in ((lambda: pz.env("no such game"), GeolabError),
+                         (lambda: pz.env(game, "no such preset"), RulesError),
+                         (lambda: pz.env(game, no_such_field=1), RulesError),
+                         (lambda: pz.env(game, rules=3), RulesError),
                          (lambda: pz.env(game, render_mode="rgb_array"), GeolabError)):
         with pytest.raises(error) as caught:
             wrong()

@@ -273,8 +273,9 @@ class Checker:
             assert views.parse(decision, label) == action, label
         lines = views.screen(decision) + views.help(decision) + [views.prompt(decision)]
         assert all(isinstance(x, str) and len(x) <= WIDTH for x in lines), [x for x in lines if len(x) > WIDTH]
-        for junk in ("no such move 12345", "\u00b2", "\u0661", "1 \u00b2", "9" * 5000):  # a superscript, an Arabic-Indic 1,
-            with pytest.raises(MoveError):  # thousands of digits: each a line of the views', never a ValueError
+        # a superscript, an Arabic-Indic 1, thousands of digits: each a line of the views', never a ValueError
+        for junk in ("no such move 12345", "\u00b2", "\u0661", "1 \u00b2", "9" * 5000):
+            with pytest.raises(MoveError):
                 views.parse(decision, junk)
         seen = views.events(decision)
         before = self.events.get(decision.seat, [])

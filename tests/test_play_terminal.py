@@ -148,7 +148,8 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path, argv, message):
     (["ranks", "--rules", "battle1", "--vs", "planner"], r"(You|B) won the series\.", 20),
     (["ranks", "--rules", "battle2", "--vs", "counter", "--set", "target_points=4"], r"(You|B) won the series\.", 10),
     (["jumbled", "--set", "players=3", "--vs", "heuristic"], r"(You|Your team) (won|lost)|won with", 10),
-    (["class", "--vs", "equilibrium", "--set", "students=10", "--set", "groups=2"], r"class champion|won group|won your group|lost", 1),
+    (["class", "--vs", "equilibrium", "--set", "students=10", "--set", "groups=2"],
+     r"class champion|won group|won your group|lost", 1),
 ])
 def test_a_whole_match_of_each_game_replays_and_solves(tmp_path, argv, verdict, moves):
     record = tmp_path / "match.json"

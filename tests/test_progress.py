@@ -179,8 +179,10 @@ def test_the_ladder_is_measured_from_the_best_heuristic_with_random_apart():
     relative = result.ratings_table(anchor=reference).set_index("bot")
     absolute = table.set_index("bot")
     for bot in absolute.index:  # the same differences, measured from counter
-        assert relative.loc[bot, "rating"] == pytest.approx(absolute.loc[bot, "rating"] - absolute.loc["counter", "rating"])
-    assert relative.loc["counter", "rating"] == 0 and relative.loc["search", "rating"] > 0 > relative.loc["greedy", "rating"]
+        assert relative.loc[bot, "rating"] \
+            == pytest.approx(absolute.loc[bot, "rating"] - absolute.loc["counter", "rating"])
+    assert relative.loc["counter", "rating"] == 0 \
+        and relative.loc["search", "rating"] > 0 > relative.loc["greedy", "rating"]
     # the interval of a difference to counter is narrower than that of a difference to random
     assert relative.loc["search", "ci_high"] - relative.loc["search", "ci_low"] < (
         absolute.loc["search", "ci_high"] - absolute.loc["search", "ci_low"])

@@ -43,7 +43,8 @@ def test_every_bot_pairing_replays_through_the_reference_engine(preset):
     rules = Rules.preset(preset)
     for a in HEURISTICS:
         for b in HEURISTICS:
-            played = rb.play(rules, (BOTS.make(a, Rules()), BOTS.make(b, Rules())), 24, seed=len(a) * 31 + len(b), **SMALL)
+            played = rb.play(rules, (BOTS.make(a, Rules()), BOTS.make(b, Rules())), 24, seed=len(a) * 31 + len(b),
+                             **SMALL)
             for i in range(len(played)):
                 record = json.loads(json.dumps(to_record(played.game(i), result=False)))
                 result = replay_record(record)
@@ -181,7 +182,8 @@ def test_observations_hide_what_the_seat_may_not_see():
     follow = seen[("battle2", "follow")]
     assert follow.lead_card is None and follow.view(0).lead_card is None and follow.lead_category is not None
     assert seen[("battle1", "follow")].lead_card is not None
-    assert seen[("combo1", "lead")].opponent_discards is None and seen[("combo1", "lead")].view(0).opponent_discards is None
+    assert seen[("combo1", "lead")].opponent_discards is None \
+        and seen[("combo1", "lead")].view(0).opponent_discards is None
     assert seen[("battle1", "discard")].opponent_discards is None  # made at the same time
     opp = seen[("battle1", "lead")]
     assert opp.opponent_discards is not None and (opp.opponent_discards != 0).all()
@@ -204,7 +206,8 @@ VARIANTS = [
     {"preset": "combo1", "bonus": "shutout", "win_points": [1, 2, 1], "last_trick_breaks_tie": False, "end_at": None},
     {"preset": "battle3", "hand_size": 12, "tricks": 10, "discards": 2, "bases": [1] * 5 + [50] * 5, "power_split": 3,
      "win_tricks": 6, "end_at": 6},
-    {"preset": "geodouble", "bases": [1, 50, 25, 1, 50, 10], "discards_public": True, "first_lead": "discard-statehood"},
+    {"preset": "geodouble", "bases": [1, 50, 25, 1, 50, 10], "discards_public": True,
+     "first_lead": "discard-statehood"},
 ]
 
 

@@ -42,7 +42,8 @@ def test_random_legal_play(preset, seed, greedy):
 def test_battle_series_reaches_its_target():
     for name in ("battle1", "battle2"):
         rules = Rules.preset(name)
-        series, games = play_series(rules, [GreedySeat(), RandomSeat(np.random.default_rng(1))], np.random.default_rng(2))
+        series, games = play_series(rules, [GreedySeat(), RandomSeat(np.random.default_rng(1))],
+                                    np.random.default_rng(2))
         assert series.battles == len(games) and max(series.score) >= rules.target_points
         totals = np.sum([g.points for g in games], axis=0)
         assert tuple(totals) == series.score and series.winner == int(np.argmax(totals))

@@ -53,9 +53,11 @@ def test_rule_text_tricks():
     rules = Rules.preset("battle2")
     assert trick_winner(rules, 0, card("NY"), card("CO"), POPULATION, 1) == 0
     assert trick_winner(rules, 0, card("NM"), card("AK"), STATEHOOD, 50) == 1
-    ga_beaten_by = {c for c in range(50) if c != card("GA") and trick_winner(rules, 0, card("GA"), c, STATEHOOD, 1) == 1}
+    ga_beaten_by = {c for c in range(50)
+                    if c != card("GA") and trick_winner(rules, 0, card("GA"), c, STATEHOOD, 1) == 1}
     assert ga_beaten_by == {card("DE"), card("PA"), card("NJ")}
-    me_beaten_by = {c for c in range(50) if c != card("ME") and trick_winner(rules, 0, card("ME"), c, POPULATION, 50) == 1}
+    me_beaten_by = {c for c in range(50)
+                    if c != card("ME") and trick_winner(rules, 0, card("ME"), c, POPULATION, 50) == 1}
     assert len(me_beaten_by) == 9 and card("NH") in me_beaten_by  # population 42..50
 
 
@@ -63,7 +65,8 @@ def test_equal_distance_goes_to_the_lead_by_default():
     b3 = Rules.preset("battle3")
     sc, nc = card("SC"), card("NC")  # statehood 8 and 12: both 2 from base 10
     assert trick_winner(b3, 0, sc, nc, STATEHOOD, 10) == 0
-    assert trick_winner(Rules.from_spec({"preset": "battle3", "equal_distance": "follow"}), 0, sc, nc, STATEHOOD, 10) == 1
+    assert trick_winner(Rules.from_spec({"preset": "battle3", "equal_distance": "follow"}),
+                        0, sc, nc, STATEHOOD, 10) == 1
     assert trick_winner(b3, 1, card("TX"), card("AK"), SIZE, 1) == 0
 
 

@@ -53,7 +53,8 @@ def set_trick(i, key, value):
 BAD = [
     ("unknown postal", "text_ny_v_co_population", lambda r: r["deal"]["A"].__setitem__(0, "XX"),
      "deal.A: unknown postal code 'XX'"),
-    ("duplicate card", "text_ny_v_co_population", lambda r: r["deal"]["B"].__setitem__(0, "NY"), "deal: NY dealt twice"),
+    ("duplicate card", "text_ny_v_co_population", lambda r: r["deal"]["B"].__setitem__(0, "NY"),
+     "deal: NY dealt twice"),
     ("wrong hand size", "text_ny_v_co_population", lambda r: r["deal"]["A"].pop(), "deal.A: expected 9 cards, got 8"),
     ("discard not held", "text_ny_v_co_population", lambda r: r["discards"].__setitem__("A", ["CO"]),
      "discards: A's discard (5,) is not legal"),
@@ -61,15 +62,18 @@ BAD = [
      "trick 3: B's follow 27 is not legal"),
     ("card played twice", "text_ny_v_co_population", set_trick(1, "lead", "NY"),
      "trick 2: A's lead NY size base 1 is not legal"),
-    ("out of turn", "text_nm_v_ak_statehood", set_trick(5, "leader", "A"), "trick 6: A led out of turn; B has the lead"),
+    ("out of turn", "text_nm_v_ak_statehood", set_trick(5, "leader", "A"),
+     "trick 6: A led out of turn; B has the lead"),
     ("fixed base contradicted", "text_nm_v_ak_statehood", set_trick(0, "base", 50),
      "trick 1: base 50 given, but these rules fix the base at 1"),
     ("illegal level 2 base", "text_georgia_base_1", set_trick(0, "base", 20),
      "trick 1: A's lead GA statehood base 20 is not legal"),
     ("missing level 2 base", "text_georgia_base_1", lambda r: r["tricks"][0].pop("base"), "trick 1: missing 'base'"),
-    ("unknown category", "text_georgia_base_1", set_trick(0, "category", "height"), "trick 1: unknown category 'height'"),
+    ("unknown category", "text_georgia_base_1", set_trick(0, "category", "height"),
+     "trick 1: unknown category 'height'"),
     ("missing trick", "text_nm_v_ak_statehood", lambda r: r["tricks"].pop(), "trick 8: missing"),
-    ("extra trick", "text_ny_v_co_population", lambda r: r["tricks"].append({"lead": "RI", "category": "size", "follow": "MD"}),
+    ("extra trick", "text_ny_v_co_population",
+     lambda r: r["tricks"].append({"lead": "RI", "category": "size", "follow": "MD"}),
      "trick 7: the game was over after 6 tricks"),
     ("wrong result", "text_nm_v_ak_statehood", lambda r: r["result"].__setitem__("winner", "A"),
      "result.winner: the record says 'A', the replay gives 'B'"),
@@ -77,7 +81,8 @@ BAD = [
      "first_lead: B given, but the discards give the lead to A"),
     ("first lead missing", "text_ny_v_co_population", lambda r: r.pop("first_lead"), "first_lead: missing"),
     ("declarations missing", "text_georgia_base_1", lambda r: r.pop("declarations"), "declarations: missing"),
-    ("declarations where none", "text_ny_v_co_population", lambda r: r.__setitem__("declarations", {"A": True, "B": True}),
+    ("declarations where none", "text_ny_v_co_population",
+     lambda r: r.__setitem__("declarations", {"A": True, "B": True}),
      "declarations: rules combo1 have no declarations"),
     ("bad rules", "text_ny_v_co_population", lambda r: r.__setitem__("rules", "combo9"), "rules: unknown rules preset"),
     ("bad power bases", "battle3_equal_distance_lead_wins", lambda r: r.__setitem__("power_bases", [10, 25]),
@@ -118,7 +123,8 @@ def _a_record(name: str) -> dict:
     entry = registry.get(name)
     rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
     rng = np.random.default_rng(1)
-    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
+    played = entry.game.play(rules, entry.game.deal(rules, rng),
+                             [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
     return json.loads(json.dumps(entry.game.to_record(played)))
 
 

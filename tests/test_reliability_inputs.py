@@ -246,7 +246,8 @@ def _trick(change):
     ("text_nm_v_ak_statehood", lambda r: {**r, "first_lead": None}, "first_lead"),
     ("combo1_five_then_three", lambda r: {**r, "seed": 2**63}, "seed"),
     ("combo1_five_then_three", lambda r: {**r, "seed": 3.0}, "seed"),
-    ("combo1_five_then_three", lambda r: {**r, "result": {**r["result"], "tricks_played": 8.0}}, "result.tricks_played"),
+    ("combo1_five_then_three", lambda r: {**r, "result": {**r["result"], "tricks_played": 8.0}},
+     "result.tricks_played"),
     ("combo1_five_then_three", lambda r: {**r, "result": None}, "result"),
     ("combo1_five_then_three", lambda r: {**r, "deal": {**r["deal"], "A": [c.lower() for c in r["deal"]["A"]]}},
      "deal.A: unknown postal code"),
@@ -261,7 +262,8 @@ def _played_record(game: str, preset: str | None = None, seed: int = 0) -> dict:
     rules = entry.game.Rules.preset(preset or entry.game.Rules.DEFAULT)
     rng = np.random.default_rng(seed)
 
-    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
+    played = entry.game.play(rules, entry.game.deal(rules, rng),
+                             [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
     return json.loads(json.dumps(entry.game.to_record(played)))
 
 
@@ -322,7 +324,8 @@ class Broken:
     """A registered bot whose every decision method raises (its other attributes are the real
     bot's, except `fused`, so the Play the Ranks engine asks it through `act`)."""
 
-    METHODS = ("act", "call", "discard_table", "race", "stage_policy",  # race, stage_policy: GeoDouble's and Border-Up's
+    # race, stage_policy: GeoDouble's and Border-Up's
+    METHODS = ("act", "call", "discard_table", "race", "stage_policy",
                "choose")  # Combo 1's team, at the afternoon's choices
 
     def __init__(self, bot, name="broken-bot"):

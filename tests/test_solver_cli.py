@@ -17,7 +17,8 @@ from geolab.games.ranks.solver.analysis import deal_value, decisions, decisions_
 RECORDS = Path(__file__).parent / "records"
 
 
-@pytest.mark.parametrize("name", ["combo1_five_then_three", "geodouble_3_3_last_trick", "battle3_equal_distance_lead_wins"])
+@pytest.mark.parametrize("name",
+                         ["combo1_five_then_three", "geodouble_3_3_last_trick", "battle3_equal_distance_lead_wins"])
 def test_solve_json_on_a_record(name, capsys):
     path = RECORDS / f"{name}.json"
     assert main(["solve", "--json", str(path)]) == 0

@@ -246,7 +246,7 @@ def test_a_bad_record_is_one_line_naming_the_place(change, message):
 
 def test_a_state_built_from_a_seats_observation_alone_is_at_the_same_node():
     rng = np.random.default_rng(3)
-    for n in range(40):
+    for _ in range(40):
         state = State(ENGINE, Rules(), ENGINE.deal(Rules(), rng))
         for _ in range(int(rng.integers(0, 8))):
             if state.is_over():

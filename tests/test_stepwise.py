@@ -204,9 +204,11 @@ def test_a_matchs_rules_hold_its_stages_rules_and_reach_inside_them():
     assert changed.stage.hand == 4 and changed.stage.limit is None and changed.wins == 3
     assert rules.replace(**{"stage.rounds": 2, "stage.categories": [0, 1]}).stage.rounds == 2
     spec = changed.to_spec()
-    assert spec["stage"] == {"preset": "standard", "hand": 4} and Rules.from_spec(json.loads(json.dumps(spec))) == changed
+    assert spec["stage"] == {"preset": "standard", "hand": 4} \
+        and Rules.from_spec(json.loads(json.dumps(spec))) == changed
     assert Rules.from_spec({"stage": "duel"}).stage == registry.get("toy").game.Rules.preset("duel")
-    for bad, message in (({"stage.seats": 9}, "stage.seats: 9 is outside 2-6"), ({"stage.nope": 1}, "stage: unknown field 'nope'"),
+    for bad, message in (({"stage.seats": 9}, "stage.seats: 9 is outside 2-6"),
+                         ({"stage.nope": 1}, "stage: unknown field 'nope'"),
                          ({"wins.x": 1}, "'wins' is not a stage"), ({"stage": 7}, "stage: expected a preset name")):
         with pytest.raises(Exception) as caught:
             rules.replace(**bad)

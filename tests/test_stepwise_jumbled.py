@@ -234,7 +234,7 @@ def test_chance_stepped_games_deal_as_the_seeded_deals_do():
     rng = np.random.default_rng(5)
     stepped, seeded = np.zeros(3), np.zeros(3)
     first_cards = np.zeros(N_CARDS)
-    for g in range(600):
+    for _ in range(600):
         state = GAME.state(rules)
         state.apply({0: "top-dog"})
         while state.is_chance():

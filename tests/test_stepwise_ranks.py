@@ -253,7 +253,8 @@ def test_a_game_with_chance_stepped_plays_to_the_end_and_its_deal_replays_it(cas
         again = State(GAME, rules, deal, [e for e in state.log if e[0] == "ask"])
         assert again.is_over() and again.played == state.played and again.observe(1) == state.observe(1)
     partial = GAME.deal_from_chance(rules, [49, 48])  # what chance has not dealt is filled in
-    assert partial.hands[0][-2:] == (48, 49) and len(set(partial.hands[0]) | set(partial.hands[1])) == 2 * rules.hand_size
+    assert partial.hands[0][-2:] == (48, 49) \
+        and len(set(partial.hands[0]) | set(partial.hands[1])) == 2 * rules.hand_size
     with pytest.raises(IllegalActionError, match="card: 49 is not a possible outcome"):
         GAME.deal_from_chance(rules, [49, 49])
 

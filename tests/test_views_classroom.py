@@ -63,7 +63,7 @@ def games():
 
 
 def test_every_label_reads_back_to_its_card_and_so_do_its_other_names(games):
-    for rules, _, decisions in games:
+    for _rules, _, decisions in games:
         for decision in (d for seat in decisions for d in seat):
             labels = [VIEWS.label(decision, a) for a in decision.legal]
             assert len(set(labels)) == len(labels)
@@ -80,7 +80,8 @@ def test_a_wrong_move_is_one_line_that_says_how_to_type_it(games):
     hand = [POSTAL[c] for c in decision.legal]
     outside = next(p for p in POSTAL if p not in hand)
     cases = {"": "say which card to discard", "discard": "say which card", "zz": "'zz' is not a card",
-             "7": "no card number 7", "0": "no card number 0", outside: f"{outside} is not in your hand: type {hand[0]}, {hand[1]} or {hand[2]}",
+             "7": "no card number 7", "0": "no card number 0",
+             outside: f"{outside} is not in your hand: type {hand[0]}, {hand[1]} or {hand[2]}",
              "x" * 500: "'xxxxx ... is not a card", "1" * 5000: "no card number 1111...",
              f"{hand[0]} {hand[1]}": "discard one card", f"keep {hand[0]}": "keep names the 2 cards",
              f"keep {hand[0]} {hand[0]}": "keep names the 2 cards", "keep": "keep names the 2 cards",
@@ -95,7 +96,7 @@ def test_a_wrong_move_is_one_line_that_says_how_to_type_it(games):
 
 
 def test_every_line_fits_79_columns(games):
-    for rules, played, decisions in games:
+    for _rules, played, decisions in games:
         for seat, asked in enumerate(decisions):
             for decision in asked:
                 lines = VIEWS.screen(decision) + VIEWS.events(decision) + [f"  {h}" for h in VIEWS.help(decision)]

@@ -119,7 +119,8 @@ def test_bad_input_is_one_line_that_says_how_to_type_it():
     cases = [
         (call, "", "type 1 or top"), (call, "3", "not on the menu"), (call, "hello", "type 1 or top"),
         (call, "TX", "cards come after the call"),
-        (first, "", "name 1 or 2 cards"), (first, "XX", "is not a card: type postal codes"), (first, "9", "not a card number"),
+        (first, "", "name 1 or 2 cards"), (first, "XX", "is not a card: type postal codes"),
+        (first, "9", "not a card number"),
         (first, "0", "not a card number"), (first, f"{POSTAL[held[0]]} size", "name cards only"),
         (first, f"{POSTAL[held[0]]} {POSTAL[held[0]].lower()}", "named twice"),
         (first, "1 2 3", "lay 1 or 2 cards on this set, not 3"),

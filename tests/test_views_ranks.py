@@ -105,11 +105,11 @@ def test_every_legal_move_reads_back_and_every_screen_fits(preset):
     for seed in range(6):
         seats = random_seats(rules, seed)
         game = GAME.play(rules, GAME.deal(rules, np.random.default_rng(seed)), seats)
-        for side, seat in enumerate(seats):
+        for side, player in enumerate(seats):
             ending = VIEWS.ending(game, side)
-            assert ending[: len(seat.events)] == seat.events
+            assert ending[: len(player.events)] == player.events
             assert all(len(line) <= WIDTH for line in ending)
-            for decision, lines in seat.seen:  # nothing the seat may not see is ever named
+            for decision, lines in player.seen:  # nothing the seat may not see is ever named
                 assert not mentioned(lines) & hidden_from(game, side, decision)
             hidden = set(game.discards[1 - side]) if not rules.discards_public else set()
             unplayed = set(game.hands[1 - side]) - set(game.discards[1 - side]) - \

@@ -393,7 +393,8 @@ def test_every_number_a_request_carries_is_read_once_and_refused_in_one_line(tmp
     before = c.get(loc).text
     n, saved = length(before), (tmp_path / f"{gid}.json").read_text()
     for text in ("9" * 5000, "\u00b2", "\u0661", "-1", "1.0", " "):
-        requests = [("post", loc + "/move", {"n": text, "index": "0"}, {}), ("post", loc + "/move", {"n": n, "index": text}, {}),
+        requests = [("post", loc + "/move", {"n": text, "index": "0"}, {}),
+                    ("post", loc + "/move", {"n": n, "index": text}, {}),
                     ("post", loc + "/undo", {"n": text}, {})]
         if text.strip():
             requests += [("post", f"/new/{game}", {"seed": text}, {}), ("get", f"{loc}/record/{text}", None, {})]

@@ -7,7 +7,7 @@ from geolab.common.work_queue import take
 
 @njit(parallel=True)
 def _claim_all(workers, pieces, counter, owner):
-    for w in prange(workers):
+    for _ in prange(workers):
         piece = take(counter)
         while piece < pieces:
             owner[piece] += 1

@@ -69,8 +69,8 @@ class Rules(RulesBase):
                       "lowest card wins), so play is worth nothing; guess: a seat wins when the size rank of "
                       "its first card is odd exactly when the size ranks dealt to the other seats add up to an "
                       "odd number, a guess no fair seat can make better than a coin but a peeking one can (the "
-                      "balance metrics' known answers); first: the first mover is the seat dealt the lowest card (drawn "
-                      "per deal, as Play the Ranks' first lead) and it always wins",
+                      "balance metrics' known answers); first: the first mover is the seat dealt the lowest card "
+                      "(drawn per deal, as Play the Ranks' first lead) and it always wins",
             "target": "round wins that win a series of games (null: one game is the match)",
             "race": "before round 1 every seat races to claim its best card for round 1's category; the fastest "
                     "true claim (the lower seat on equal seconds) is worth one round win, a false claim is out"}
@@ -169,7 +169,8 @@ class ToyGame(StepGame):
                     choice = np.asarray(bot.act(obs, rng))
                 if choice.dtype.kind not in "iu" or choice.shape != live.shape:
                     raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: "
-                                             f"expected {len(live)} whole-number card indices, got {choice.dtype} {choice.shape}")
+                                             f"expected {len(live)} whole-number card indices, got {choice.dtype} "
+                                             f"{choice.shape}")
                 choice = choice.astype(np.int64)
                 ok = (choice >= 0) & (choice < rules.hand)
                 ok[ok] &= held[live[ok], s, choice[ok]]
@@ -272,7 +273,8 @@ class ToyGame(StepGame):
                     shown[s].add(int(card))
         seen = set(deal[seat]).union(*shown)
         unseen = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in seen])]
-        return [sorted(deal[s]) if s == seat else sorted([*shown[s], *(unseen.pop() for _ in range(rules.hand - len(shown[s])))])
+        return [sorted(deal[s]) if s == seat
+                else sorted([*shown[s], *(unseen.pop() for _ in range(rules.hand - len(shown[s])))])
                 for s in range(rules.seats)]
 
     def determinize(self, rules, seat, obs, rng):
@@ -313,7 +315,8 @@ class ToyGame(StepGame):
 
     def observation_string(self, rules, seat, obs):
         claims = "" if not obs["claims"] else " claims " + " ".join(
-            f"{SEAT_LETTERS[s]}:{'-' if c.action is None else POSTAL[c.action]}@{c.seconds:g}" for s, c in enumerate(obs["claims"]))
+            f"{SEAT_LETTERS[s]}:{'-' if c.action is None else POSTAL[c.action]}@{c.seconds:g}"
+            for s, c in enumerate(obs["claims"]))
         rounds = " | ".join(" ".join(POSTAL[c] for c in cards) for cards in obs["history"])
         return f"seat {SEAT_LETTERS[seat]} hand {' '.join(POSTAL[c] for c in obs['hand'])} " \
                f"{'race' if obs['race'] else 'round ' + str(obs['round'] + 1)}{claims} played [{rounds}]"
@@ -643,5 +646,6 @@ def bench(rules, games, runs, seed, threads) -> dict:
 
 
 def install() -> registry.Entry:
-    return registry.register(GameDef(GAME.name, GAME.title, GAME, PLAYERS, optional={"determinize"}, features={"races"}))
+    return registry.register(GameDef(GAME.name, GAME.title, GAME, PLAYERS, optional={"determinize"},
+                                     features={"races"}))
 

@@ -220,7 +220,8 @@ class MatchViews(toy_game.ToyViews):
         return self._past(obs["past"], decision.seat) + [f"game {obs['game'] + 1}:"] + super().events(decision)
 
     def _past(self, games, seat) -> list[str]:
-        return [line for k, g in enumerate(games) for line in [f"game {k + 1}:", *toy_game.ToyViews.ending(self, g, seat)]]
+        return [line for k, g in enumerate(games)
+                for line in [f"game {k + 1}:", *toy_game.ToyViews.ending(self, g, seat)]]
 
     def ending(self, played, seat):
         lines = self._past(played.games, seat)

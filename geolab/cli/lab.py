@@ -19,7 +19,8 @@ from geolab.errors import GeolabError
 from geolab.game import parse_bot, split_bots
 
 # the lab, imported when a command runs (not to read the arguments)
-arena, benches, plots, tables, results = (lazy_module(f"geolab.lab.{m}") for m in ("arena", "benches", "plots", "tables", "results"))
+arena, benches, plots, tables, results = (lazy_module(f"geolab.lab.{m}") for m in ("arena", "benches", "plots",
+                                                                                   "tables", "results"))
 
 
 def register(commands) -> None:
@@ -43,7 +44,8 @@ def register(commands) -> None:
         argtypes.rules_arguments(p)
         p.add_argument("--bots", help="bots by seat, comma-separated, repeated around the table "
                                       "(name:key=value sets parameters; see geolab bots GAME)")
-        p.add_argument("--games", type=argtypes.simulate_games, default=2000, help="deals, each played under every rotation (default 2000)")
+        p.add_argument("--games", type=argtypes.simulate_games, default=2000,
+                       help="deals, each played under every rotation (default 2000)")
         _run_arguments(p)
         p.add_argument("--chunk", type=argtypes.chunk, help="games per chunk (never changes the result)")
         p.set_defaults(run=run_simulate, game=name)
@@ -58,7 +60,8 @@ def register(commands) -> None:
         p = commands["bench"].add_parser(name, help=title, description=f"{title}: batch engine speed against "
                                          "the reference engine, measured in the same run")
         argtypes.rules_arguments(p)
-        p.add_argument("--games", type=argtypes.bench_games, help="games (or rounds) per timed run (default: the game's)")
+        p.add_argument("--games", type=argtypes.bench_games,
+                       help="games (or rounds) per timed run (default: the game's)")
         p.add_argument("--runs", type=argtypes.runs, default=5, help="timed runs; medians are reported (default 5)")
         p.add_argument("--seed", type=argtypes.seed, default=0)
         p.add_argument("--threads", type=argtypes.threads, help="threads (default: one per core)")
@@ -204,8 +207,10 @@ def run_arena(args) -> int:
     if args.out:
         out = Path(args.out)
     else:  # a fresh folder a run: time, pid and a random suffix, so runs in the same second never collide
-        out = Path("results") / "arena" / (f"{results.run_id()}-{game.name}-" + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-"))
-    results.check_writable(out, "folder", "--out" if args.out else "results folder", taken_ok=not args.out)  # before any work
+        out = Path("results") / "arena" / (f"{results.run_id()}-{game.name}-"
+                                           + re.sub(r"[^A-Za-z0-9]+", "-", str(spec)).strip("-"))
+    # before any work
+    results.check_writable(out, "folder", "--out" if args.out else "results folder", taken_ok=not args.out)
     _positive(args.games, "--games")
     names = split_bots(args.bots or entry.arena_bots)
     if len(names) < 2:
@@ -279,8 +284,8 @@ def run_arena(args) -> int:
         print_table(ratings.to_dict("records"))
         print()
         print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
-              f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s ({games_per_s:,.0f} games/s; "
-              f"{warm.note})")
+              f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s "
+              f"({games_per_s:,.0f} games/s; {warm.note})")
         if failure is None:
             print(f"tables and plots: {out}/ (win_rates.png, ladder.png: ratings relative to {reference}, "
                   f"{reference_means}; "
@@ -307,7 +312,8 @@ def run_bench(args) -> None:
             # a bench that reports its rules (GeoDouble, Border-Up) gives the same spec: one key
             results.write_json(results.meta(**{"game": entry.name, "rules": rules.to_spec(), **result}), Path(args.out))
         except OSError as error:
-            failure = GeolabError(f"--out {args.out}: cannot write ({results.reason(error)}); the numbers above are not saved")
+            failure = GeolabError(f"--out {args.out}: cannot write ({results.reason(error)}); the numbers above are "
+                                  "not saved")
     if args.json:
         print_json(result)
     else:

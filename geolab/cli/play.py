@@ -118,7 +118,8 @@ def run(args) -> int:
     person = Person(game.views, io, hint_seat(match), confirm=args.confirm and not args.no_confirm)
     target = game.series_target(rules)
     spec = rules.to_spec()
-    changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in spec.items() if k != "preset") if isinstance(spec, dict) else ""
+    changed = (", ".join(f"{k}={json.dumps(v)}" for k, v in spec.items() if k != "preset")
+               if isinstance(spec, dict) else "")
     io.say(f"{game.title} ({spec if isinstance(spec, str) else spec['preset'] + ': ' + changed}), seed {match.seed}")
     io.say(f"you are {game.seat_name(rules, match.you)}, against {opponents(match)}"
            + (f"; first to {target} points" if target else ""))

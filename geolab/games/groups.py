@@ -16,8 +16,9 @@ larger group); solutions are ordered as those pairs, and the example is the smal
 
 Two finders, which the tests hold equal: `find` here, plain Python over every three cards of
 the hand (the specification), and `geolab.games.groups_batch.find_batch`, a numba kernel over
-many hands as int64 card masks (kept apart, so a referee's check imports no compiler). The kernel tests the precomputed masks of every group of the 50 cards (`tables`,
-found once per switch setting by the plain finder, in order) against each hand: a hand holds
+many hands as int64 card masks (kept apart, so a referee's check imports no compiler). The
+kernel tests the precomputed masks of every group of the 50 cards (`tables`, found once per
+switch setting by the plain finder, in order) against each hand: a hand holds
 a group when ``group & ~hand == 0``. What a hand holds becomes a bitset over the groups (bit
 g: group g), so the partners of a held border group are the held bits of its precomputed
 bitset of the groups disjoint from it, counted by popcount without visiting each pair. Bits are

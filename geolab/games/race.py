@@ -112,7 +112,8 @@ class RaceModel:
         hand, so the same generator gives the same race."""
         k = np.asarray(solutions, np.int64)
         wrong = rng.random(k.shape) < self.error
-        g = np.ones(k.shape) if self.spread == 0 else rng.standard_gamma(1 / self.spread ** 2, k.shape) * self.spread ** 2
+        g = (np.ones(k.shape) if self.spread == 0
+             else rng.standard_gamma(1 / self.spread ** 2, k.shape) * self.spread ** 2)
         mean = self.mean_seconds(cards, k)
         seconds = self.base + (mean - self.base) * g
         seconds = np.where((k > 0) | wrong, seconds, np.inf)

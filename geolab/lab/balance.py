@@ -192,7 +192,8 @@ class Card:
         if not reasons:
             return
         if len(set(reasons.values())) == 1 and len(reasons) == len(found):
-            self.notes.append({"metric": metric, "line_up": line_up, "rules": "both", "reason": next(iter(reasons.values()))})
+            self.notes.append({"metric": metric, "line_up": line_up, "rules": "both",
+                               "reason": next(iter(reasons.values()))})
             return
         for side, reason in reasons.items():
             self.notes.append({"metric": metric, "line_up": line_up, "rules": side, "reason": reason})
@@ -207,7 +208,8 @@ def _try(function, *args, **kwargs):
 
 def report_card(game: str, official_rules, variant_rules=None, deals: int = 20_000, seed: int = 0,
                 threads: int | None = None, *, skill_curve: bool = False, skill_share: bool = False,
-                restricted: bool = False, search_deals: int = 200, strong: str | None = None) -> tuple[pd.DataFrame, dict]:
+                restricted: bool = False, search_deals: int = 200,
+                strong: str | None = None) -> tuple[pd.DataFrame, dict]:
     """The variant beside the official rules on the same seeds: seat advantage and balance
     (self-play), skill and upsets (the skill rung), decisiveness and length, and where the
     rules play series to a points target, series length, lead changes and (with a bonus) how
@@ -276,7 +278,8 @@ def report_card(game: str, official_rules, variant_rules=None, deals: int = 20_0
             "variant": None if variant_rules is None else variant_rules.to_spec(),
             "deals": deals, "seed": seed, "seat_line_up": seat, "skill_line_up": skill_up}
     if skill_curve:
-        curves = {side: _try(skill.skill_curve, entry, rules, search_deals, seed, threads) for side, rules in both.items()}
+        curves = {side: _try(skill.skill_curve, entry, rules, search_deals, seed, threads)
+                  for side, rules in both.items()}
         card.note("skill curve", "", curves)
         rungs = next((c for c in curves.values() if not isinstance(c, skill.NotApplicable)), [])
         for i, rung in enumerate(rungs):

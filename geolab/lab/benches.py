@@ -65,7 +65,8 @@ def race_game(entry, rules, specs, seat, reference_module, games: int, runs: int
     median = {k: statistics.median(v) for k, v in rates.items()}
     return {
         "summary": f"{entry.game.title}, {' v '.join(specs)}, {games:,} games a run, median of {runs} runs: "
-                   f"{median['games']:,.0f} games/s, {median['games'] / median['reference']:,.0f}x the reference engine",
+                   f"{median['games']:,.0f} games/s, "
+                   f"{median['games'] / median['reference']:,.0f}x the reference engine",
         "rules": rules.to_spec(),
         "bots": " v ".join(specs),
         "games": games,

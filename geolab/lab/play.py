@@ -369,8 +369,8 @@ def scripted(move, decision: Decision, views, number: int):
         raise RecordError(f"{where}: expected {shape}, got {shown(move)}")
     seat, kind, index, label = move[:4]
     if (seat, kind) != (decision.seat, decision.kind):
-        raise RecordError(f"{where}: the log has seat {shown(seat)}'s {shown(kind)}, the game asks seat {decision.seat}'s "
-                          f"{decision.kind!r}")
+        raise RecordError(f"{where}: the log has seat {shown(seat)}'s {shown(kind)}, "
+                          f"the game asks seat {decision.seat}'s {decision.kind!r}")
     if decision.timed and index == -1 and label == "pass":
         return Claim(None, float(move[4]))
     if not 0 <= index < len(decision.legal):
@@ -402,7 +402,7 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
                 decisions = state.decisions()
                 done = 0  # decisions logged so far, in the order the game asks them
 
-                def flush():
+                def flush(decisions=decisions, answers=answers):  # this step's lists, bound (B023)
                     nonlocal done
                     while done < len(decisions) and decisions[done].seat in answers:
                         d, done = decisions[done], done + 1
@@ -498,8 +498,8 @@ def seat_bots(entry, rules, you: int, vs: str) -> list:
     if len(specs) == 1:
         specs = specs * (seats - 1)
     if len(specs) != seats - 1:
-        raise GeolabError(f"--vs: {plural(len(specs), 'bot')} for the {plural(seats - 1, 'other seat')} (give one bot for all, or "
-                          f"{seats - 1}; change the seats with --set)")
+        raise GeolabError(f"--vs: {plural(len(specs), 'bot')} for the {plural(seats - 1, 'other seat')} "
+                          f"(give one bot for all, or {seats - 1}; change the seats with --set)")
     for spec in specs:
         info, _ = entry.bots.kwargs(spec)  # an unknown bot or parameter: one line naming the valid ones
         if info.peeks:

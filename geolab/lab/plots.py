@@ -65,7 +65,8 @@ def rating_ladder(ratings: pd.DataFrame, title: str, anchor_means: str = "the re
     panels = [ratings[far], ratings[~far]] if far.any() else [ratings]
     anchor = ratings.loc[ratings["anchor"], "bot"]
     anchor = str(anchor.iloc[0]) if len(anchor) else None
-    fig, axes = plt.subplots(1, len(panels), sharey=True, figsize=(9 if len(panels) > 1 else 7.5, 0.55 * len(ratings) + 2),
+    fig, axes = plt.subplots(1, len(panels), sharey=True,
+                             figsize=(9 if len(panels) > 1 else 7.5, 0.55 * len(ratings) + 2),
                              gridspec_kw={"width_ratios": [1, 3] if len(panels) > 1 else [1]}, squeeze=False)
     y = pd.Series(np.arange(len(ratings)), index=ratings.index)
     for ax, part in zip(axes[0], panels):

@@ -316,7 +316,8 @@ def load_variant(path, game: str, name: str | None = None, official: str | None 
     if name is not None:
         chosen = next((v for v in named if v.name == name), None)
         if chosen is None:
-            raise GeolabError(f"--variant {path}: no variant {name!r} (variants: {', '.join(v.name for v in named) or 'none'})")
+            raise GeolabError(f"--variant {path}: no variant {name!r} (variants: "
+                              f"{', '.join(v.name for v in named) or 'none'})")
     elif len(named) == 1:
         chosen = named[0]
     else:
@@ -341,8 +342,8 @@ def summary(spec: Spec, out) -> pd.DataFrame:
     `geolab.lab.balance.metrics` with their intervals."""
     rows = []
     chunks = load_chunks(spec, out)
-    for v, variant in enumerate(spec.variants):
-        for line, text in enumerate(spec.lineups):
+    for variant in spec.variants:
+        for text in spec.lineups:
             parts = [r for r in chunks if r["variant"] == variant.name and r["lineup"] == text]
             totals = Totals.from_rows(parts)
             rows.append({"variant": variant.name, "lineup": text,
@@ -357,7 +358,8 @@ def rank(table: pd.DataFrame, objective: dict) -> pd.DataFrame:
     columns of a self-play line-up) is not held to it. The best first; ties keep the spec's order."""
     key = objective.get("minimise", "seat_gap")
     if key not in table.columns:
-        raise GeolabError(f"objective: unknown metric {key!r} (metrics: {', '.join(c for c in table.columns if c not in ('variant', 'lineup', 'overrides'))})")
+        raise GeolabError(f"objective: unknown metric {key!r} (metrics: "
+                          f"{', '.join(c for c in table.columns if c not in ('variant', 'lineup', 'overrides'))})")
     ok = pd.Series(True, index=table.index)
     official = table[table["variant"] == "official"]
     for metric, tolerance in objective.get("keep_at_least", {}).items():

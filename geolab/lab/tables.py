@@ -214,9 +214,9 @@ class Totals:
 
     def to_row(self) -> dict:
         """JSON-ready: what `from_rows` adds up again (a sweep's chunk file)."""
-        return {"bots": self.names, "seating": self.seating, "deals": self.deals, "games": self.games, "shared": self.shared,
-                "length": self.length, "sums": [[kind, key, float(v[0]), float(v[1])]
-                                                for (kind, key), v in self.sums.items()]}
+        return {"bots": self.names, "seating": self.seating, "deals": self.deals, "games": self.games,
+                "shared": self.shared, "length": self.length,
+                "sums": [[kind, key, float(v[0]), float(v[1])] for (kind, key), v in self.sums.items()]}
 
     @classmethod
     def from_rows(cls, rows: Sequence[dict]) -> Totals:

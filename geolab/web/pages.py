@@ -127,12 +127,14 @@ def playing(page: Page, hint, served: float | None, error: str | None = None) ->
     events = views.events(decision)
     since = min(page.since(), len(events))
     labels = [views.label(decision, a) for a in decision.legal]
-    hinted = None if hint is None else {"index": legal_index(decision, hint[0]), "label": views.label(decision, hint[0]),
+    hinted = None if hint is None else {"index": legal_index(decision, hint[0]),
+                                        "label": views.label(decision, hint[0]),
                                         "reason": hint[1]}
     race = None
     if decision.timed:
         first = first_claim(page.rivals)
-        race = {"elapsed": round(time.time() - served, 3), "deadline": None if first is None else float(first[1].seconds)}
+        race = {"elapsed": round(time.time() - served, 3),
+                "deadline": None if first is None else float(first[1].seconds)}
     return {**header(page), "decision": decision, "screen": views.screen(decision),
             "prompt": views.prompt(decision), "help": views.help(decision),
             "old_events": events[:since], "new_events": events[since:], "labels": labels,
@@ -193,5 +195,6 @@ def series(page: Page) -> str | None:
     target = game.series_target(rules)
     if target is None:
         return None
-    text = ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}" for s, t in enumerate(totals(page)))
+    text = ", ".join(f"{PERSON if s == match.you else game.seat_name(rules, s)} {t}"
+                     for s, t in enumerate(totals(page)))
     return f"game {len(match.played) + (page.decision is not None)}; series: {text} (first to {target})"

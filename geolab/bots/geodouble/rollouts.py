@@ -76,6 +76,7 @@ def _play_rows(rules, tricks, own, discards, leads, keys, samples):
     deals = batch.Deals(hands, masks, np.zeros((n, 2), np.int8), None, game_keys.ravel())
     own_discards = np.repeat(np.nonzero(cards(discards))[1].reshape(m, rules.discards), samples, axis=0)
     first = np.where(np.repeat(leads, samples), 0, 1)
-    played = batch.play_given(rules, (OwnDiscards(tricks, own_discards), tricks), deals, first, np.random.default_rng(0))
+    played = batch.play_given(rules, (OwnDiscards(tricks, own_discards), tricks), deals, first,
+                              np.random.default_rng(0))
     kept = masks[:, 1] & ~hand_mask(played.discards[:, 1])
     return (played.winner == 0).reshape(m, samples), kept.reshape(m, samples)

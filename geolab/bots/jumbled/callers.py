@@ -77,7 +77,7 @@ def _race_after(levels, probs, shape_pts, shape_k, g, target, value, binom, n_mu
             continue
         k = shape_k[sh]
         n_tuples = 1
-        for i in range(k):
+        for _ in range(k):
             n_tuples *= P
         acc, count = 0.0, 0
         for code in range(n_tuples):  # every ordered k-tuple of distinct players

@@ -30,7 +30,8 @@ def observation(view: View) -> Observation:
     one = np.zeros(1, np.int64)
     return Observation(r, view.round_index, view.set_index, one, np.array([view.seat], np.int64),
                        np.array([view.hand], np.int8), np.array([used], np.int64),
-                       readonly(np.array([call_index(view.call)], np.int8)), readonly(np.array([view.dealer], np.int64)),
+                       readonly(np.array([call_index(view.call)], np.int8)),
+                       readonly(np.array([view.dealer], np.int64)),
                        readonly(np.array([view.scores], np.int64)), readonly(cards), turned)
 
 

@@ -115,7 +115,8 @@ def play_log_likelihood(view: View, held_now: np.ndarray, beta: float) -> np.nda
         ranks = RANKS[then].astype(np.int64)  # (M, cards, 3)
         if leader == opp:
             d_led = abs(int(RANKS[lead, k]) - b)
-            better = sum((np.abs(ranks - base) < d_led).sum(axis=(1, 2)) for base in set(rules.allowed_bases(j, view.power_bases)))
+            better = sum((np.abs(ranks - base) < d_led).sum(axis=(1, 2))
+                         for base in set(rules.allowed_bases(j, view.power_bases)))
             logw -= beta * better
         else:
             d_lead = abs(int(RANKS[lead, k]) - b)

@@ -46,8 +46,8 @@ def costs(game: Game, seat: int, solver: OracleSolver | None = None) -> list[tup
             text = (f"trick {t + 1}: {verb} {better} would have kept {OUTCOME[rank_for(seat, best.winner)]} "
                     f"(your {made} {AFTER[rank_for(seat, mine.winner)]})")
         else:
-            text = f"trick {t + 1}: {verb} {better} would have secured {plural(best.tricks[seat], 'trick')} (your {made}: " \
-                   f"{mine.tricks[seat]})"
+            text = (f"trick {t + 1}: {verb} {better} would have secured {plural(best.tricks[seat], 'trick')} "
+                    f"(your {made}: {mine.tricks[seat]})")
         found.append((lost, t, text))
     found.sort(key=lambda x: (-x[0][0], -x[0][1], x[1]))
     return [(lost, text) for lost, _, text in found]

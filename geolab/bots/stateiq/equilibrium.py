@@ -167,7 +167,7 @@ def solve(game: PhaseGame) -> Solution:
         c[index(var)] -= a  # linprog minimises
     a_ub = csr_matrix((vals, (rows, [index(v) for v in cols])), shape=(len(ub_keys), n)) if ub_keys else None
     eq_rows, eq_cols, eq_vals, b_eq = [], [], [], []
-    for r, (options, seqs, parent) in enumerate(game.infosets.values()):
+    for r, (_options, seqs, parent) in enumerate(game.infosets.values()):
         for q in seqs:
             eq_rows.append(r), eq_cols.append(q), eq_vals.append(1.0)
         if parent >= 0:

@@ -178,7 +178,7 @@ def _last_guesses(given, cost: int, miss: int) -> list[int]:
     gain = cost - miss
     groups: dict = {}  # clue value -> [total, least score, second least, states]; a score is w * gain
     anys = None  # the same for the states whose clue it cannot read (in every branch)
-    for c, w, clues in given:
+    for _c, w, clues in given:
         for value, a in clues:
             x = w * a
             t = anys if value == ANY else groups.get(value)
@@ -198,7 +198,7 @@ def _last_guesses(given, cost: int, miss: int) -> list[int]:
     whole = {value: least(t, anys) for value, t in groups.items()}
     total = sum(whole.values())
     out = []
-    for c, w, clues in given:
+    for _c, w, clues in given:
         if clues[0][0] == ANY:  # in every branch: each is read again without it
             rest = _without(anys, w * clues[0][1], w * clues[0][1] * gain)
             value = sum(least(t, rest) for t in groups.values())

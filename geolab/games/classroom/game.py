@@ -48,7 +48,8 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
                 raise GeolabError(f"class: bot {bot_name(bot)!r} gives no discard_table(rules)")
             with asking("class", bot, "discard decision (its discard_table)"):
                 made = make(rules)
-            table = engine.discard_positions(made, f"class: bot {bot_name(bot)!r}'s discard table (its discard decision)")
+            table = engine.discard_positions(made,
+                                             f"class: bot {bot_name(bot)!r}'s discard table (its discard decision)")
             if table.shape == engine.PEEK_SHAPE and not getattr(bot, "peeks", False):
                 raise IllegalActionError(f"class: bot {bot_name(bot)!r}'s discard table depends on the GeoPower "
                                          "category, which only a bot that says it peeks (peeks = True) may see")

@@ -97,7 +97,8 @@ def _hands(rules: Rules, rnd: dict, index: int, decks) -> dict[int, tuple[int, .
             for postal in cards:
                 c = _card(postal, f"round {index + 1}: {student_name(s)}")
                 if c in holder:
-                    raise RecordError(f"round {index + 1}: {postal} dealt twice ({student_name(holder[c])} and {student_name(s)})")
+                    raise RecordError(f"round {index + 1}: {postal} dealt twice ({student_name(holder[c])} and "
+                                      f"{student_name(s)})")
                 holder[c] = s
                 hand.append(c)
             hands[s] = tuple(hand)

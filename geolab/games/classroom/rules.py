@@ -127,7 +127,8 @@ class Rules(RulesBase):
                 f"each group needs at least {self.min_group_size}"
             )
         if self.discarded != 1 or self.dealt < 2:
-            raise RulesError(f"dealt/discarded: {self.dealt}/{self.discarded}; the game deals 2 or more and discards exactly 1")
+            raise RulesError(f"dealt/discarded: {self.dealt}/{self.discarded}; the game deals 2 or more and discards "
+                             "exactly 1")
         if self.max_per_round < 2:
             raise RulesError(f"max_per_round: {self.max_per_round} must be at least 2 (a round needs two students)")
         if self.max_per_round * self.dealt > N_CARDS:

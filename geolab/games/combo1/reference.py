@@ -547,7 +547,8 @@ def _final_as_seen(rules: Rules, seat: int, inner, seen_game: GameSeen, first: i
     return now.deal, [e for e in state.log if e[0] == "ask"]
 
 
-def played_as_seen(rules: Rules, seen_game: GameSeen, first: int | None, rng: np.random.Generator) -> tuple[object, list]:
+def played_as_seen(rules: Rules, seen_game: GameSeen, first: int | None,
+                   rng: np.random.Generator) -> tuple[object, list]:
     """A deal and log of a past game that ends as the seat saw it end (the same winner and the
     same seconds), drawn afresh: a race is won by a claim of the winner's at the second that
     makes its seconds (a tie: nobody claims until then); State IQ's guesses find the card at

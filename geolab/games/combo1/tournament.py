@@ -130,7 +130,8 @@ def circle(order: Sequence[int], r: int) -> list[tuple[int, int]]:
     return out
 
 
-def swiss(order: Sequence[int], standing: Sequence[float], met: Sequence[set[int]], byes: Sequence[int]) -> list[tuple[int, int]]:
+def swiss(order: Sequence[int], standing: Sequence[float], met: Sequence[set[int]],
+          byes: Sequence[int]) -> list[tuple[int, int]]:
     """A round's pairs by standing: teams ranked by points (then by the drawn `order`), each
     in turn paired with the best-ranked one it has not met (the best-ranked left if it has met
     them all); with an odd count the lowest-ranked team with the fewest byes sits out."""

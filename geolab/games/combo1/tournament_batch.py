@@ -191,7 +191,7 @@ def _finals(rules: TournamentRules, out: Tournaments, rngs, m: int, play) -> Non
         step += 1
     finals = [(i, *(sure + alive)[:2]) for i, (sure, alive, _) in enumerate(state)]
     results = play(FINAL, rules.stage_rules("final"), finals)
-    for (i, a, bb), (w, kinds, winners, counted, tiebreak) in zip(finals, results):
+    for (i, a, bb), (w, kinds, winners, _counted, tiebreak) in zip(finals, results):
         out.finalists[i] = (a, bb)
         out.champion[i] = (a, bb)[_decided(w, rngs[i], out, i)]
         out.final_games[i] = int((kinds >= 0).sum())

@@ -77,7 +77,8 @@ def action_of(rules: Rules, decision: Decision, index: int):
         action = Solution(list(border)[b], list(capital)[c])
     i = -1 if action is None else legal_index(decision, action)
     if i < 0:
-        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no claim {'AB'[decision.seat]} can make")
+        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no claim "
+                                 f"{'AB'[decision.seat]} can make")
     return decision.legal[i]
 
 
@@ -91,7 +92,8 @@ def _race_text(race: RaceSeen) -> str:
 
     first = "; ".join(f"{'AB'[s]} claimed {claim(c)}" for s, c in race.first) or "nobody claimed"
     winner = "void" if race.winner < 0 else f"{'AB'[race.winner]} won"
-    return f"race hand {codes(race.hands[-1], 'none')} (deal {len(race.hands)}), own {claim(race.own)}, {first}, {winner}"
+    return (f"race hand {codes(race.hands[-1], 'none')} (deal {len(race.hands)}), own {claim(race.own)}, "
+            f"{first}, {winner}")
 
 
 def observation_string(rules: Rules, seat: int, view: MatchView) -> str:

@@ -404,7 +404,8 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
             continue
         given, part = deal.rounds[r], parts[r]
         claim = None if part["race"] is None else part["race"][1][other]
-        keep = set() if claim is None or claim.action in (None, WRONG) else {*claim.action.border, *claim.action.capital}
+        keep = (set() if claim is None or claim.action in (None, WRONG)
+                else {*claim.action.border, *claim.action.capital})
         races = tuple(_race_anew(rules, hands, seat, keep if k == len(given.races) - 1 else set(), rng)
                       for k, hands in enumerate(given.races))
         stage_hands = given.stage
@@ -443,7 +444,8 @@ def hand_anew(rules: Rules, avoid, keep, wanted: bool | None, rng) -> tuple[int,
     draws found none."""
     pool = [c for c in range(N_CARDS) if c not in avoid and c not in keep]
     for _ in range(10_000):
-        theirs = tuple(sorted({*keep, *(int(c) for c in rng.choice(pool, rules.race_cards - len(keep), replace=False))}))
+        theirs = tuple(sorted({*keep,
+                               *(int(c) for c in rng.choice(pool, rules.race_cards - len(keep), replace=False))}))
         if wanted is None or bool(solutions(rules, theirs)) == wanted:
             return theirs
     return None  # pragma: no cover
@@ -466,14 +468,15 @@ def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generat
     elif view.race is not None and view.stage is not None:  # the stage now played
         rounds.append((view.race, view.stage))
     deals, log = [], []
-    for r, (race, stage_view) in enumerate(rounds):
+    for race, stage_view in rounds:
         if race is None:
             mine = [*([None] * (view.attempt - 1)), view.race_hand]
         else:
             mine = list(race.hands)
         seen_first = dict(race.first) if race is not None else {}
         claim = seen_first.get(other)
-        keep = set() if claim is None or claim.action in (None, WRONG) else {*claim.action.border, *claim.action.capital}
+        keep = (set() if claim is None or claim.action in (None, WRONG)
+                else {*claim.action.border, *claim.action.capital})
         raced = race is None or race.own is not None
         races = []
         for k, hand in enumerate(mine):

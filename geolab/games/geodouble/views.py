@@ -346,7 +346,8 @@ class GeoDoubleViews(Views):
     def called(self, decision: Decision, seat: int, claim: Claim, words: str) -> list[str]:
         """What the loop shows when another player's claim comes before the person's Enter."""
         if claim.action == WRONG:
-            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, a wrong claim: the race is yours."]
+            return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}, a wrong claim: the race is "
+                    "yours."]
         return [f"{SIDES[seat]} called GeoPlunge at {seconds_text(claim.seconds)}: {words}.",
                 "Your time is up: no claim from you."]
 

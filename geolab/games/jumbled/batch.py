@@ -356,7 +356,8 @@ def play_round_batch(rules: Rules, players, callers, hands, order, scores, deale
                 got = _array(policy.act(obs, rng))
             if got.shape != (len(seat),):
                 raise IllegalActionError(
-                    f"{_name(policy)}: set {s + 1} of round {round_index + 1}: returned shape {got.shape}, expected {(len(seat),)}"
+                    f"{_name(policy)}: set {s + 1} of round {round_index + 1}: returned shape {got.shape}, expected "
+                    f"{(len(seat),)}"
                 )
             if got.dtype.kind not in "iu":  # a float mask would be truncated, an object one overflow
                 raise IllegalActionError(

@@ -46,7 +46,8 @@ def batch_to_records(rules: Rules, batch: GameBatch, games: list[int]) -> list[d
                 "call": CALLS[int(rnd.calls[i])],
                 "deal": {SEAT_LETTERS[p]: [POSTAL[c] for c in rnd.hands[i, p]] for p in seats},
                 "sets": [
-                    {"plays": {SEAT_LETTERS[p]: [POSTAL[c] for c in _mask_cards(rnd.hands[i, p], int(rnd.actions[i, s, p]))]
+                    {"plays": {SEAT_LETTERS[p]: [POSTAL[c] for c in _mask_cards(rnd.hands[i, p],
+                                                                                int(rnd.actions[i, s, p]))]
                                for p in seats},
                      "geopower": CATEGORIES[int(rnd.turned[i, s])]}
                     for s in range(rules.sets_per_round)
@@ -105,11 +106,13 @@ def _record_deck(rules: Rules, where: str, turned: list[int]) -> tuple[int, ...]
     left = list(rules.geopower_deck)
     for s, c in enumerate(first):
         if left[c] == 0:
-            raise RecordError(f"{where} set {s + 1}: a {CATEGORIES[c]} GeoPower card was turned more often than the deck holds")
+            raise RecordError(f"{where} set {s + 1}: a {CATEGORIES[c]} GeoPower card was turned more often than the "
+                              "deck holds")
         left[c] -= 1
     for s in range(D, len(turned)):
         if turned[s] != turned[s - D]:
-            raise RecordError(f"{where} set {s + 1}: the reused GeoPower deck must turn {CATEGORIES[turned[s - D]]} again")
+            raise RecordError(f"{where} set {s + 1}: the reused GeoPower deck must turn {CATEGORIES[turned[s - D]]} "
+                              "again")
     return deck_order(rules, first)
 
 
@@ -125,7 +128,8 @@ def _round_deal(rules: Rules, r: int, rd) -> RoundDeal:
         raise RecordError(f"{where} dealer is {dealer} (the deal passes left), record says {shown(rd.get('dealer'))}")
     if not isinstance(rd.get("call"), str) or rd.get("call") not in rules.calls:
         raise RecordError(f"{where} call must be one of {', '.join(rules.calls)}, got {shown(rd.get('call'))}")
-    hands = [record_cards(h, f"{where} deal {SEAT_LETTERS[p]}") for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
+    hands = [record_cards(h, f"{where} deal {SEAT_LETTERS[p]}")
+             for p, h in enumerate(_seat_map(f"{where} deal", rd.get("deal"), rules))]
     seen = {}
     for p, h in enumerate(hands):
         if len(h) != rules.cards_dealt:

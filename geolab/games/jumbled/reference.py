@@ -428,7 +428,8 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Deal(seed, tuple(fixed), deal.stop_after)
 
 
-def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int, rng: np.random.Generator) -> RoundDeal:
+def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int,
+             rng: np.random.Generator) -> RoundDeal:
     """One round as `seat` saw it, the rest dealt anew: its hand, the cards laid on `sets`
     (``{seat: cards}`` each) and the first `turned` GeoPower cards stay. Another seat's hand
     is its laid cards and fresh ones in a random order that keeps each laid set in its order
@@ -449,7 +450,8 @@ def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int
                 hand[slot] = c
         hands.append(tuple(hand))
     rest = rd.geopower[turned:]
-    return RoundDeal(tuple(hands), tuple(rd.geopower[:turned]) + tuple(int(rest[i]) for i in rng.permutation(len(rest))))
+    return RoundDeal(tuple(hands),
+                     tuple(rd.geopower[:turned]) + tuple(int(rest[i]) for i in rng.permutation(len(rest))))
 
 
 class Engine(StepGame):

@@ -134,13 +134,15 @@ class Rules(RulesBase):
         if self.points_per_set < 0 or self.target < 1:
             raise RulesError("points_per_set must be >= 0 and target >= 1")
         if len(self.geopower_deck) != 3 or any(n < 0 for n in self.geopower_deck) or sum(self.geopower_deck) < 1:
-            raise RulesError(f"geopower_deck needs 3 non-negative counts with at least one card, got {self.geopower_deck}")
+            raise RulesError("geopower_deck needs 3 non-negative counts with at least one card, got "
+                             f"{self.geopower_deck}")
         if max(self.geopower_deck) > MAX_GEOPOWER_EACH:
-            raise RulesError(f"geopower_deck: at most {MAX_GEOPOWER_EACH} cards of each word (the physical deck has 5), "
-                             f"got {self.geopower_deck}")
+            raise RulesError(f"geopower_deck: at most {MAX_GEOPOWER_EACH} cards of each word "
+                             f"(the physical deck has 5), got {self.geopower_deck}")
         if not self.used_to_bottom and sum(self.geopower_deck) < S:
             raise RulesError(
-                f"a GeoPower deck of {sum(self.geopower_deck)} cards without reuse cannot turn a card for each of {S} sets"
+                f"a GeoPower deck of {sum(self.geopower_deck)} cards without reuse "
+                f"cannot turn a card for each of {S} sets"
             )
         if not self.calls or any(c not in CALLS for c in self.calls) or len(set(self.calls)) != len(self.calls):
             raise RulesError(f"calls must be distinct names among {CALLS}, got {self.calls}")

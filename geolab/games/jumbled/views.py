@@ -211,7 +211,8 @@ class JumbledViews(Views):
     def help(self, decision: Decision) -> list[str]:
         view: View = decision.observation
         if decision.kind == "call":
-            return [f"Type {i} or '{CALL_WORDS_SHOWN[c]}' for {call_line(c)}" for i, c in enumerate(decision.legal, 1)] \
+            return [f"Type {i} or '{CALL_WORDS_SHOWN[c]}' for {call_line(c)}"
+                    for i, c in enumerate(decision.legal, 1)] \
                 + ["You call before the deal, seeing only the scores; the deal passes left."]
         cards = self._cards(view)
         counts = sorted({len(a) for a in decision.legal})

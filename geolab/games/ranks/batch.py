@@ -204,7 +204,8 @@ class Deals:
     keys: np.ndarray
 
     def head(self, n: int) -> Deals:
-        return Deals(*(None if a is None else a[:n] for a in (self.hands, self.masks, self.draw, self.power, self.keys)))
+        return Deals(*(None if a is None else a[:n] for a in (self.hands, self.masks, self.draw, self.power,
+                                                              self.keys)))
 
 
 def deal(rules: Rules, seed: int, start_block: int, n_blocks: int, block: int = BLOCK) -> Deals:
@@ -599,7 +600,8 @@ class _Chunk:
         self.base = np.zeros(n, np.int8)
         self.follow = np.zeros(n, np.int8)
         # (n, T) views of trick-major arrays, so settling a trick writes contiguous rows
-        self.history = {k: np.zeros((T, n), np.int8).T for k in ("leader", "lead", "category", "base", "follow", "winner")}
+        self.history = {k: np.zeros((T, n), np.int8).T for k in ("leader", "lead", "category", "base", "follow",
+                                                                 "winner")}
 
     def bases(self, t: int, rows: np.ndarray) -> np.ndarray:
         """(m, k) the bases the lead may choose at trick t."""
@@ -648,7 +650,8 @@ class _Chunk:
         except (ValueError, TypeError):  # ragged lists, objects numpy cannot read
             a = np.asarray(None)
         if a.shape != shape or not np.issubdtype(a.dtype, np.integer):
-            raise self._illegal(policy, obs, 0, f"{what} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
+            raise self._illegal(policy, obs, 0,
+                                f"{what} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
         return a.astype(np.int64, copy=False)
 
     def _card_error(self, policy, obs, cards, i, c, verb):
@@ -671,12 +674,15 @@ class _Chunk:
         except (ValueError, TypeError):
             said = np.asarray(None)
         if said.shape != (len(obs),) or said.dtype != np.bool_:
-            raise self._illegal(policy, obs, 0, f"declarations must be a bool array of shape ({len(obs)},), got {said.dtype} {said.shape}")
+            raise self._illegal(policy, obs, 0,
+                                f"declarations must be a bool array of shape ({len(obs)},), got {said.dtype} "
+                                f"{said.shape}")
         self.decl[obs.game, obs.side] = said
 
     def _lead(self, obs, action, policy):
         if not isinstance(action, Leads):
-            raise self._illegal(policy, obs, 0, f"a lead must be a Leads(card, category, base), got {type(action).__name__}")
+            raise self._illegal(policy, obs, 0,
+                                f"a lead must be a Leads(card, category, base), got {type(action).__name__}")
         m = len(obs)
         cards = self._ints(policy, obs, action.card, (m,), "lead cards")
         cat = self._ints(policy, obs, action.category, (m,), "lead categories")
@@ -686,7 +692,8 @@ class _Chunk:
             base = obs.bases[:, 0].astype(np.int64)
         else:
             base = self._ints(policy, obs, action.base, (m,), "lead bases")
-        i, what = _take_leads(obs.game, obs.side, cards, cat, base, obs.bases, self.hand, self.lead, self.cat, self.base)
+        i, what = _take_leads(obs.game, obs.side, cards, cat, base, obs.bases, self.hand, self.lead, self.cat,
+                              self.base)
         if i >= 0:
             if what == 0:
                 raise self._card_error(policy, obs, cards[:, None], i, cards[i], "led")
@@ -904,7 +911,8 @@ class SeatPolicy:
             return np.array(chosen, dtype=np.int64).reshape(len(obs), obs.rules.discards)
         if obs.kind == "declare":
             said = [self.seat.declare(v) for v in views]
-            return np.array(said) if all(isinstance(s, (bool, np.bool_)) for s in said) else np.array(said, dtype=object)
+            return (np.array(said) if all(isinstance(s, (bool, np.bool_)) for s in said)
+                    else np.array(said, dtype=object))
         if obs.kind == "lead":
             leads: list[Lead] = [self.seat.lead(v) for v in views]
             base = None

@@ -115,7 +115,8 @@ def observation_string(rules: Rules, seat: int, view: View) -> str:
     A won | on the table: A led a face-down card size base 50``."""
     other = SIDES[1 - view.side]
     parts = [SIDES[view.side], f"hand {codes(view.hand, 'none')}", f"discarded {codes(view.discards, 'none')}",
-             f"{other}'s discards " + ("hidden" if view.opponent_discards is None else codes(view.opponent_discards, 'none')),
+             f"{other}'s discards "
+             + ("hidden" if view.opponent_discards is None else codes(view.opponent_discards, 'none')),
              "first lead " + ("not yet known" if view.first_lead is None else SIDES[view.first_lead])]
     if rules.declarations:
         said = {None: "not yet", True: "declared", False: "passed"}

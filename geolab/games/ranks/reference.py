@@ -505,7 +505,8 @@ def determinized(rules: Rules, seat: int, view: View, rng: np.random.Generator) 
     first = view.first_lead
     asks: list[dict] = []
     alike = rules.discards == 0 and not rules.discards_public  # the empty discards change no View
-    discarded = bool(view.discards) or view.opponent_discards is not None or any(d is not None for d in view.declarations) \
+    discarded = bool(view.discards) or view.opponent_discards is not None \
+        or any(d is not None for d in view.declarations) \
         or bool(view.history) or view.lead_category is not None or (alike and first == seat)
     if discarded:
         theirs = view.opponent_discards if view.opponent_discards is not None else (None,) * rules.discards

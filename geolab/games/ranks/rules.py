@@ -155,7 +155,8 @@ class Rules(RulesBase):
                                              f"(one a trick, even when base_mode is not fixed)")
         need(all(1 <= b <= N_CARDS for b in self.bases), f"every entry of bases must be between 1 and {N_CARDS}")
         need(len(self.lead_bases) >= 1, "lead_bases must not be empty")
-        need(all(1 <= b <= N_CARDS for b in self.lead_bases), f"every entry of lead_bases must be between 1 and {N_CARDS}")
+        need(all(1 <= b <= N_CARDS for b in self.lead_bases),
+             f"every entry of lead_bases must be between 1 and {N_CARDS}")
         need(len(set(self.lead_bases)) == len(self.lead_bases), "lead_bases has duplicates")
         need(1 <= self.power_split <= max(1, self.tricks - 1),
              f"power_split ({self.power_split}) must be between 1 and tricks - 1 ({self.tricks - 1})")

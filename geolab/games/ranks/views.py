@@ -461,7 +461,8 @@ class RanksViews(Views):
             lines += wrapped(stakes(rules, view.declarations, me) + "; the bonus goes to whoever wins the deal.")
         if kind in ("lead", "follow") and rules.discards:
             if view.opponent_discards is not None:
-                lines.append(f"Discards (face-up): you {sorted_codes(view.discards)}, {them} {sorted_codes(view.opponent_discards)}.")
+                lines.append(f"Discards (face-up): you {sorted_codes(view.discards)}, {them} "
+                             f"{sorted_codes(view.opponent_discards)}.")
             else:
                 lines.append(f"You discarded {sorted_codes(view.discards)}; {them}'s "
                              f"{'discard is' if rules.discards == 1 else 'discards are'} hidden.")

@@ -87,7 +87,8 @@ class Public:
     bases: np.ndarray  # (m, nb) bases the lead may choose (lead), else (m, 1) zeros
     power: np.ndarray  # (m, 2) Power-card bases, zeros when the rules have none
     other_declared: np.ndarray  # (m,) -1 not said, 0, 1
-    greedy: np.ndarray  # (m, g): greedy's choice (discards: cards; lead: card, category, base; follow: card; declare: 0/1)
+    # (m, g): greedy's choice (discards: cards; lead: card, category, base; follow: card; declare: 0/1)
+    greedy: np.ndarray
 
     def take(self, rows: np.ndarray) -> Public:
         return Public(self.kind, self.trick, *(getattr(self, f.name)[rows] for f in fields(self)[2:]))
@@ -222,7 +223,8 @@ def _lead_kernel(hand, unseen, bases, won, power, greedy, t, kr, card, cat, base
                 for q in range(nb):
                     b = bases[i, q]
                     d = abs(_R[c, k] - b)
-                    beaters = below[k, q, d + 1] if fwt else below[k, q, d]  # nearer, or as near when ties go to the follower
+                    # nearer, or as near when ties go to the follower
+                    beaters = below[k, q, d + 1] if fwt else below[k, q, d]
                     p = _no_beater(u_n, beaters, T - t)
                     card[i, j], cat[i, j], base[i, j], valid[i, j] = c, k, b, True
                     X[i, j, 0] = d / 49.0
@@ -381,7 +383,8 @@ def candidates(rules: Rules, p: Public) -> Candidates:
         K = rules.hand_size
         card, valid, X = np.zeros((m, K), np.int64), np.zeros((m, K), bool), np.zeros((m, K, F), np.float32)
         by_statehood = rules.first_lead == "discard-statehood"
-        _discard_kernel(p.hand, p.unseen, p.power, p.greedy, by_statehood, kr.mode, kr.base_masks, kr.split, card, valid, X)
+        _discard_kernel(p.hand, p.unseen, p.power, p.greedy, by_statehood, kr.mode, kr.base_masks, kr.split, card,
+                        valid, X)
         return Candidates(card, valid, X)
     if p.kind == "follow":
         K = rules.tricks

@@ -121,7 +121,8 @@ def load(path: Path, rules: Rules | None = None) -> LearnedModel:
     """Read a model; with `rules`, refuse one trained for any other rules."""
     path = Path(path).with_suffix(".joblib")
     if not path.is_file() or not sidecar(path).is_file():
-        raise ModelError(f"no learned model at {path} (and its {sidecar(path).name}); train one with `geolab train ranks`")
+        raise ModelError(f"no learned model at {path} (and its {sidecar(path).name}); "
+                         "train one with `geolab train ranks`")
     try:
         meta = json.loads(sidecar(path).read_text())
         trained = Rules.from_spec(meta["rules"])

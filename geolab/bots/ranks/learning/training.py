@@ -73,8 +73,9 @@ class Forcing:
         ok = cand.valid[:, self.j]
         r, j = rows[ok], self.j
         if obs.kind == "lead":
-            card, cat, base = (np.array(a, np.int64, copy=True) for a in (action.card, action.category,
-                                                                           action.base if action.base is not None else obs.bases[:, 0]))  # fmt: skip
+            card, cat, base = (np.array(a, np.int64, copy=True)
+                               for a in (action.card, action.category,
+                                         action.base if action.base is not None else obs.bases[:, 0]))
             card[r], cat[r], base[r] = cand.card[ok, j], cand.category[ok, j], cand.base[ok, j]
             return Leads(card, cat, base)
         action = np.array(action, copy=True)
@@ -184,7 +185,8 @@ def fit(rules: Rules, samples: int, seed: int, continuation: str = CONTINUATION,
         order = np.random.default_rng(np.random.SeedSequence([seed, 99, KINDS.index(kind)])).permutation(len(data))
         cut = int(len(data) * (1 - HELD_OUT))
         train, test = data.take(np.sort(order[:cut])), data.take(np.sort(order[cut:]))
-        spread = np.where(train.valid, train.outcome, -np.inf).max(axis=1) - np.where(train.valid, train.outcome, np.inf).min(axis=1)
+        spread = (np.where(train.valid, train.outcome, -np.inf).max(axis=1)
+                  - np.where(train.valid, train.outcome, np.inf).min(axis=1))
         fit_on = train.take(np.flatnonzero(spread > 0))  # decisions where the action mattered
         est = estimator(degree, alpha).fit(fit_on.X[fit_on.valid], _advantage(fit_on)[fit_on.valid])
         estimators[kind] = est

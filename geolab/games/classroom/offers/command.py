@@ -13,7 +13,8 @@ def add(sub) -> None:
     """`geolab equilibrium class` (what Class GeoPower Double Choice offers as ``equilibrium``)."""
     p = sub.add_parser("class", help="the equilibrium discard per group size and call")
     p.add_argument("--sizes", default="2-16", help="group sizes, e.g. 4 or 2-16 or 3,5")
-    p.add_argument("--check", type=argtypes.equilibrium_check, default=0, help="simulated real groups per hand (even; 0 = model only)")
+    p.add_argument("--check", type=argtypes.equilibrium_check, default=0,
+                   help="simulated real groups per hand (even; 0 = model only)")
     p.add_argument("--refine", type=argtypes.equilibrium_refine, default=0,
                    help="best-response steps on real deals after the model's solution (needs --check)")
     p.add_argument("--seed", type=argtypes.seed, default=0)

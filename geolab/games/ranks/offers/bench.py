@@ -23,7 +23,8 @@ def _reference_tricks_per_s(rules: Rules, games: int, seed: int) -> float:
     tricks, start = 0, time.perf_counter()
     for i in range(games):
         first = reference.Deal((tuple(hands[i, 0]), tuple(hands[i, 1])), tuple(draw[i])).drawn_first_lead()
-        tricks += len(reference.play(rules, hands[i].tolist(), seats, first, None if power is None else power[i]).tricks)
+        tricks += len(reference.play(rules, hands[i].tolist(), seats, first,
+                                     None if power is None else power[i]).tricks)
     return tricks / (time.perf_counter() - start)
 
 

@@ -95,7 +95,8 @@ def report_lines(report: dict) -> list[str]:
     for item in report["decisions"]:
         mark = "ok" if item["optimal"] else "LOST"
         text = _move_text(item["played"])
-        lines.append(f"\ntrick {item['trick']} {item['side']} {item['kind']}s {text}: {mark} (best: {item['best_winner'] or 'tie'})")
+        lines.append(f"\ntrick {item['trick']} {item['side']} {item['kind']}s {text}: {mark} (best: "
+                     f"{item['best_winner'] or 'tie'})")
         rows = [
             {
                 "move": _move_text(m),

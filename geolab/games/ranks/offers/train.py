@@ -20,12 +20,17 @@ def add(games) -> None:
     p = games.add_parser("ranks", help="Play the Ranks: one model per decision kind (discard, declare, lead, follow)")
     p.add_argument("--rules", default="combo1", choices=list(PRESETS), help="rules preset (default combo1)")
     p.add_argument("--seed", type=argtypes.seed, default=0)
-    p.add_argument("--samples", type=argtypes.train_samples, default=20000, help="sampled decisions per kind, each labelled by replaying every legal action (default 20000)")
+    p.add_argument("--samples", type=argtypes.train_samples, default=20000,
+                   help="sampled decisions per kind, each labelled by replaying every legal action (default 20000)")
     p.add_argument("--continuation", default=CONTINUATION,
-                   help=f"policy that plays the deal out after each labelled action, both sides (default {CONTINUATION})")
-    p.add_argument("--degree", type=argtypes.train_degree, default=2, help="polynomial degree of the feature terms, 1 or 2 (default 2)")
+                   help="policy that plays the deal out after each labelled action, both sides (default "
+                        f"{CONTINUATION})")
+    p.add_argument("--degree", type=argtypes.train_degree, default=2,
+                   help="polynomial degree of the feature terms, 1 or 2 (default 2)")
     p.add_argument("--alpha", type=argtypes.train_alpha, default=1.0, help="ridge penalty (default 1.0)")
-    p.add_argument("--out", help="model path (default models/<rules>-s<seed>-n<samples>.joblib); a .json sidecar is written beside it")
+    p.add_argument("--out",
+                   help="model path (default models/<rules>-s<seed>-n<samples>.joblib); a .json sidecar is written "
+                        "beside it")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_train)
 
@@ -49,5 +54,6 @@ def run_train(args) -> None:
     print(f"trained on {args.samples:,} decisions per kind, rules {rules.name}, seed {args.seed}, "
           f"continuation {args.continuation}, "
           f"{fitted.meta['train_seconds']:.1f} s")  # fmt: skip
-    print_table([{"kind": k, **{c: v for c, v in s.items() if c != "margin_gain_ci"}} for k, s in fitted.meta["held_out"].items()])
+    print_table([{"kind": k, **{c: v for c, v in s.items() if c != "margin_gain_ci"}}
+                 for k, s in fitted.meta["held_out"].items()])
     print(f"model: {path} (metadata: {model.sidecar(path)}); play it with --bots learned:model={path},greedy")

@@ -139,7 +139,8 @@ class Position:
         if self.lead is not None:
             sizes[self.leader] += 1
         if sizes[0] != sizes[1] or sizes[0] == 0:
-            raise GeolabError(f"position: the sides hold {sizes[0]} and {sizes[1]} cards; play needs equal, non-zero hands")
+            raise GeolabError(f"position: the sides hold {sizes[0]} and {sizes[1]} cards; play needs equal, non-zero "
+                              "hands")
         if sizes[0] > MAX_CARDS:
             raise GeolabError(f"position: the solver handles at most {MAX_CARDS} cards a side, got {sizes[0]}")
         if self.trick < 0:
