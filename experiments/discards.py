@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 
 import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.learning.features import FEATURES, max_candidates
+from geolab.bots.ranks.learning.training import Forcing
 from geolab.bots.ranks.registry import BOTS
 from geolab.cards import CATEGORIES, POSTAL, RANKS
 from geolab.common.seeding import int_seed
@@ -34,8 +36,6 @@ from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
-from geolab.bots.ranks.learning.features import FEATURES, max_candidates
-from geolab.bots.ranks.learning.training import Forcing
 
 FORMS = ("combo1", "battle1")
 TABLES = ("rules_of_thumb", "by_position", "card_values")

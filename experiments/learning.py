@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 
 import geolab.games.ranks.batch as rb
+from geolab.bots.ranks.learning import model, training
 from geolab.bots.ranks.registry import BOTS
 from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, paired_scores
 from geolab.lab.timing import TimedPolicy
-from geolab.bots.ranks.learning import model, training
 
 
 def duplicate(rules: Rules, bot, opponent, deals: int, seed: int) -> tuple[float, float, float]:

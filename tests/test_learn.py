@@ -8,13 +8,13 @@ import pytest
 
 import geolab.games.ranks.batch as rb
 from geolab.bots.ranks.learned import LearnedPolicy
+from geolab.bots.ranks.learning import model, training
+from geolab.bots.ranks.learning.features import candidates, public
 from geolab.bots.ranks.registry import BOTS
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.games.ranks.records import replay_record, to_record
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.bots.ranks.learning import model, training
-from geolab.bots.ranks.learning.features import candidates, public
 
 SMALL = {"block": 16, "chunk": 32}
 
@@ -158,7 +158,7 @@ def test_the_shipped_models_fit_their_presets():
 
 
 def test_the_command_line_states_the_training_default_without_importing_it():
-    from geolab.games.ranks.offers import train
     from geolab.bots.ranks.learning import training
+    from geolab.games.ranks.offers import train
 
     assert train.CONTINUATION == training.CONTINUATION

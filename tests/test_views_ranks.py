@@ -21,9 +21,9 @@ from geolab.game import Decision, MoveError
 from geolab.games.ranks.game import GAME
 from geolab.games.ranks.reference import Deal, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.games.ranks.views import VIEWS, trick_lines
 from geolab.games.ranks.solver.analysis import positions
 from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
+from geolab.games.ranks.views import VIEWS, trick_lines
 
 RECORDS = Path(__file__).parent / "records"
 HELP_INDENT = 2  # the play loop prints help lines indented by two

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from geolab.games.ranks.batch import Leads, Observation
-from geolab.games.ranks.rules import Rules
 from geolab.bots.ranks.learning import model as models
 from geolab.bots.ranks.learning.features import candidates, public
+from geolab.games.ranks.batch import Leads, Observation
+from geolab.games.ranks.rules import Rules
 
 
 class LearnedPolicy:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from geolab.cards import POSTAL
 from geolab.common.text import fit, plural
 from geolab.games.ranks.reference import Game, Lead
-from geolab.games.ranks.views import lead_label
 from geolab.games.ranks.solver.analysis import positions
 from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
+from geolab.games.ranks.views import lead_label
 
 HEAD = "Review by the oracle (sees both hands; discards, declarations not judged):"
 OUTCOME = {2: "the win", 1: "the tie"}

@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from geolab import __version__
+from geolab.bots.ranks.learning.features import FEATURES, Candidates
 from geolab.errors import GeolabError
 from geolab.games.ranks.rules import PRESETS, Rules
-from geolab.bots.ranks.learning.features import FEATURES, Candidates
 
 FORMAT = "geolab-learned-ranks/1"
 

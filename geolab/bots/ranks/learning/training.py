@@ -24,13 +24,13 @@ from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
 import geolab.games.ranks.batch as rb
 from geolab import __version__
+from geolab.bots.ranks.learning.features import FEATURES, candidates, max_candidates, public
+from geolab.bots.ranks.learning.model import LearnedModel
 from geolab.bots.ranks.registry import BOTS
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError
 from geolab.games.ranks.batch import KINDS, Leads
 from geolab.games.ranks.rules import Rules
-from geolab.bots.ranks.learning.features import FEATURES, candidates, max_candidates, public
-from geolab.bots.ranks.learning.model import LearnedModel
 
 #: Games replayed together (one batch-engine chunk).
 BATCH = 8192

@@ -16,9 +16,9 @@ from geolab.cli.output import format_table, print_json
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, deal_arrays
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.lab.results import check_writable, reason, write_json
 from geolab.games.ranks.solver.analysis import decisions
 from geolab.games.ranks.solver.double_dummy import PARALLEL_MIN, OracleSolver, Position
+from geolab.lab.results import check_writable, reason, write_json
 
 PEEK_NOTE = "oracle: perfect information, sees both hands"
 
