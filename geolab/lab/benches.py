@@ -34,6 +34,18 @@ def provenance(reference_games: int, threads, load: float, warmup: float, warmup
     }
 
 
+def reference_per_s(engine, rules, bots, seat, deal, games: int, seed: int) -> float:
+    """The reference engine's games a second, timed beside a batch engine in every bench: `games`
+    games from one generator seeded `seed`, each dealt by ``deal(rng)`` and played by `bots`, each
+    seated by ``seat(bot, rules, rng)``."""
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for _ in range(games):
+        seats = [seat(bot, rules, rng) for bot in bots]
+        engine.play(rules, deal(rng), seats)
+    return games / (time.perf_counter() - start)
+
+
 def run(entry, rules, games: int | None, runs: int, seed: int, threads: int | None) -> dict:
     bench = entry.offer("bench")
     if bench is None:
@@ -56,12 +68,9 @@ def race_game(entry, rules, specs, seat, reference_module, games: int, runs: int
         wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
         rates["games"].append(games / wall)
         rates["cpu"].append(games / cpu)
-        rng = np.random.default_rng(seed + r)
-        start = time.perf_counter()
-        for _ in range(reference_games):
-            seats = [seat(bot, rules, rng) for bot in bots]
-            reference_module.ENGINE.play(rules, reference_module.deal_one(rules, rng), seats)
-        rates["reference"].append(reference_games / (time.perf_counter() - start))
+        rates["reference"].append(reference_per_s(reference_module.ENGINE, rules, bots, seat,
+                                                  lambda rng: reference_module.deal_one(rules, rng),
+                                                  reference_games, seed + r))
     median = {k: statistics.median(v) for k, v in rates.items()}
     return {
         "summary": f"{entry.game.title}, {' v '.join(specs)}, {games:,} games a run, median of {runs} runs: "

@@ -6,13 +6,11 @@ import os
 import statistics
 import time
 
-import numpy as np
-
 from geolab.bots.combo1.registry import BOTS as TEAMS
 from geolab.bots.combo1.registry import seat
 from geolab.games.combo1 import batch as match_engine
 from geolab.games.combo1 import reference as match_reference
-from geolab.lab.benches import provenance
+from geolab.lab.benches import provenance, reference_per_s
 from geolab.lab.progress import warm_up
 
 
@@ -41,12 +39,9 @@ def bench(rules, games, runs, seed, threads) -> dict:
         for b in range(blocks):
             match_engine.play_block(rules, bots, seed + r, (1 << 20, b), small)
         rates["small"].append(blocks * small / (time.perf_counter() - start))
-        rng = np.random.default_rng(seed + r)
-        start = time.perf_counter()
-        for _ in range(reference_games):
-            seats = [seat(bot, rules, rng) for bot in bots]
-            match_reference.ENGINE.play(rules, match_reference.deal_one(rules, rng), seats)
-        rates["reference"].append(reference_games / (time.perf_counter() - start))
+        rates["reference"].append(reference_per_s(match_reference.ENGINE, rules, bots, seat,
+                                                  lambda rng: match_reference.deal_one(rules, rng),
+                                                  reference_games, seed + r))
     median = {k: statistics.median(v) for k, v in rates.items()}
     return {
         "summary": f"Combo 1 ({rules.round}), {' v '.join(specs)}, {games:,} matches a run, median of {runs} runs: "

@@ -6,15 +6,13 @@ import os
 import statistics
 import time
 
-import numpy as np
-
 from geolab.bots.geodouble.player import PlayerSeat
 from geolab.bots.geodouble.registry import BOTS as MATCH_BOTS
 from geolab.bots.ranks.registry import BOTS
 from geolab.games.geodouble import batch as match_engine
 from geolab.games.geodouble import reference as match_reference
 from geolab.games.ranks import batch as engine
-from geolab.lab.benches import provenance
+from geolab.lab.benches import provenance, reference_per_s
 from geolab.lab.progress import warm_up
 
 
@@ -41,12 +39,9 @@ def bench(rules, games, runs, seed, threads) -> dict:
         start = time.perf_counter()
         deals = sum(len(part) for part in engine.run(rules.stage, (greedy, greedy), games, seed + r, threads=threads))
         rates["deals"].append(deals / (time.perf_counter() - start))
-        rng = np.random.default_rng(seed + r)
-        start = time.perf_counter()
-        for _ in range(reference_games):
-            seats = [PlayerSeat(bot, rules, rng) for bot in bots]
-            match_reference.Engine().play(rules, match_reference.deal_one(rules, rng), seats)
-        rates["reference"].append(reference_games / (time.perf_counter() - start))
+        rates["reference"].append(reference_per_s(match_reference.Engine(), rules, bots, PlayerSeat,
+                                                  lambda rng: match_reference.deal_one(rules, rng),
+                                                  reference_games, seed + r))
     median = {k: statistics.median(v) for k, v in rates.items()}
     return {
         "summary": f"GeoDouble, greedy tricks, never v always declaring, {games:,} matches a run, median of {runs} "

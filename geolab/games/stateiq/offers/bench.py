@@ -6,13 +6,11 @@ import os
 import statistics
 import time
 
-import numpy as np
-
 from geolab.bots.stateiq.player import PlayerSeat
 from geolab.bots.stateiq.registry import BOTS as IQ_BOTS
 from geolab.games.stateiq import batch as iq_engine
 from geolab.games.stateiq import reference as iq_reference
-from geolab.lab.benches import provenance
+from geolab.lab.benches import provenance, reference_per_s
 
 
 def bench(rules, games, runs, seed, threads) -> dict:
@@ -41,12 +39,8 @@ def bench(rules, games, runs, seed, threads) -> dict:
             if k == "default":
                 rates["cpu"].append(games / (time.process_time() - start_cpu))
                 rates["guesses"].append(float(table.length.mean()))
-        rng = np.random.default_rng(seed + r)
-        start = time.perf_counter()
-        for _ in range(reference_games):
-            seats = [PlayerSeat(bot, rules, rng) for bot in bots["default"]]
-            iq_reference.ENGINE.play(rules, iq_reference.deal_one(rng), seats)
-        rates["reference"].append(reference_games / (time.perf_counter() - start))
+        rates["reference"].append(reference_per_s(iq_reference.ENGINE, rules, bots["default"], PlayerSeat,
+                                                  iq_reference.deal_one, reference_games, seed + r))
     median = {k: statistics.median(v) for k, v in rates.items()}
     return {
         "summary": f"State IQ, {' v '.join(lineups['default'])}, {games:,} games a run, median of {runs} runs: "
