@@ -587,7 +587,7 @@ def test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload(browse
     assert by(browser, "#error") and by(browser, "#screen")[0].text == screen_before
     browser.execute_script("document.querySelector('button.move').value = '999'")  # a forged button
     click(browser, by(browser, "button.move")[0])
-    assert "not one of the" in by(browser, "#error")[0].text
+    assert "legal moves here): expected a whole number from 0 to" in by(browser, "#error")[0].text
     browser.get(url)
     click(browser, by(browser, "#ask-hint")[0])
     assert "because" in by(browser, "#hint")[0].text and by(browser, "button.hinted")
