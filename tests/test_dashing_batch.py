@@ -134,7 +134,7 @@ def test_the_reference_seat_claims_and_announces_from_the_same_beliefs():
 
 
 def test_the_compiled_deal_is_the_reference_engines_shuffle():
-    from geolab.games.ranks.reference import shuffled_prefix
+    from geolab.common.shuffle import shuffled_prefix
 
     rules = Rules()
     dealt = engine.deal_block(rules, np.random.default_rng(7), 500)

@@ -257,7 +257,7 @@ def read_hand(names, where: str, size: int | None = None) -> tuple[int, ...]:
 @njit(cache=True, nogil=True)
 def deal_hands(keys, picks, rows, k, masks):
     """Game picks[i] of a block dealt from its key: the partial shuffle of the 50 cards that
-    `geolab.games.ranks.reference.shuffled_prefix` makes, swap j drawn from draw j of the key's
+    `geolab.common.shuffle.shuffled_prefix` makes, swap j drawn from draw j of the key's
     counter stream (`geolab.common.counter_rng`); its first k cards are A's hand, the next k
     B's, into masks[rows[i]] as int64 card masks. A key per game, not the shuffle's floats, so a
     redeal that few games of a block need draws one word a game."""

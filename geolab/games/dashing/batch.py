@@ -16,7 +16,7 @@ nor recorded.
 
 **Seeds.** Games are dealt in blocks of `BLOCK`; block b draws from generators of
 ``SeedSequence(seed, spawn_key=(b, ...))``: ``(b, 0)`` deals (``random((BLOCK, 2 * cards))``
-through `geolab.games.ranks.reference.shuffled_prefix`, the reference engine's deal), ``(b, 1,
+through `geolab.common.shuffle.shuffled_prefix`, the reference engine's deal), ``(b, 1,
 stream, s)`` seat s's claims. So every seating (``stream``) of a seed plays the same cards, a
 game's draws do not depend on the others', and a run can start at any multiple of `BLOCK`.
 Chunks are whole blocks and run on threads; neither changes a result.
@@ -117,7 +117,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
 def deal_block(rules: Rules, rng: np.random.Generator, m: int = BLOCK) -> np.ndarray:
     """int64 (m, 2, cards): m deals from one generator, each as `reference.deal_one` deals it
     (A's cards, then B's, in the order dealt): `_shuffled` is
-    `geolab.games.ranks.reference.shuffled_prefix` compiled, on the same uniforms."""
+    `geolab.common.shuffle.shuffled_prefix` compiled, on the same uniforms."""
     k = rules.cards
     out = np.empty((m, 2 * k), np.int64)
     _shuffled(rng.random((m, 2 * k)), len(DECK), out)

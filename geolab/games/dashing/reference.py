@@ -39,11 +39,11 @@ from typing import NamedTuple
 import numpy as np
 
 from geolab.cards import MAP_DECK, N_CARDS
+from geolab.common.shuffle import shuffled_prefix
 from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import race_length, settle
-from geolab.games.ranks.reference import shuffled_prefix
 from geolab.stepwise import Ask, Claim, State, TwoSides, draw_cards
 
 SEATS = (0, 1)
@@ -178,7 +178,7 @@ class Deal:
 
 def deal_one(rules: Rules, rng: np.random.Generator) -> Deal:
     """The canonical deal: the first 2 x `cards` cards of a shuffle of the Map deck
-    (`geolab.games.ranks.reference.shuffled_prefix` on ``rng.random((1, 2 * cards))``), A's
+    (`geolab.common.shuffle.shuffled_prefix` on ``rng.random((1, 2 * cards))``), A's
     first; the batch engine deals its blocks so."""
     k = rules.cards
     order = [int(MAP_DECK[c]) for c in shuffled_prefix(rng.random((1, 2 * k)), len(MAP_DECK))[0]]

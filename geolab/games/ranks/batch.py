@@ -161,7 +161,7 @@ def uselessness(c, base_mask):
 # ----- dealing -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _shuffled_prefix(u, size, deck, r):
-    """`reference.shuffled_prefix` of row r of u, into deck[:k] (deck: scratch of `size`)."""
+    """`geolab.common.shuffle.shuffled_prefix` of row r of u, into deck[:k] (deck: scratch of `size`)."""
     for c in range(size):
         deck[c] = c
     for j in range(u.shape[1]):

@@ -23,6 +23,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
+from geolab.common.shuffle import shuffled_prefix
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
@@ -103,19 +104,6 @@ class Deal:
         if self.first_lead is not None:
             return self.first_lead
         return None if self.draw is None else self.drawn_first_lead()
-
-
-def shuffled_prefix(u: np.ndarray, size: int) -> np.ndarray:
-    """The first k = u.shape[1] cards of a shuffle of 0..size-1 per row, by a partial
-    Fisher-Yates shuffle on the uniform floats u (n, k): for j = 0..k-1, swap position j
-    with position j + floor(u[:, j] * (size - j))."""
-    n, k = u.shape
-    deck = np.tile(np.arange(size, dtype=np.int8), (n, 1))
-    rows = np.arange(n)
-    for j in range(k):
-        pick = j + (u[:, j] * (size - j)).astype(np.int64)
-        deck[rows, j], deck[rows, pick] = deck[rows, pick], deck[rows, j]
-    return deck[:, :k]
 
 
 def deal_arrays(rules: Rules, n: int, rng: np.random.Generator):
