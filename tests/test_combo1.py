@@ -1,5 +1,5 @@
-"""The Combo 1 match's reference engine, case by case against the rule text
-(shared/rules/combo1-tournament.txt): the morning's order until the bell, the afternoon's draw
+"""The Combo 1 match's reference engine, case by case against the official Combo 1
+tournament rules (docs/rules-combo1.md): the morning's order until the bell, the afternoon's draw
 and choices, who goes first at State IQ and Play the Ranks, the final's early stop and its
 Border-Up tie-breaker, the timing model's seconds, and a chance-stepped match. Seats are
 scripted (`Planned`): each game's winner is the one the test plans, by playing that game's

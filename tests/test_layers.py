@@ -218,3 +218,36 @@ def test_no_function_takes_more_than_sixteen_parameters():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
             and parameter_count(node) > MAX_PARAMETERS]
     assert not long, "more than 16 parameters: " + "; ".join(long)
+
+
+#: The official rule texts and their notes live outside the repository, so nothing in it may
+#: point there: the docs/rules*.md pages say what a reader needs. Built from parts so this file
+#: does not name them itself.
+OUTSIDE_REFERENCES = ("shared" + "/rules", "NOTES" + ".md")
+DOCUMENTED = ("geolab", "docs", "tests", "notebooks", "experiments", "README.md")
+
+
+def tracked_files(*tops: str) -> list[Path]:
+    """The files git tracks under `tops` (every file there when the tree is not a git checkout)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--", *tops],
+                             capture_output=True, check=True).stdout.decode()
+        return [ROOT / name for name in out.split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        return [p for top in tops for p in ([ROOT / top] if (ROOT / top).is_file()
+                                             else sorted((ROOT / top).rglob("*"))) if p.is_file()]
+
+
+def test_nothing_points_at_the_rule_texts_outside_the_repository():
+    wrong = []
+    for path in tracked_files(*DOCUMENTED):
+        if not path.exists():
+            continue
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue  # binary
+        for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            wrong += [f"{path.relative_to(ROOT)}:{number} names {ref}" for ref in OUTSIDE_REFERENCES if ref in line]
+    assert not wrong, "\n".join(wrong)

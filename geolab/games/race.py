@@ -19,7 +19,7 @@ claimed falsely with probability `error` or not at all. A faster player wins rac
 but not always.
 
 A race is settled by `settle`: the earliest claim decides. A valid first claim wins; a wrong
-one gives the race to the other player (NOTES.md, from Border-Up); claims at the same second
+one gives the race to the other player (as Border-Up's text says, docs/race.md); claims at the same second
 go to the one that is valid if only one is, else as the game's tie rule says (`TIE_RULES`:
 GeoDouble's coin, or Border-Up's tie, where nobody wins).
 

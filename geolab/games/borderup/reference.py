@@ -2,7 +2,7 @@
 
 **The deal.** Each team (A, B) is dealt `Rules.cards` GeoPlunge cards. If neither hand holds a
 solution (two border groups with no card in common: `geolab.games.groups`), the cards are
-dealt again, up to `Rules.redeals` times (*decided*; NOTES.md is silent, GeoDouble redeals);
+dealt again, up to `Rules.redeals` times (*decided*; the text is silent, GeoDouble redeals);
 a deal still without one is a tie, and no race is run.
 
 **The race.** Both teams are asked at once, a timed decision: each answers with a

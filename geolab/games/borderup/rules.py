@@ -1,6 +1,6 @@
 """Border-Up's rules: the cards dealt, what counts as a border, and what a deal no hand can win
-gives. See docs/rules-borderup.md for the reading of each field against the rule text
-(``shared/rules/combo1-tournament.txt``, "Game 1: Border-Up") and NOTES.md.
+gives. See docs/rules-borderup.md for the reading of each field against the official Combo 1
+tournament rules ("Game 1: Border-Up") and how geolab fills their gaps.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A Combo 1 match's rules: which round it is played in, the four games' own rules, and the
 clock that decides how many games fit in a round.
 
-See docs/rules-combo1.md for the reading of each field against the rule text
-(``shared/rules/combo1-tournament.txt``) and NOTES.md.
+See docs/rules-combo1.md for the reading of each field against the official Combo 1 tournament
+rules and how geolab fills their gaps.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ broken by Border-Up playoffs (round ``playoff``: one Border-Up game, again while
 method over the teams in a drawn order, so no team meets an opponent twice before it has met
 all the others (rounds past a full cycle start it again); ``swiss``: each round pairs the teams
 by their standing, the best with the best it has not met. An odd number of teams gives a bye
-each round, which counts as a match win (NOTES.md).
+each round, which counts as a match win (*decided*, docs/rules-combo1.md).
 
 **Standings**: a match win is a point, a drawn match `TournamentRules.draw_value` (the text
 counts matches *won*: 0 by default), a bye a point. If more teams than the places left share
@@ -44,8 +44,8 @@ BYE = -1
 @dataclass(frozen=True)
 class TournamentRules(RulesBase):
     """Every number and choice of a Combo 1 tournament; its matches' rules as ``match`` (the
-    round's kind is set per round). Defaults are the text's, or geolab's decision (NOTES.md,
-    docs/rules-combo1.md)."""
+    round's kind is set per round). Defaults are the text's, or geolab's decision
+    (docs/rules-combo1.md)."""
 
     match: Rules = field(default_factory=Rules)
     morning: int = 4

@@ -1,7 +1,7 @@
 """Dashing States' rules: every number and choice of the race, defaulting to the Combo 1 text.
 
-See docs/rules-dashing.md for the reading of each field against the rule text
-(``shared/rules/combo1-tournament.txt``, Game 3) and NOTES.md.
+See docs/rules-dashing.md for the reading of each field against the official Combo 1 tournament
+rules (Game 3) and how geolab fills their gaps.
 """
 
 from __future__ import annotations

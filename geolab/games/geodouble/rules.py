@@ -1,7 +1,7 @@
 """GeoDouble's rules: the match to 50, its race stage and the Play the Ranks stage it holds.
 
-See docs/rules-geodouble.md for the reading of each field against the rule text
-(``shared/rules/geodouble.txt``) and NOTES.md.
+See docs/rules-geodouble.md for the reading of each field against the official GeoDouble rules
+and how geolab fills their gaps.
 """
 
 from __future__ import annotations

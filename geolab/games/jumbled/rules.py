@@ -50,7 +50,7 @@ def call_index(name: str) -> int:
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Every number and choice of the rule text; defaults are the official game (NOTES.md).
+    """Every number and choice of the rule text; defaults are the official game (docs/rules-jumbled.md).
 
     ``teams`` gives each seat's team label (0, 1, ...), or None for everyone alone; any split
     is allowed. ``bonus[w]`` is the extra for winning ``w`` sets in one round. ``geopower_deck``

@@ -7,7 +7,7 @@ clue (`program`):
 - A, the postal code: the first A is its first letter, the second A its second letter, a third
   A has no letter left, so it is no clue (AAA: "no further clue ... but a third guess");
 - B, a border state: each B is one border state the clue-giver names, never one named before;
-  when none is left the clue is "no more border states" (NOTES.md, *decided*);
+  when none is left the clue is "no more border states" (*decided*, docs/rules-stateiq.md);
 - C, the capital: the k-th C is the k-th letter of the capital's name (spaces and punctuation
   skipped; every capital has at least three letters).
 

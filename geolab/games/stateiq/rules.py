@@ -1,7 +1,7 @@
 """State IQ's rules: the choices the text leaves to the table, as fields.
 
-See docs/rules-stateiq.md for the reading of each field against the rule text
-(``shared/rules/combo1-tournament.txt``, "Game 2: State IQ") and NOTES.md.
+See docs/rules-stateiq.md for the reading of each field against the official Combo 1 tournament
+rules ("Game 2: State IQ") and how geolab fills their gaps.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ KINDS = "ABC"
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Every choice of a State IQ game. Defaults are the text's (and NOTES.md's)."""
+    """Every choice of a State IQ game. Defaults are the text's (and geolab's decisions, docs/rules-stateiq.md)."""
 
     clues: str | None = None
     four_corners: bool = False
