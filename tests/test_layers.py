@@ -223,7 +223,7 @@ def test_no_function_takes_more_than_sixteen_parameters():
 #: The official rule texts and their notes live outside the repository, so nothing in it may
 #: point there: the docs/rules*.md pages say what a reader needs. Built from parts so this file
 #: does not name them itself.
-OUTSIDE_REFERENCES = ("shared" + "/rules", "NOTES" + ".md")
+OUTSIDE_REFERENCES = ("shared" + "/rules", "shared" + "/design", "NOTES" + ".md")
 DOCUMENTED = ("geolab", "docs", "tests", "notebooks", "experiments", "README.md")
 
 

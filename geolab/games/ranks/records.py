@@ -1,9 +1,9 @@
 """Play the Ranks game records: write any reference-engine game, replay and check any record.
 
-The format is ``shared/design/records.md`` (trick-taking family); `docs/records.md` has the
-details. Replay steps the reference engine with the record's actions (the one driver, seats
-that read their decisions from the record), so every legality check is the engine's own; each
-problem becomes one `RecordError` line that names the place.
+The format (the envelope every game shares, and this game's body) is in `docs/records.md`.
+Replay steps the reference engine with the record's actions (the one driver, seats that read
+their decisions from the record), so every legality check is the engine's own; each problem
+becomes one `RecordError` line that names the place.
 """
 
 from __future__ import annotations
