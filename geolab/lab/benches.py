@@ -34,6 +34,14 @@ def provenance(reference_games: int, threads, load: float, warmup: float, warmup
     }
 
 
+def timed(call):
+    """One call's result, its wall seconds and its CPU seconds (every thread of the process):
+    what a bench takes of each batch-engine run."""
+    start, start_cpu = time.perf_counter(), time.process_time()
+    out = call()
+    return out, time.perf_counter() - start, time.process_time() - start_cpu
+
+
 def reference_per_s(engine, rules, bots, seat, deal, games: int, seed: int) -> float:
     """The reference engine's games a second, timed beside a batch engine in every bench: `games`
     games from one generator seeded `seed`, each dealt by ``deal(rng)`` and played by `bots`, each
@@ -63,9 +71,7 @@ def race_game(entry, rules, specs, seat, reference_module, games: int, runs: int
     rates: dict[str, list[float]] = {k: [] for k in ("games", "cpu", "reference")}
     load = os.getloadavg()[0]
     for r in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        entry.game.batch(rules, bots, games, seed + r, threads=threads)
-        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        _, wall, cpu = timed(lambda r=r: entry.game.batch(rules, bots, games, seed + r, threads=threads))
         rates["games"].append(games / wall)
         rates["cpu"].append(games / cpu)
         rates["reference"].append(reference_per_s(reference_module.ENGINE, rules, bots, seat,

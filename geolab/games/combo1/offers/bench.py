@@ -10,7 +10,7 @@ from geolab.bots.combo1.registry import BOTS as TEAMS
 from geolab.bots.combo1.registry import seat
 from geolab.games.combo1 import batch as match_engine
 from geolab.games.combo1 import reference as match_reference
-from geolab.lab.benches import provenance, reference_per_s
+from geolab.lab.benches import provenance, reference_per_s, timed
 from geolab.lab.progress import warm_up
 
 
@@ -29,9 +29,7 @@ def bench(rules, games, runs, seed, threads) -> dict:
     small, blocks = 256, max(1, min(16, games // 256))  # a tournament's calls: one pair's matches of a block
     load = os.getloadavg()[0]
     for r in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        table = match_engine.batch(rules, bots, games, seed + r, threads=threads)
-        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        table, wall, cpu = timed(lambda r=r: match_engine.batch(rules, bots, games, seed + r, threads=threads))
         rates["matches"].append(games / wall)
         rates["cpu"].append(games / cpu)
         rates["games"].append(int(table.length.sum()) / wall)

@@ -12,7 +12,7 @@ from geolab.bots.ranks.registry import BOTS
 from geolab.games.geodouble import batch as match_engine
 from geolab.games.geodouble import reference as match_reference
 from geolab.games.ranks import batch as engine
-from geolab.lab.benches import provenance, reference_per_s
+from geolab.lab.benches import provenance, reference_per_s, timed
 from geolab.lab.progress import warm_up
 
 
@@ -30,9 +30,7 @@ def bench(rules, games, runs, seed, threads) -> dict:
     rates: dict[str, list[float]] = {k: [] for k in ("matches", "cpu", "rounds", "deals", "reference")}
     load = os.getloadavg()[0]
     for r in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        table = match_engine.batch(rules, bots, games, seed + r, threads=threads)
-        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        table, wall, cpu = timed(lambda r=r: match_engine.batch(rules, bots, games, seed + r, threads=threads))
         rates["matches"].append(games / wall)
         rates["cpu"].append(games / cpu)
         rates["rounds"].append(int(table.length.sum()) / wall)
