@@ -126,10 +126,48 @@ def test_serve_prints_its_address_and_serves_the_folder(monkeypatch, capsys, tmp
 
     seen = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
-    assert main(["serve", "--port", "8123", "--folder", str(tmp_path / "games")]) == 0
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert main(["serve", "--cold", "--port", "8123", "--folder", str(tmp_path / "games")]) == 0
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8123/" in out and "ready" not in out
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123 and (tmp_path / "games").is_dir()
     assert main(["serve", "--port", "99999"]) == 2
+
+
+@needs_web
+def test_serve_plays_a_game_of_each_before_it_prints_its_address(monkeypatch, capsys, tmp_path):
+    """Warming goes through the pages' own path (so play's kernels are built) in a scratch
+    folder: the person's folder stays empty, and the address comes after every game is ready."""
+    import uvicorn
+
+    from geolab.web import sessions
+
+    cheap = [e for e in sessions.entries() if e.name in ("border-up", "state-iq")]
+    monkeypatch.setattr(sessions, "entries", lambda: cheap)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    assert main(["serve", "--folder", str(tmp_path / "games")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ready = [k for k, line in enumerate(lines) if line.endswith(" s") and "ready in" in line]
+    address = next(k for k, line in enumerate(lines) if "http://127.0.0.1:8765/" in line)
+    assert len(ready) == 2 and max(ready) < address
+    assert list((tmp_path / "games").iterdir()) == []
+
+
+def test_warming_reports_a_game_that_fails_and_goes_on(monkeypatch):
+    from geolab.web import sessions, warm
+
+    cheap = [e for e in sessions.entries() if e.name in ("border-up", "state-iq")]
+    real = warm.play_one
+
+    def broken(store, entry):
+        if entry.name == "border-up":
+            raise GeolabError("a broken kernel")
+        return real(store, entry)
+
+    monkeypatch.setattr(warm, "play_one", broken)
+    said = []
+    took = warm.warm(cheap, said.append)
+    assert said[0] == "  border-up: not warmed (a broken kernel)" and "state-iq" in took
+    assert "border-up" not in took and 0 <= took["state-iq/most"] <= took["state-iq"]
 
 
 # ----- every game, through the pages ---------------------------------------------------------
