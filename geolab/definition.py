@@ -75,12 +75,15 @@ class Players:
 @dataclass(frozen=True)
 class GameDef:
     """One game, declared: see the module docstring. ``game`` and ``players`` are
-    ``"module:attribute"`` texts (or the objects, for a game defined outside geolab)."""
+    ``"module:attribute"`` texts (or the objects, for a game defined outside geolab); ``about``
+    is what the start page says of it: what the game is, then its players and length, in two
+    sentences a newcomer reads before picking it."""
 
     name: str
     title: str
     game: Any
     players: Any
+    about: str = ""
     optional: frozenset[str] = frozenset()
     features: frozenset[str] = frozenset()
     offers: Mapping[str, str] = field(default_factory=dict)

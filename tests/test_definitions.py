@@ -24,6 +24,15 @@ def test_each_definition_is_true_to_its_game(name):
         assert callable(entry.offer(what)), f"{name}: its {what} offer is not a function"
 
 
+@pytest.mark.parametrize("name", list(registry.builtin()))
+def test_each_game_says_in_two_sentences_what_it_is_its_players_and_length(name):
+    """The start page shows `about` under each game (issue 34, item 10)."""
+    about = registry.definition(name).about
+    sentences = [s for s in about.replace("; ", ", ").split(". ") if s]
+    assert len(sentences) == 2 and about.endswith(".") and len(about) <= 320, about
+    assert any(word in sentences[1].lower() for word in ("player", "team", "student", "class")), about
+
+
 def test_the_features_say_which_games_race():
     racing = {name for name in registry.names() if registry.get(name).has("races")}
     assert {"border-up", "dashing-states", "geodouble", "combo1"} <= racing

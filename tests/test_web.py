@@ -175,7 +175,8 @@ def test_warming_reports_a_game_that_fails_and_goes_on(monkeypatch):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_is_played_by_clicking_and_hints_and_its_files_replay(game, tmp_path):
     c = client(tmp_path)
-    assert game in c.get("/").text
+    index = c.get("/").text
+    assert game in index and html.escape(registry.definition(game).about, quote=False) in index
     assert c.get(f"/new/{game}").status_code == 200
     loc = start(c, game)
     end = play_out(c, loc)

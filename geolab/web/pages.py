@@ -104,7 +104,8 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
 
 # ----- pages -----------------------------------------------------------------------------------
 def index(entries, saved: list, folder: str) -> dict:
-    games = [{"name": e.name, "title": e.game.title, "presets": list(e.game.Rules.PRESETS)} for e in entries]
+    games = [{"name": e.name, "title": e.game.title, "about": e.definition.about,
+              "presets": list(e.game.Rules.PRESETS)} for e in entries]
     return {"games": games, "saved": saved, "folder": folder}
 
 

@@ -11,6 +11,9 @@ from geolab.definition import GameDef
 DEFINITION = GameDef(
     name="class",
     title="Class GeoPower Double Choice",
+    about=("Every student is dealt three cards, discards one, and the lowest (Top Dog) or highest (Bottoms Up) "
+           "sum of the two kept cards in the turned category wins the group; group winners play a Championship. "
+           "A whole class of 10 to 32 students, one seat yours and bots in the others; a few minutes."),
     game="geolab.games.classroom.game:GAME",
     players="geolab.bots.classroom.registry:PLAYERS",
     optional={"chance_outcomes"},

@@ -5,6 +5,9 @@ from geolab.definition import GameDef
 DEFINITION = GameDef(
     name="dashing-states",
     title="Dashing States",
+    about=("Each team is dealt five Map cards, each showing one state's outline; the first to lay four of them "
+           "in alphabetical order of their states and name them with their capitals wins. Two players (or "
+           "teams); a race of a minute or less."),
     game="geolab.games.dashing.game:GAME",
     players="geolab.bots.dashing.registry:PLAYERS",
     optional={"determinize"},

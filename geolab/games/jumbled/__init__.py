@@ -11,6 +11,9 @@ from geolab.definition import GameDef
 DEFINITION = GameDef(
     name="jumbled",
     title="Jumbled GeoPower Choice",
+    about=("Each round the dealer calls Top Dog or Bottoms Up, everyone lays five of six cards face down on "
+           "three sets, and a turned GeoPower card names the category that ranks each set. Two to eight players "
+           "(four by default), round after round to 50 points."),
     game="geolab.games.jumbled.game:GAME",
     players="geolab.bots.jumbled.registry:PLAYERS",
     optional=frozenset(),

@@ -10,6 +10,9 @@ from geolab.definition import GameDef
 DEFINITION = GameDef(
     name="ranks",
     title="Play the Ranks",
+    about=("A trick-taking game: each trick the leader names a category and a base, and the card whose rank in "
+           "that category is closer to the base wins. Two players; first to five of the eight tricks, a few "
+           "minutes."),
     game="geolab.games.ranks.game:GAME",
     players="geolab.bots.ranks.registry:PLAYERS",
     optional={"determinize", "seat_policy"},

@@ -5,6 +5,9 @@ from geolab.definition import GameDef
 DEFINITION = GameDef(
     name="state-iq",
     title="State IQ",
+    about=("Each team holds one state and has up to three guesses at the other's, a clue before each: a letter "
+           "of its postal code, one of its border states, or a letter of its capital. Two players (or teams); a "
+           "few minutes."),
     game="geolab.games.stateiq.game:GAME",
     players="geolab.bots.stateiq.registry:PLAYERS",
     optional={"determinize"},
