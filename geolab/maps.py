@@ -82,7 +82,7 @@ def states_map(groups: Mapping[str, Iterable[str]], *, title: str, width: int | 
     size = f' width="{width}" height="{round(width * h / w)}"' if width else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x} {y} {w} {h}"{size} role="img" class="us-map">',
              f"<title>{escape(title)}</title>"]
-    parts.append(f'<g fill="{others}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round">')
+    parts.append(f'<g fill="{escape(others)}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round">')
     parts += [f'<path d="{d}"/>' for code, d in data["states"].items() if code not in colour_of]
     parts.append("</g>")
     for code, colour in colour_of.items():  # drawn last, so a coloured outline is never covered
