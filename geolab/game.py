@@ -546,6 +546,16 @@ class Decision:
     timed: bool = False  # a race: answered with a `geolab.stepwise.Claim` (an action or None, and seconds)
 
 
+@dataclass(frozen=True)
+class Figure:
+    """A picture of the table beside a decision's words (a Dashing States Map card): its
+    caption and its SVG text, drawn by geolab itself (`geolab.maps`), never from a person's
+    input, so a web page shows it as it is. The keyboard shows the words alone."""
+
+    caption: str
+    svg: str
+
+
 class Seat(Protocol):
     """A decision maker in the reference engine: a bot or a person."""
 
@@ -624,6 +634,12 @@ class Views(Protocol):
         """One line the loop prints when the person's words asked for more than the move took
         (a follow that names a category: the category is the leader's); None for nothing."""
         return None
+
+    def figures(self, decision: Decision) -> list[Figure]:
+        """Pictures of what the seat sees, for a page that can show them (`Figure`), in the
+        order of the screen's words; none unless the game draws some (Dashing States' Map
+        cards). Like the screen, they show only what the seat may see."""
+        return []
 
 
 class Game(Protocol):

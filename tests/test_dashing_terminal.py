@@ -1,5 +1,5 @@
 """Dashing States at a pseudo-terminal, as a person plays it: the map read off the screen (the
-cards' tiles, nothing else), the row typed against the clock, every card announced (a typo
+cards' shapes, nothing else), the row typed against the clock, every card announced (a typo
 asked again), the verdict, the session replayed; and a race lost to a faster bot's shout."""
 
 from __future__ import annotations
@@ -10,21 +10,24 @@ import re
 import pexpect
 from terminal import run, spawn
 
+from geolab import maps
 from geolab.cards import CAPITALS, NAMES, POSTAL
-from geolab.games.dashing.views import TILES
+from geolab.games.dashing.views import MAP_COLUMNS, MAP_INDENT
 
 ROW_PROMPT = "4 CARD NUMBERS (or pass) > "
 SAY_PROMPT = r"card (\d): STATE CAPITAL > "
 
 
 def read_map(screen: str) -> dict[int, str]:
-    """Card number -> the postal code of the tile it marks, from the last map on the screen."""
+    """Card number -> the postal code of the state drawn in its digit on the last map on the
+    screen, read by the outlines' grid (`geolab.maps.raster`), as a person reads a shape."""
     lines = screen.replace("\r", "").split("\n")
-    top = max(i for i, line in enumerate(lines) if "on this map:" in line or "Your row:" in line)
+    grid = maps.raster(MAP_COLUMNS)
+    top = max(i for i, line in enumerate(lines) if "lower left):" in line or "Your row:" in line)
     cards = {}
-    for r, line in enumerate(lines[top + 1: top + 1 + len(TILES)]):
-        for found in re.finditer(r"\[(\d)\]", line):
-            cards[int(found.group(1))] = TILES[r].split()[(found.start() - 4) // 3]
+    for r, line in enumerate(lines[top + 1: top + 1 + len(grid)]):
+        for found in re.finditer(r"\d", line[len(MAP_INDENT):]):
+            cards[int(found.group())] = grid[r][found.start()]
     return cards
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from geolab import records, registry
-from geolab.cards import POSTAL
+from geolab import maps, records, registry
+from geolab.cards import NAMES, POSTAL
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.lab.play import called_first, first_claim, replay_session
@@ -379,6 +379,27 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     late = person_claims(tmp_path / f"{gid}.json", you)
     assert len(late) == claims + 1 and late[-1][2] == -1 and late[-1][3] == "pass" and late[-1][4] >= limit
     assert set(told) <= set(notes(c.get(loc).text))  # who claimed first, told on the next page
+
+
+@needs_web
+def test_dashing_states_map_cards_are_drawn_as_real_maps_that_name_no_state(tmp_path):
+    """The race page draws each Map card (`Views.figures`) as an SVG map with the card's state,
+    and only it, in red; no title, caption or other text of the pictures names a state."""
+    c = client(tmp_path)
+    loc = start(c, "dashing-states", seed=3)
+    text = c.get(loc).text
+    assert race(text)
+    hand = Store(tmp_path).page(loc.rsplit("/", 1)[1]).decision.observation.hand
+    pictures = re.search(r'<div class="figures" id="figures">(.*?)</div>', text, re.S).group(1)
+    svgs = re.findall(r"<svg .*?</svg>", pictures, re.S)
+    assert len(svgs) == len(hand) == 5
+    for n, (svg, card) in enumerate(zip(svgs, hand), start=1):
+        assert 'role="img"' in svg and "viewBox=" in svg and f"<title>Map card {n}:" in svg
+        red = re.findall(rf'<path d="([^"]*)" fill="{maps.RED}"', svg)
+        assert red == [maps.outlines()["states"][POSTAL[card]]]
+    words = re.sub(r'd="[^"]*"', "", pictures)
+    assert not any(name in words for name in NAMES) and not re.search(r"\b(" + "|".join(POSTAL) + r")\b", words)
+    assert re.findall(r"<figcaption>(.*?)</figcaption>", pictures) == [f"card {n}" for n in range(1, 6)]
 
 
 SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS

@@ -1,7 +1,10 @@
 """Screenshots of `geolab serve`'s pages for docs/web.md, taken by a headless Chromium:
-every page kind of one game (GeoDouble) and one play page of every registered game.
+every page kind of one game (GeoDouble), one play page of every registered game, and the
+Map cards and a map of groups as `geolab.maps` draws them.
 
-    PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER]   (default: docs/web)
+    PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER [GAME ...]]   (default: docs/web)
+
+Games named: only their play pages and the maps.
 
 Needs the web extra, selenium, and Debian's chromium and chromium-driver."""
 
@@ -21,7 +24,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from geolab import registry
+from geolab import maps, registry
+from geolab.cards import border_postals, card
 from geolab.web.app import create_app
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -34,7 +38,35 @@ def shoot(driver, path: Path) -> None:
     image.quantize(colors=64).save(path, optimize=True)
 
 
-def main(out: Path) -> None:
+#: The cards docs/web/map-cards.png shows: the smallest state, the two insets, two shapes.
+MAP_CARDS = ("RI", "AK", "HI", "TX", "MI")
+
+
+def map_sheets(driver, out: Path) -> None:
+    """map-cards.png: Map cards at 120 pixels wide (the size the outlines are made for) and
+    240; map-groups.png: a map of groups (`maps.states_map`), Tennessee and its border states."""
+    def card_html(code: str, width: int) -> str:
+        return (f'<figure style="display:inline-block;margin:4px;width:{width}px;border:1px solid #ccc">'
+                f'{maps.state_map(code)}<figcaption style="font:12px sans-serif;text-align:center">{code}'
+                "</figcaption></figure>")
+    sheets = {
+        "map-cards.png": "".join(card_html(c, 120) for c in MAP_CARDS) + "<br>"
+                         + "".join(card_html(c, 240) for c in MAP_CARDS[:3]),
+        "map-groups.png": '<div style="width:360px">' + maps.states_map(
+            {maps.RED: ["TN"], "#1f77b4": border_postals(card("TN"))},
+            title="Tennessee in red, its eight border states in blue") + "</div>",
+    }
+    folder = Path(tempfile.mkdtemp())
+    for name, body in sheets.items():
+        page = folder / (name + ".html")
+        page.write_text(f'<!doctype html><html><body style="margin:0"><div id="sheet" '
+                        f'style="display:inline-block;padding:4px;background:#fff">{body}</div></body></html>')
+        driver.get(page.as_uri())
+        image = Image.open(io.BytesIO(driver.find_element(By.ID, "sheet").screenshot_as_png)).convert("RGB")
+        image.quantize(colors=64).save(out / name, optimize=True)
+
+
+def main(out: Path, games: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -57,11 +89,24 @@ def main(out: Path) -> None:
         find(By.ID, "start")[0].click()
         time.sleep(0.3)
 
+    def shoot_play(name: str) -> None:
+        """A play page; one with pictures (Map cards) from its top, where they are."""
+        if find(By.ID, "figures"):
+            driver.execute_script("window.scrollTo(0, 0)")
+        shoot(driver, out / f"{name}.png")
+
     def first_move() -> None:
         (find(By.CSS_SELECTOR, "button.move") or find(By.ID, "pass"))[0].click()
         time.sleep(0.3)
 
     try:
+        map_sheets(driver, out)
+        for name in games or ():
+            start(name, 5)
+            time.sleep(1.5)
+            shoot_play(name)
+        if games:
+            return
         driver.get(base + "/")
         shoot(driver, out / "page-index.png")
         driver.get(base + "/new/geodouble?preset=short")
@@ -92,11 +137,11 @@ def main(out: Path) -> None:
                     break
                 first_move()
             time.sleep(1.5)  # the bots' moves appear one at a time
-            shoot(driver, out / f"{entry.name}.png")
+            shoot_play(entry.name)
     finally:
         driver.quit()
         server.should_exit = True
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent)
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent, sys.argv[2:])

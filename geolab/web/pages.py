@@ -136,7 +136,7 @@ def playing(page: Page, hint, served: float | None, error: str | None = None) ->
         first = first_claim(page.rivals)
         race = {"elapsed": round(time.time() - served, 3),
                 "deadline": None if first is None else float(first[1].seconds)}
-    return {**header(page), "decision": decision, "screen": views.screen(decision),
+    return {**header(page), "decision": decision, "screen": views.screen(decision), "figures": views.figures(decision),
             "prompt": views.prompt(decision), "help": views.help(decision),
             "old_events": events[:since], "new_events": events[since:], "labels": labels,
             "buttons": len(labels) <= MAX_BUTTONS, "hint": hinted, "race": race, "error": error,

@@ -214,6 +214,10 @@ class Combo1Views(Views):
         note = None if decision.kind == "choose" else getattr(_views(decision), "note", None)
         return note(inner(decision), action, text) if note else None
 
+    def figures(self, decision: Decision) -> list:
+        """The inner game's pictures (Dashing States' Map cards); none while choosing."""
+        return [] if decision.kind == "choose" else _views(decision).figures(inner(decision))
+
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod
     def _choosing(view: MatchView, legal) -> list[str]:

@@ -1,11 +1,13 @@
 """Dashing States at the keyboard (`geolab.game.Views`): the race and the announcement, for
 `geolab play dashing-states`.
 
-**The Map cards.** A terminal shows no maps, so the five cards are marked on one tile map of
-the United States (`TILES`: every state a tile in about its place, Alaska and Hawaii at the
-left as on most maps): card n is the tile ``[n]``, every other state a dot. Recognising a state
-from its place is the race; neither the screen nor the help names a card's state, and the hand
-is shown in the order dealt, never sorted (cards are numbered in alphabetical order).
+**The Map cards.** A page that shows pictures draws each card as a small map of the United
+States with its state in red (`figures`: `geolab.maps.state_map`, the states' real outlines).
+A terminal gets one map in characters drawn from the same outlines (`card_map`): card n's state
+is filled with the digit n, every other state's land is dots, Alaska and Hawaii at the lower
+left as on the drawn map. Recognising a state from its shape and place is the race; neither
+the screen, the pictures' titles nor the help names a card's state, and the hand is shown in
+the order dealt, never sorted (cards are numbered in alphabetical order).
 
 **The race** (``claim``, a timed decision). The person types the card numbers left to right,
 ``3 1 5 2``: the card left out is turned face-down; ``3 1 5 2 face-up`` leaves it face-up (a
@@ -31,21 +33,13 @@ from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.common.text import WIDTH, fit, wrapped
-from geolab.game import Decision, MoveError, Views, typed_number
+from geolab.game import Decision, Figure, MoveError, Views, typed_number
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
+from geolab.maps import state_map, text_map
 from geolab.stepwise import Claim
 
-#: The tile map: each row of the grid west to east, ``..`` an empty cell.
-TILES = (
-    "AK .. .. .. .. .. .. .. .. .. ME",
-    ".. .. .. .. .. WI .. .. .. VT NH",
-    "WA ID MT ND MN IL MI .. NY MA ..",
-    "OR NV WY SD IA IN OH PA NJ CT RI",
-    "CA UT CO NE MO KY WV VA MD DE ..",
-    ".. AZ NM KS AR TN NC SC .. .. ..",
-    ".. .. .. OK LA MS AL GA .. .. ..",
-    "HI .. .. TX .. .. .. .. FL .. ..",
-)
+MAP_COLUMNS = 72  # the character map's width; indented by MAP_INDENT, it fits the 79 of a screen
+MAP_INDENT = "  "
 FACE_UP = ("face-up", "faceup", "up")
 FACE_DOWN = ("face-down", "facedown", "down")
 UNKNOWN = ("?", "none", "-")
@@ -55,16 +49,18 @@ STATE_OF = {n.lower(): i for i, n in enumerate(NAMES)}
 
 
 # ----- small pieces of text -----------------------------------------------------------------
-def tile_map(hand: Sequence[int]) -> list[str]:
-    """The map with card n (1-based, in the order dealt) as ``[n]``, other states as dots."""
-    where = {POSTAL[c]: n for n, c in enumerate(hand, start=1)}
-    lines = []
-    for row in TILES:
-        cells = []
-        for code in row.split():
-            cells.append(f"[{where[code]}]" if code in where else (" . " if code != ".." else "   "))
-        lines.append(("    " + "".join(cells)).rstrip())
-    return lines
+def card_map(hand: Sequence[int]) -> list[str]:
+    """The map in characters with card n (1-based, in the order dealt) filled with the digit
+    n, every other state's land as dots (`geolab.maps.text_map`)."""
+    marks = {POSTAL[c]: str(n) for n, c in enumerate(hand, start=1)}
+    return [(MAP_INDENT + line).rstrip() for line in text_map(marks, MAP_COLUMNS)]
+
+
+def card_figures(hand: Sequence[int]) -> list[Figure]:
+    """Each Map card as a picture: a small map with the card's state in red, captioned and
+    titled by its number only."""
+    return [Figure(f"card {n}", state_map(POSTAL[c], title=f"Map card {n}: a state in red on a map of the "
+                                                          "United States")) for n, c in enumerate(hand, start=1)]
 
 
 def _who(seat: int, me: int, capital: bool = False) -> str:
@@ -208,8 +204,9 @@ class DashingViews(Views):
         rules, them = view.rules, SIDES[1 - view.seat]
         n = rules.cards
         if decision.timed:
-            lines = [f"Dashing States: your {n} Map cards, each a state in red, are [1]-[{n}] on this map:"]
-            lines += tile_map(view.hand)
+            lines = wrapped(f"Dashing States: your {n} Map cards are the states drawn 1-{n} on this map of the "
+                            "states' outlines (two insets at the lower left):", indent=0)
+            lines += card_map(view.hand)
             lines += wrapped(f"Lay {rules.placed} in alphabetical order of state name, the rest face-down, and "
                              f"shout: type the card numbers left to right (e.g. '{self._example(rules)}'). "
                              f"{them} is racing too.", indent=0)
@@ -219,7 +216,7 @@ class DashingViews(Views):
             return fit(lines)
         row = view.own.action
         lines = wrapped(f"GeoPlunge! Your row: cards {_cards(row)}, {_left_out(rules, row)}.")
-        lines += tile_map(view.hand)
+        lines += card_map(view.hand)
         card = row.order[view.place] + 1
         what = "state and its capital" if rules.announce == "capitals" else "state"
         lines += wrapped(f"Announce the {_ordinal(view.place)} card of your row, card {card}: its {what}.")
@@ -281,6 +278,9 @@ class DashingViews(Views):
             ", and does not know its capital" if action.capital is None else
             f", whose capital it takes to be {CAPITALS[action.capital]}")
         return f"the hint team takes card {card} for {NAMES[action.state]}{known}"
+
+    def figures(self, decision: Decision) -> list[Figure]:
+        return card_figures(decision.observation.hand)
 
     # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
     def echo(self, decision: Decision, action, text: str) -> str:
