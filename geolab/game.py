@@ -606,6 +606,11 @@ class Views(Protocol):
     def reason(self, decision: Decision, action) -> str:
         """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
 
+    def scene(self, decision: Decision):
+        """The table as objects (`geolab.scene.Scene`): piles of cards, facts, the category in
+        play, and the legal moves as cards selected plus an option; at a race no moves, only
+        the claim's shape. Required of every game (`geolab.definition.VIEWS`)."""
+
     # ----- the race words: every game has them; a game with races words them its own way ---
     def echo(self, decision: Decision, action, text: str) -> str:
         """The line `--confirm` shows before Enter: the move as the game reads the person's text."""

@@ -33,6 +33,8 @@ from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.common.text import WIDTH, fit, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
+from geolab.scene import Card, Fact, Pile, Race, Scene, hidden
+from geolab.scene import moves as scene_moves
 from geolab.stepwise import Claim
 
 #: The tile map: each row of the grid west to east, ``..`` an empty cell.
@@ -64,6 +66,22 @@ def tile_map(hand: Sequence[int]) -> list[str]:
         for code in row.split():
             cells.append(f"[{where[code]}]" if code in where else (" . " if code != ".." else "   "))
         lines.append(("    " + "".join(cells)).rstrip())
+    return lines
+
+
+def map_card(hand: Sequence[int], n: int, selectable: bool = False, marks=()) -> Card:
+    """Map card n (0-based, in the order dealt) as a scene's card: face up, its picture the
+    tile map with its own state as ``[n+1]``, its word the number a claim types; no name."""
+    return Card(f"map-{n + 1}", selectable=selectable, marks=tuple(marks), word=str(n + 1), kind="map",
+                picture=tuple(tile_map_of(hand[n], n + 1)))
+
+
+def tile_map_of(c: int, n: int) -> list[str]:
+    """The tile map with one state as ``[n]``, every other state a dot."""
+    lines = []
+    for row in TILES:
+        lines.append("".join(f"[{n}]" if code == POSTAL[c] else (" . " if code != ".." else "   ")
+                             for code in row.split()).rstrip())
     return lines
 
 
@@ -224,6 +242,40 @@ class DashingViews(Views):
         what = "state and its capital" if rules.announce == "capitals" else "state"
         lines += wrapped(f"Announce the {_ordinal(view.place)} card of your row, card {card}: its {what}.")
         return fit(lines)
+
+    def scene(self, decision: Decision) -> Scene:
+        """The Map cards in the order dealt, each a picture (the tile map with its state
+        marked) and never a name; the race's claim is `placed` of them in order; after the
+        shout, the row with the card being announced marked, and the state (and capital)
+        named as options."""
+        view: View = decision.observation
+        rules, them = view.rules, SIDES[1 - view.seat]
+        facts = [Fact("rule", f"Lay {rules.placed} in alphabetical order of state name, the rest face-down; "
+                              f"a wrong claim gives {them} the game")]
+        if decision.timed:
+            hand = Pile("hand", f"Your {rules.cards} Map cards", tuple(
+                map_card(view.hand, n, selectable=True) for n in range(len(view.hand))))
+            race = Race((rules.placed,), f"{rules.placed} Map cards, left to right in alphabetical order of their "
+                                         "states' names", ordered=True,
+                        options=(("the rest turned face-down", ""), ("the rest left face-up", "face-up")))
+            return Scene("Dashing States", "claim", self.prompt(decision), (hand,), tuple(facts), race=race)
+        row = view.own.action
+        laid = tuple(map_card(view.hand, p, marks=("now",) if k == view.place else ())
+                     for k, p in enumerate(row.order))
+        left = tuple(hidden(f"left-{p + 1}") if row.face_down else map_card(view.hand, p)
+                     for p in unused(rules, row))
+        capitals = rules.announce == "capitals"
+        facts.append(Fact("round", f"Announce the {_ordinal(view.place)} card of your row, card "
+                                   f"{row.order[view.place] + 1}: its {'state and capital' if capitals else 'state'}"))
+
+        def option(said: Said) -> tuple[str, ...]:
+            state = "not known" if said.state is None else NAMES[said.state]
+            return (state, "not known" if said.capital is None else CAPITALS[said.capital]) if capitals else (state,)
+
+        return Scene("Dashing States", "announce", self.prompt(decision),
+                     (Pile("row", "Your row", laid), Pile("table", "Left out", left)), tuple(facts),
+                     moves=scene_moves(decision, self.label, lambda a: ((), option(a))),
+                     options=("state", "capital") if capitals else ("state",))
 
     def prompt(self, decision: Decision) -> str:
         view: View = decision.observation
