@@ -77,6 +77,12 @@ def race(text: str) -> bool:
     return 'class="race-page"' in text
 
 
+def scene_data(text: str) -> dict:
+    """What the page's script knows: the scene's moves (none at a race), its options, the race's shape."""
+    return json.loads(html.unescape(re.search(r'<script type="application/json" id="scene-data">(.*?)</script>',
+                                              text, re.S).group(1)))
+
+
 def hint_label(text: str) -> str | None:
     found = re.search(r'id="hint">Hint: <b>(.*?)</b>', text)
     return html.unescape(found.group(1)) if found else None
@@ -93,11 +99,7 @@ def step(c: TestClient, loc: str, text: str, use_hint: bool) -> None:
             r = c.post(loc + "/move", data={"n": n, "text": label}, follow_redirects=False)
             assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
             return
-    data = {"n": n, "index": "0"} if 'name="index"' in text else {"n": n, "pass": "1"} if race(text) else None
-    if data is None:
-        label = hint_label(c.get(loc + "?hint=1").text)
-        assert label, "a decision without buttons offers a hint to type"
-        data = {"n": n, "text": label}
+    data = {"n": n, "pass": "1"} if race(text) else {"n": n, "index": str(scene_data(text)["moves"][0][0])}
     r = c.post(loc + "/move", data=data, follow_redirects=False)
     assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
 
@@ -208,7 +210,7 @@ def test_a_reload_and_a_restarted_server_rebuild_the_game_from_its_file(game, tm
     text = c.get(loc).text
     if not over(text):
         step(c, loc, text, use_hint=False)
-        if 'name="index"' in text:  # the same click again, from a second tab or a double click: stale
+        if not race(text):  # the same click again, from a second tab or a double click: stale
             r = c.post(loc + "/move", data={"n": length(text), "index": "0"}, follow_redirects=False)
             assert r.status_code == 409 and "out of date" in r.text
     first = c.get(loc).text
@@ -279,9 +281,10 @@ def to_race(c: TestClient, loc: str) -> str | None:
     return None
 
 
-def deadline(text: str) -> float | None:
-    found = re.search(r"deadline = (null|[0-9.]+)", text)
-    return None if found.group(1) == "null" else float(found.group(1))
+def deadline(folder: Path, loc: str) -> float | None:
+    """The rival's claim time at the race the game stands at: the server's, never the page's."""
+    first = first_claim(Store(folder).page(loc.rsplit("/", 1)[1]).rivals)
+    return None if first is None else float(first[1].seconds)
 
 
 def person_claims(path: Path, you: int) -> list:
@@ -290,12 +293,17 @@ def person_claims(path: Path, you: int) -> list:
 
 
 def claim_form(tmp_path: Path, loc: str, text: str) -> dict:
-    """A claim of the race's first legal move: its button, or its words typed where there are
-    too many moves for buttons."""
-    if 'name="index"' in text:
-        return {"n": length(text), "index": "0"}
+    """A claim of the race's first legal move as the page posts it: the cards a person selects
+    (the scene's card ids, in the claim's groups) and the option's word, from its words."""
     page = Store(tmp_path).page(loc.rsplit("/", 1)[1])
-    return {"n": length(text), "text": page.views.label(page.decision, page.decision.legal[0])}
+    scene = page.views.scene(page.decision)
+    by_word = {c.word: c.id for c in scene.cards().values() if c.selectable}
+    label = page.views.label(page.decision, page.decision.legal[0])
+    groups, option = [], ""
+    for part in label.split("/"):
+        groups.append(",".join(by_word[w] for w in part.split() if w in by_word))
+        option = " ".join(w for w in part.split() if w not in by_word) or option
+    return {"n": length(text), "cards": "|".join(groups), "option": option}
 
 
 @needs_web
@@ -305,7 +313,7 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     for seed in range(1, 12 if races(game) else 2):
         loc = start(c, game, seed=seed)
         text = to_race(c, loc)
-        if text is not None and deadline(text) is not None and deadline(text) > 0.5:
+        if text is not None and deadline(tmp_path, loc) is not None and deadline(tmp_path, loc) > 0.5:
             break
     else:
         if races(game):
@@ -315,7 +323,7 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
         pytest.skip(f"{game}: no race (a timed decision) met in a game")
     gid = loc.rsplit("/", 1)[1]
     you = json.loads((tmp_path / f"{gid}.json").read_text())["you"]
-    limit = deadline(text)
+    limit = deadline(tmp_path, loc)
     r = c.post(loc + "/move", data=claim_form(tmp_path, loc, text), follow_redirects=False)  # at once: in time
     assert r.status_code == 303
     claim = person_claims(tmp_path / f"{gid}.json", you)[-1]
@@ -324,12 +332,12 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     for seed in range(20, 40):
         loc = start(c, game, seed=seed)
         text = to_race(c, loc)
-        if text is not None and deadline(text) is not None:
+        if text is not None and deadline(tmp_path, loc) is not None:
             break
     gid = loc.rsplit("/", 1)[1]
     clock = tmp_path / f"{gid}.clock.json"
     kept = json.loads(clock.read_text())
-    limit = deadline(text)
+    limit = deadline(tmp_path, loc)
     kept["served"] -= limit + 1  # as if the page had been served limit + 1 seconds ago
     clock.write_text(json.dumps(kept))
     claims = len(person_claims(tmp_path / f"{gid}.json", you))
