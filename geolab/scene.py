@@ -120,7 +120,8 @@ class Scene:
 
 
 # ----- making cards ------------------------------------------------------------------------------
-def state_card(c: int, id: str, *, selectable: bool = False, marks: Iterable[str] = (), word: str | None = None) -> Card:
+def state_card(c: int, id: str, *, selectable: bool = False, marks: Iterable[str] = (),
+               word: str | None = None) -> Card:
     """A GeoPlunge card face up: the state's code, name and ranks."""
     return Card(id, POSTAL[c], NAMES[c], tuple(int(r) for r in RANKS[c]), True, selectable, tuple(marks),
                 POSTAL[c] if word is None else word)
@@ -147,10 +148,6 @@ def moves(decision, label: Callable, of: Callable) -> tuple[Move, ...]:
         cards, option = of(action)
         out.append(Move(i, label(decision, action), tuple(cards), tuple(option)))
     return tuple(out)
-
-
-def category_word(k: int) -> str:
-    return CATEGORIES[k]
 
 
 # ----- the contract, checked ---------------------------------------------------------------------

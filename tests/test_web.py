@@ -371,6 +371,10 @@ def test_nothing_served_during_a_race_tells_a_solution_a_count_of_them_or_the_bo
         served = [text, c.get(loc + "?hint=1").text, c.get(f"{loc}/race?n={length(text)}").text,
                   c.post(loc + "/move", data={"n": length(text), "text": "ZZ"}).text]
         assert json.loads(served[2]) == {"race": "open"}
+        for forged in ({"index": "0"}, {"cards": "hand-ZZ|nothing"}, {"cards": ""}):  # a solution's index, junk
+            r = c.post(loc + "/move", data={"n": length(text), **forged}, follow_redirects=False)
+            assert r.status_code == 400 and re.search(r'id="error">[^<\n]+<', r.text), forged
+            served.append(r.text)
         assert scene_data(text)["moves"] == [] and scene_data(text)["hint"] is None
         claims = [views.label(decision, a) for a in decision.legal]
         said = [a for a in decision.legal if "/" in views.label(decision, a)]  # the solutions, not a wrong claim

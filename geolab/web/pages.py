@@ -73,8 +73,9 @@ def chosen_rules(entry, fields: dict):
 
 def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     """The person's action from a move form: ``index`` (a confirmed selection: its place in
-    the legal moves), ``cards`` (a race's claim, `claimed_text`), ``text`` (the box, read by the game's `Views.parse`; the views' note on words it
-    did not need goes to `say`, as at the keyboard), or ``pass`` (at a race)."""
+    the legal moves), ``cards`` (a race's claim, `claimed_text`), ``text`` (the box, read by
+    the game's `Views.parse`; the views' note on words it did not need goes to `say`, as at
+    the keyboard), or ``pass`` (at a race)."""
     if "index" in fields:
         if decision.timed:  # a race's legal moves are its solutions: a claim is cards, never their index
             raise BadRequest("at a race, claim with the cards you select (or type them)")
@@ -159,8 +160,8 @@ def claimed_text(decision: Decision, views, fields: dict) -> str:
     and ``option``: one of the race's option words) as the words `Views.parse` reads: each
     card's word, groups split by ``/``. Anything that is not the claim's shape, of selectable
     cards of this scene, is a `BadRequest`."""
-    race = views.scene(decision).race
-    cards = views.scene(decision).cards()
+    scene = views.scene(decision)
+    race, cards = scene.race, scene.cards()
     text = fields.get("cards", "")
     if len(text) > 600:
         raise BadRequest("a claim names at most a few dozen cards")

@@ -30,8 +30,8 @@ from geolab.games.race_views import (
     fewest_shared,
     hand_grid,
     is_wrong_words,
-    seconds_text,
     race_scene,
+    seconds_text,
     typed_cards,
     why_border,
 )
