@@ -48,6 +48,9 @@ CONTRACT = ("name", "title", "record_game", "Rules", "length_unit", "first_means
             "deal_from_chance", "resample", "num_actions", "action_id", "action_of", "observation_string",
             "observation_tensor", "tensor_size", "max_length", "scores", "to_record", "replay", "report",
             "series_target", "deal_points", "bonus_free_points")
+#: What every game's views provide (`geolab.game.Views`), checked at registration: the words of
+#: the keyboard and ``scene``, the structured table every renderer draws (`geolab.scene`).
+VIEWS = ("screen", "prompt", "help", "label", "parse", "events", "ending", "reason", "scene")
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _TARGET = re.compile(r"[a-zA-Z_][\w.]*:[a-zA-Z_]\w*")
 
@@ -115,6 +118,12 @@ class GameDef:
         missing = [verb for verb in CONTRACT if not hasattr(game, verb)]
         if missing:
             raise DefinitionError(f"{self.name}: its game lacks {', '.join(missing)} (geolab.game.Game)")
+        from geolab.game import Views  # the contract's stubs: a game's views must write their own
+
+        lacking = [verb for verb in VIEWS if not callable(getattr(game.views, verb, None))
+                   or getattr(type(game.views), verb, None) is getattr(Views, verb)]
+        if lacking:
+            raise DefinitionError(f"{self.name}: its views lack {', '.join(lacking)} (geolab.game.Views)")
         if game.name != self.name:
             raise DefinitionError(f"{self.name}: its game calls itself {game.name!r}")
         present = {part for part in OPTIONAL if callable(getattr(game, part, None))}

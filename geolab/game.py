@@ -546,16 +546,6 @@ class Decision:
     timed: bool = False  # a race: answered with a `geolab.stepwise.Claim` (an action or None, and seconds)
 
 
-@dataclass(frozen=True)
-class Figure:
-    """A picture of the table beside a decision's words (a Dashing States Map card): its
-    caption and its SVG text, drawn by geolab itself (`geolab.maps`), never from a person's
-    input, so a web page shows it as it is. The keyboard shows the words alone."""
-
-    caption: str
-    svg: str
-
-
 class Seat(Protocol):
     """A decision maker in the reference engine: a bot or a person."""
 
@@ -616,6 +606,11 @@ class Views(Protocol):
     def reason(self, decision: Decision, action) -> str:
         """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
 
+    def scene(self, decision: Decision):
+        """The table as objects (`geolab.scene.Scene`): piles of cards, facts, the category in
+        play, and the legal moves as cards selected plus an option; at a race no moves, only
+        the claim's shape. Required of every game (`geolab.definition.VIEWS`)."""
+
     # ----- the race words: every game has them; a game with races words them its own way ---
     def echo(self, decision: Decision, action, text: str) -> str:
         """The line `--confirm` shows before Enter: the move as the game reads the person's text."""
@@ -634,12 +629,6 @@ class Views(Protocol):
         """One line the loop prints when the person's words asked for more than the move took
         (a follow that names a category: the category is the leader's); None for nothing."""
         return None
-
-    def figures(self, decision: Decision) -> list[Figure]:
-        """Pictures of what the seat sees, for a page that can show them (`Figure`), in the
-        order of the screen's words; none unless the game draws some (Dashing States' Map
-        cards). Like the screen, they show only what the seat may see."""
-        return []
 
 
 class Game(Protocol):

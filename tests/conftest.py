@@ -57,6 +57,8 @@ SLOW = {
         "official report cards of four games",
     "test_web.py::test_a_person_plays_a_whole_game_in_the_browser": "a real headless Chromium",
     "test_web.py::test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload": "a real headless Chromium",
+    "test_web.py::test_a_game_of_play_the_ranks_is_played_by_clicking_cards_and_confirm": "a real headless Chromium",
+    "test_web.py::test_a_border_up_race_is_won_by_selecting_six_cards": "a real headless Chromium",
     "test_web.py::test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims":
         "a real headless Chromium and a race's real clock",
 }

@@ -6,7 +6,6 @@ variants; records hold what was claimed and are refused on one line; the keyboar
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,12 +13,12 @@ import pytest
 from geolab import maps
 from geolab.cards import CAPITALS, NAMES, POSTAL, card
 from geolab.errors import IllegalActionError, RecordError, RulesError
-from geolab.game import Decision, MoveError
+from geolab.game import MoveError
 from geolab.games.dashing import records
 from geolab.games.dashing.batch import Claims, faults
 from geolab.games.dashing.reference import ENGINE, FAULTS, Deal, Row, Said, outcome, rows, sayings
 from geolab.games.dashing.rules import Rules
-from geolab.games.dashing.views import MAP_COLUMNS, MAP_INDENT, VIEWS, card_figures, card_map
+from geolab.games.dashing.views import MAP_COLUMNS, MAP_INDENT, VIEWS, card_map, map_card
 from geolab.stepwise import Claim, State
 
 #: A's cards as dealt: Oregon, Idaho, Washington, Nevada, Montana (positions 0-4).
@@ -292,7 +291,7 @@ def test_the_keyboard_reads_rows_and_announcements():
 
 def test_the_map_marks_the_cards_by_number_and_names_no_state():
     """The character map: each card's state (by the outlines, `geolab.maps.raster`) drawn in
-    its number, other land in dots; the pictures: each card's state in red, titled by number."""
+    its number, other land in dots; the cards' pictures: each card's state in red, titled by number."""
     lines = card_map(A_HAND)
     text = "\n".join(lines)
     assert set(text) <= set(" .\n12345") and not any(code in text for code in POSTAL)
@@ -303,9 +302,8 @@ def test_the_map_marks_the_cards_by_number_and_names_no_state():
             if ch.isdigit():
                 assert grid[r][c] == POSTAL[A_HAND[int(ch) - 1]]
     assert {ch for ch in text if ch.isdigit()} == set("12345")
-    figures = card_figures(A_HAND)
-    assert [f.caption for f in figures] == [f"card {n}" for n in range(1, 6)]
-    for f, c in zip(figures, A_HAND):
-        assert maps.outlines()["states"][POSTAL[c]] in f.svg and f'fill="{maps.RED}"' in f.svg
-        assert not any(name in f.svg for name in NAMES)
-    assert VIEWS.figures(Decision(0, "claim", SimpleNamespace(hand=A_HAND), (), timed=True)) == figures
+    for n, c in enumerate(A_HAND):
+        card = map_card(A_HAND, n)
+        assert card.word == str(n + 1) and card.code is None and card.name is None
+        assert maps.outlines()["states"][POSTAL[c]] in card.picture and f'fill="{maps.RED}"' in card.picture
+        assert not any(name in card.picture for name in NAMES)

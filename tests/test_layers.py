@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: module prefix -> layer; the longest matching prefix wins
 LAYERS = {
     "geolab": 0, "geolab.errors": 0, "geolab.cards": 0, "geolab.common": 0, "geolab.game": 0,
-    "geolab.definition": 0,
+    "geolab.definition": 0, "geolab.scene": 0,
     "geolab.games": 1,
     # the learned bot's features, model files and training sit with the bots they serve
     "geolab.bots": 3,

@@ -77,6 +77,12 @@ def race(text: str) -> bool:
     return 'class="race-page"' in text
 
 
+def scene_data(text: str) -> dict:
+    """What the page's script knows: the scene's moves (none at a race), its options, the race's shape."""
+    return json.loads(html.unescape(re.search(r'<script type="application/json" id="scene-data">(.*?)</script>',
+                                              text, re.S).group(1)))
+
+
 def hint_label(text: str) -> str | None:
     found = re.search(r'id="hint">Hint: <b>(.*?)</b>', text)
     return html.unescape(found.group(1)) if found else None
@@ -93,11 +99,7 @@ def step(c: TestClient, loc: str, text: str, use_hint: bool) -> None:
             r = c.post(loc + "/move", data={"n": n, "text": label}, follow_redirects=False)
             assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
             return
-    data = {"n": n, "index": "0"} if 'name="index"' in text else {"n": n, "pass": "1"} if race(text) else None
-    if data is None:
-        label = hint_label(c.get(loc + "?hint=1").text)
-        assert label, "a decision without buttons offers a hint to type"
-        data = {"n": n, "text": label}
+    data = {"n": n, "pass": "1"} if race(text) else {"n": n, "index": str(scene_data(text)["moves"][0][0])}
     r = c.post(loc + "/move", data=data, follow_redirects=False)
     assert r.status_code == 303, re.findall(r'id="error">(.*?)<', r.text)
 
@@ -176,7 +178,7 @@ def test_warming_reports_a_game_that_fails_and_goes_on(monkeypatch):
 def test_a_whole_game_is_played_by_clicking_and_hints_and_its_files_replay(game, tmp_path):
     c = client(tmp_path)
     index = c.get("/").text
-    assert game in index and html.escape(registry.definition(game).about, quote=False) in index
+    assert game in index and registry.definition(game).about in html.unescape(index)
     assert c.get(f"/new/{game}").status_code == 200
     loc = start(c, game)
     end = play_out(c, loc)
@@ -247,7 +249,7 @@ def test_a_reload_and_a_restarted_server_rebuild_the_game_from_its_file(game, tm
     text = c.get(loc).text
     if not over(text):
         step(c, loc, text, use_hint=False)
-        if 'name="index"' in text:  # the same click again, from a second tab or a double click: stale
+        if not race(text):  # the same click again, from a second tab or a double click: stale
             r = c.post(loc + "/move", data={"n": length(text), "index": "0"}, follow_redirects=False)
             assert r.status_code == 409 and "out of date" in r.text
     first = c.get(loc).text
@@ -318,9 +320,10 @@ def to_race(c: TestClient, loc: str) -> str | None:
     return None
 
 
-def deadline(text: str) -> float | None:
-    found = re.search(r"deadline = (null|[0-9.]+)", text)
-    return None if found.group(1) == "null" else float(found.group(1))
+def deadline(folder: Path, loc: str) -> float | None:
+    """The rival's claim time at the race the game stands at: the server's, never the page's."""
+    first = first_claim(Store(folder).page(loc.rsplit("/", 1)[1]).rivals)
+    return None if first is None else float(first[1].seconds)
 
 
 def person_claims(path: Path, you: int) -> list:
@@ -329,12 +332,17 @@ def person_claims(path: Path, you: int) -> list:
 
 
 def claim_form(tmp_path: Path, loc: str, text: str) -> dict:
-    """A claim of the race's first legal move: its button, or its words typed where there are
-    too many moves for buttons."""
-    if 'name="index"' in text:
-        return {"n": length(text), "index": "0"}
+    """A claim of the race's first legal move as the page posts it: the cards a person selects
+    (the scene's card ids, in the claim's groups) and the option's word, from its words."""
     page = Store(tmp_path).page(loc.rsplit("/", 1)[1])
-    return {"n": length(text), "text": page.views.label(page.decision, page.decision.legal[0])}
+    scene = page.views.scene(page.decision)
+    by_word = {c.word: c.id for c in scene.cards().values() if c.selectable}
+    label = page.views.label(page.decision, page.decision.legal[0])
+    groups, option = [], ""
+    for part in label.split("/"):
+        groups.append(",".join(by_word[w] for w in part.split() if w in by_word))
+        option = " ".join(w for w in part.split() if w not in by_word) or option
+    return {"n": length(text), "cards": "|".join(groups), "option": option}
 
 
 @needs_web
@@ -344,7 +352,7 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     for seed in range(1, 12 if races(game) else 2):
         loc = start(c, game, seed=seed)
         text = to_race(c, loc)
-        if text is not None and deadline(text) is not None and deadline(text) > 0.5:
+        if text is not None and deadline(tmp_path, loc) is not None and deadline(tmp_path, loc) > 0.5:
             break
     else:
         if races(game):
@@ -354,7 +362,7 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
         pytest.skip(f"{game}: no race (a timed decision) met in a game")
     gid = loc.rsplit("/", 1)[1]
     you = json.loads((tmp_path / f"{gid}.json").read_text())["you"]
-    limit = deadline(text)
+    limit = deadline(tmp_path, loc)
     r = c.post(loc + "/move", data=claim_form(tmp_path, loc, text), follow_redirects=False)  # at once: in time
     assert r.status_code == 303
     claim = person_claims(tmp_path / f"{gid}.json", you)[-1]
@@ -363,12 +371,12 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
     for seed in range(20, 40):
         loc = start(c, game, seed=seed)
         text = to_race(c, loc)
-        if text is not None and deadline(text) is not None:
+        if text is not None and deadline(tmp_path, loc) is not None:
             break
     gid = loc.rsplit("/", 1)[1]
     clock = tmp_path / f"{gid}.clock.json"
     kept = json.loads(clock.read_text())
-    limit = deadline(text)
+    limit = deadline(tmp_path, loc)
     kept["served"] -= limit + 1  # as if the page had been served limit + 1 seconds ago
     clock.write_text(json.dumps(kept))
     claims = len(person_claims(tmp_path / f"{gid}.json", you))
@@ -383,14 +391,15 @@ def test_a_race_claimed_before_the_bots_deadline_counts_and_one_after_it_is_no_c
 
 @needs_web
 def test_dashing_states_map_cards_are_drawn_as_real_maps_that_name_no_state(tmp_path):
-    """The race page draws each Map card (`Views.figures`) as an SVG map with the card's state,
-    and only it, in red; no title, caption or other text of the pictures names a state."""
+    """The race page draws each Map card (the scene's card picture) as an SVG map with the
+    card's state, and only it, in red; no title, label or other text of the cards names a state."""
     c = client(tmp_path)
     loc = start(c, "dashing-states", seed=3)
     text = c.get(loc).text
     assert race(text)
     hand = Store(tmp_path).page(loc.rsplit("/", 1)[1]).decision.observation.hand
-    pictures = re.search(r'<div class="figures" id="figures">(.*?)</div>', text, re.S).group(1)
+    cards = re.findall(r'<button class="card kind-map[^>]*>.*?</button>', text, re.S)
+    pictures = "".join(cards)
     svgs = re.findall(r"<svg .*?</svg>", pictures, re.S)
     assert len(svgs) == len(hand) == 5
     for n, (svg, card) in enumerate(zip(svgs, hand), start=1):
@@ -399,7 +408,54 @@ def test_dashing_states_map_cards_are_drawn_as_real_maps_that_name_no_state(tmp_
         assert red == [maps.outlines()["states"][POSTAL[card]]]
     words = re.sub(r'd="[^"]*"', "", pictures)
     assert not any(name in words for name in NAMES) and not re.search(r"\b(" + "|".join(POSTAL) + r")\b", words)
-    assert re.findall(r"<figcaption>(.*?)</figcaption>", pictures) == [f"card {n}" for n in range(1, 6)]
+    assert re.findall(r'<span class="code" aria-hidden="true">(.*?)</span>', pictures) == [str(n) for n in range(1, 6)]
+
+
+RACES = {"border-up": None, "geodouble": "short", "dashing-states": None, "combo1": "final"}
+
+
+@needs_web
+@pytest.mark.parametrize("game", sorted(RACES))
+def test_nothing_served_during_a_race_tells_a_solution_a_count_of_them_or_the_bots_time(game, tmp_path):
+    """Issue 34: race pages listed every winning claim as a button (and, with none, only "wrong
+    claim") and carried the bot's deadline. Every page and answer served while a race runs is
+    checked against the exact finder (the race's legal claims are its hand's solutions)."""
+    c = client(tmp_path)
+    met = 0
+    for seed in range(1, 9):
+        loc = start(c, game, seed=seed, **({"preset": RACES[game]} if RACES[game] else {}))
+        text = to_race(c, loc)
+        if text is None:
+            continue
+        page = Store(tmp_path).page(loc.rsplit("/", 1)[1])
+        decision, views = page.decision, page.views
+        served = [text, c.get(loc + "?hint=1").text, c.get(f"{loc}/race?n={length(text)}").text,
+                  c.post(loc + "/move", data={"n": length(text), "text": "ZZ"}).text]
+        assert json.loads(served[2]) == {"race": "open"}
+        for forged in ({"index": "0"}, {"cards": "hand-ZZ|nothing"}, {"cards": ""}):  # a solution's index, junk
+            r = c.post(loc + "/move", data={"n": length(text), **forged}, follow_redirects=False)
+            assert r.status_code == 400 and re.search(r'id="error">[^<\n]+<', r.text), forged
+            served.append(r.text)
+        assert scene_data(text)["moves"] == [] and scene_data(text)["hint"] is None
+        claims = [views.label(decision, a) for a in decision.legal]
+        said = [a for a in decision.legal if "/" in views.label(decision, a)]  # the solutions, not a wrong claim
+        groups = {" ".join(POSTAL[x] for x in g) for a in said for g in a}
+        hand = [c_ for c_ in decision.observation.inner.hand] if hasattr(decision.observation, "inner") and \
+            hasattr(decision.observation.inner, "hand") else getattr(decision.observation, "hand", ())
+        first = first_claim(page.rivals)
+        for body in served:
+            words = html.unescape(body)
+            assert not any(claim in words for claim in claims if "/" in claim), "a solution is on the page"
+            assert not any(group in words for group in groups), "a group of a solution is on the page"
+            assert not re.search(r"\d+ (solutions?|winning claims?|ways)\b", words), "a count of solutions"
+            assert "wrong claim</button>" not in words and "deadline" not in words
+            if first is not None:
+                t = float(first[1].seconds)
+                assert not any(f in words for f in (repr(t), f"{t:.3f}", f"{t:.2f}", f"{t:.1f} s")), "the bot's time"
+            if game == "dashing-states" or decision.kind == "claim" and not groups:
+                assert not any(NAMES[x] in words or f">{POSTAL[x]}<" in words for x in hand), "a Map card's name"
+        met += 1
+    assert met >= 4, f"{game}: only {met} races met in 8 seeds"
 
 
 SERIES = [(g, p) for g in GAMES for p in registry.get(g).game.Rules.PRESETS
@@ -612,14 +668,30 @@ def begin(driver, game: str, seed: int, preset: str | None = None, bots: str | N
 
 
 def click_on(driver) -> None:
-    """The first legal button; at a race without buttons, pass; else the hint's move, typed."""
-    buttons = by(driver, "button.move") or by(driver, "#pass")
-    if buttons:
-        click(driver, buttons[0])
+    """The scene's first legal move, made as a person makes it: its cards clicked, its option
+    chosen, then Confirm; at a race, pass."""
+    if by(driver, ".race-page"):
+        click(driver, by(driver, "#pass")[0])
         return
-    click(driver, by(driver, "#ask-hint")[0])
-    by(driver, "#text")[0].send_keys(by(driver, "#hint b")[0].text)
-    click(driver, by(driver, "#send")[0])
+    move = json.loads(by(driver, "#scene-data")[0].get_attribute("textContent"))["moves"][0]
+    pick(driver, move[1], move[2])
+    assert by(driver, "#confirm")[0].is_enabled()
+    click(driver, by(driver, "#confirm")[0])
+
+
+def pick(driver, cards, option=()) -> None:
+    """Click these cards (by the scene's ids), then each part of the option (a button, or a
+    drop-down's entry)."""
+    from selenium.webdriver.support.ui import Select
+
+    for cid in cards:
+        by(driver, f'button.card[data-id="{cid}"]')[0].click()
+    for part, value in enumerate(option):
+        buttons = [b for b in by(driver, f'.option[data-part="{part}"]') if b.text == value]
+        if buttons:
+            buttons[0].click()
+        else:
+            Select(by(driver, f'select[data-part="{part}"]')[0]).select_by_value(value)
 
 
 @needs_web
@@ -634,44 +706,90 @@ def test_a_person_plays_a_whole_game_in_the_browser(browser):
 
 
 @needs_web
+def test_a_game_of_play_the_ranks_is_played_by_clicking_cards_and_confirm(browser):
+    """Issue 34: cards are picked by a click (or Space on a focused card); Confirm is enabled
+    only for a legal selection (two cards to discard, not one; a card and a category to lead)."""
+    from selenium.webdriver.common.keys import Keys
+
+    begin(browser, "ranks", seed=5, preset="geodouble")
+    hand = by(browser, ".pile-hand button.card")
+    assert len(hand) == 8 and by(browser, "#confirm")[0].get_attribute("disabled")
+    hand[0].send_keys(Keys.SPACE)  # the keyboard picks a card as a click does
+    assert hand[0].get_attribute("aria-pressed") == "true"
+    assert not by(browser, "#confirm")[0].is_enabled()  # one card: not a discard of two
+    hand[1].click()
+    assert by(browser, "#confirm")[0].is_enabled()
+    hand[2].click()
+    assert not by(browser, "#confirm")[0].is_enabled()  # three: not legal either
+    hand[2].click()
+    click(browser, by(browser, "#confirm")[0])
+    for _ in range(60):
+        if by(browser, "#over"):
+            break
+        click_on(browser)
+    assert by(browser, "#over")
+
+
+@needs_web
+def test_a_border_up_race_is_won_by_selecting_six_cards(browser):
+    """The page knows no claim: the person selects two groups of three and Confirm posts them;
+    the server judges them by its own clock (the rival is slow here)."""
+    from geolab.web.sessions import Store
+
+    for seed in range(1, 20):
+        url = begin(browser, "border-up", seed=seed, bots="racer:speed=0.1,error=0")
+        page = Store(browser.folder).page(url.rsplit("/", 1)[1])
+        first = first_claim(page.rivals)
+        if page.decision is not None and page.decision.timed and (first is None or first[1].seconds > 20):
+            break
+    solution = next(a for a in page.decision.legal if a.first)
+    assert by(browser, "#confirm")[0].get_attribute("disabled")
+    pick(browser, [f"hand-{POSTAL[c]}" for c in (*solution.first, *solution.second)])
+    assert "6 of 6" in by(browser, "#status")[0].text
+    click(browser, by(browser, "#confirm")[0])
+    assert by(browser, "#over") and "You won" in by(browser, "#over")[0].text
+
+
+@needs_web
 def test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload(browser):
     url = begin(browser, "geodouble", seed=6, preset="short")
     for _ in range(40):  # past the race, to a trick
         if not by(browser, ".race-page") or by(browser, "#over"):
             break
         click_on(browser)
-    assert by(browser, "button.move")
-    screen_before = by(browser, "#screen")[0].text
+    assert by(browser, "button.card")
+    screen_before = by(browser, "#screen")[0].get_attribute("textContent")
     by(browser, "#text")[0].send_keys("ZZ nonsense")
     click(browser, by(browser, "#send")[0])
-    assert by(browser, "#error") and by(browser, "#screen")[0].text == screen_before
-    browser.execute_script("document.querySelector('button.move').value = '999'")  # a forged button
-    click(browser, by(browser, "button.move")[0])
-    assert "legal moves here): expected a whole number from 0 to" in by(browser, "#error")[0].text
+    assert by(browser, "#error") and by(browser, "#screen")[0].get_attribute("textContent") == screen_before
     browser.get(url)
     click(browser, by(browser, "#ask-hint")[0])
-    assert "because" in by(browser, "#hint")[0].text and by(browser, "button.hinted")
-    click(browser, by(browser, "button.hinted")[0])
-    assert by(browser, "#screen")[0].text != screen_before
+    assert "because" in by(browser, "#hint")[0].text and by(browser, "#confirm")[0].is_enabled()  # selected
+    click(browser, by(browser, "#confirm")[0])
+    assert by(browser, "#screen")[0].get_attribute("textContent") != screen_before
     click(browser, by(browser, "#undo")[0])
-    assert by(browser, "#screen")[0].text == screen_before and "taken back" in browser.page_source
+    assert by(browser, "#screen")[0].get_attribute("textContent") == screen_before
+    assert "taken back" in browser.page_source
     browser.refresh()
-    assert by(browser, "#screen")[0].text == screen_before
+    assert by(browser, "#screen")[0].get_attribute("textContent") == screen_before
 
 
 @needs_web
 def test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims(browser):
     from selenium.webdriver.support.ui import WebDriverWait
 
+    from geolab.web.sessions import Store
+
     for seed in range(8, 30):  # a race whose bot claims soon (a fast bot), so the test waits little
-        begin(browser, "geodouble", seed=seed, preset="short", bots="player:speed=10")
-        limit = deadline(browser.page_source)
-        if limit is not None and limit < 4:
+        url = begin(browser, "geodouble", seed=seed, preset="short", bots="player:speed=10")
+        first = first_claim(Store(browser.folder).page(url.rsplit("/", 1)[1]).rivals)
+        if first is not None and first[1].seconds < 4:
             break
-    assert by(browser, ".race-page") and by(browser, "#clock")
-    first = float(by(browser, "#clock")[0].text)
-    WebDriverWait(browser, 5).until(lambda d: not by(d, "#clock") or float(by(d, "#clock")[0].text) > first)
-    # the person waits: at the bot's claim the page sends no claim and the server judges it
+    limit = first[1].seconds
+    assert by(browser, ".race-page") and by(browser, "#clock") and "deadline" not in browser.page_source
+    first_shown = float(by(browser, "#clock")[0].text)
+    WebDriverWait(browser, 5).until(lambda d: not by(d, "#clock") or float(by(d, "#clock")[0].text) > first_shown)
+    # the person waits: the page asks the server, which says the race is over, and it sends no claim
     WebDriverWait(browser, limit + 10).until(lambda d: not by(d, ".race-page"))
     assert "called" in browser.page_source.lower() or "claimed" in browser.page_source.lower()
 

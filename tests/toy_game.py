@@ -36,6 +36,7 @@ from geolab.game import (
     shares,
     typed_number,
 )
+from geolab.scene import Fact, Race, Scene, moves, pile
 from geolab.stepwise import Ask, Claim, StepGame, draw_cards
 
 NAME = "toy"
@@ -496,6 +497,16 @@ class ToyViews(Views):
             [_round_line(played.rules, r, cards, seat) for r, cards in enumerate(played.rounds)]
         share = played.scores()[seat]
         return lines + ["You won." if share == 1 else "You shared the win." if share > 0 else "You lost."]
+
+    def scene(self, decision):
+        obs = decision.observation
+        hand = pile("hand", "Your cards", obs["hand"], "hand", selectable=obs["hand"])
+        facts = (Fact("round", "the race" if decision.timed else f"round {obs['round'] + 1}"),)
+        if decision.timed:
+            return Scene("Top Rank", "race", self.prompt(decision), (hand,), facts, obs["category"],
+                         race=Race((1,), "your best card"))
+        return Scene("Top Rank", "play", self.prompt(decision), (hand,), facts, obs["category"],
+                     moves(decision, self.label, lambda c: ((f"hand-{POSTAL[c]}",), ())))
 
     def reason(self, decision, action):
         k = decision.observation["category"]

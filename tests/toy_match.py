@@ -18,6 +18,7 @@ from geolab.common.seeding import int_seed
 from geolab.definition import GameDef, Players
 from geolab.errors import BotError, RecordError, RulesError
 from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, record_rules, replayed, shares
+from geolab.scene import Fact
 from geolab.stepwise import StepGame, stage
 
 NAME = "toy-match"
@@ -214,6 +215,11 @@ class MatchViews(toy_game.ToyViews):
     def screen(self, decision):
         obs = decision.observation
         return [f"game {obs['game'] + 1}, game wins {'-'.join(map(str, obs['match']))}"] + super().screen(decision)
+
+    def scene(self, decision):
+        obs = decision.observation
+        match = Fact("match", f"game {obs['game'] + 1}, game wins {'-'.join(map(str, obs['match']))}")
+        return super().scene(decision).with_facts([match], "Top Rank Match")
 
     def events(self, decision):
         obs = decision.observation

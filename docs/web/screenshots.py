@@ -1,6 +1,7 @@
 """Screenshots of `geolab serve`'s pages for docs/web.md, taken by a headless Chromium:
-every page kind of one game (GeoDouble), one play page of every registered game, and the
-Map cards and a map of groups as `geolab.maps` draws them.
+every page kind of one game (GeoDouble), one play page of every registered game, the card
+table at a phone's width (390 px) and a desktop's (1280 px): Play the Ranks, Class and a race,
+and the Map cards and a map of groups as `geolab.maps` draws them.
 
     PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER [GAME ...]]   (default: docs/web)
 
@@ -11,6 +12,7 @@ Needs the web extra, selenium, and Debian's chromium and chromium-driver."""
 from __future__ import annotations
 
 import io
+import json
 import socket
 import sys
 import tempfile
@@ -23,6 +25,7 @@ from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from geolab import maps, registry
 from geolab.cards import border_postals, card
@@ -90,14 +93,40 @@ def main(out: Path, games: list[str] | None = None) -> None:
         time.sleep(0.3)
 
     def shoot_play(name: str) -> None:
-        """A play page; one with pictures (Map cards) from its top, where they are."""
-        if find(By.ID, "figures"):
-            driver.execute_script("window.scrollTo(0, 0)")
+        """A play page, from its top (where the table is)."""
+        driver.execute_script("window.scrollTo(0, 0)")
         shoot(driver, out / f"{name}.png")
 
     def first_move() -> None:
-        (find(By.CSS_SELECTOR, "button.move") or find(By.ID, "pass"))[0].click()
+        """The scene's first legal move: its cards clicked, its option chosen, Confirm; pass at a race."""
+        if find(By.CSS_SELECTOR, ".race-page"):
+            find(By.ID, "pass")[0].click()
+            time.sleep(0.3)
+            return
+        move = json.loads(find(By.ID, "scene-data")[0].get_attribute("textContent"))["moves"][0]
+        for cid in move[1]:
+            find(By.CSS_SELECTOR, f'button.card[data-id="{cid}"]')[0].click()
+        for part, value in enumerate(move[2]):
+            buttons = [b for b in find(By.CSS_SELECTOR, f'.option[data-part="{part}"]') if b.text == value]
+            if buttons:
+                buttons[0].click()
+            else:
+                Select(find(By.CSS_SELECTOR, f'select[data-part="{part}"]')[0]).select_by_value(value)
+        find(By.ID, "confirm")[0].click()
         time.sleep(0.3)
+
+    def widths(name: str, select: int = 0) -> None:
+        """The page at 1280 and 390 px wide (the whole page's height), a few cards selected."""
+        for c in find(By.CSS_SELECTOR, ".pile-hand button.card")[:select]:
+            c.click()
+        for width in (1280, 390):
+            driver.set_window_size(width, 900)
+            time.sleep(0.3)
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(width, min(max(height + 140, 700), 2400))
+            time.sleep(0.3)
+            shoot(driver, out / f"{name}-{width}.png")
+        driver.set_window_size(960, 900)
 
     try:
         map_sheets(driver, out)
@@ -107,6 +136,14 @@ def main(out: Path, games: list[str] | None = None) -> None:
             shoot_play(name)
         if games:
             return
+        start("ranks", 5, "battle2")
+        first_move()  # the discard, to a lead: a card and a category (and the base) to pick
+        time.sleep(1.0)
+        widths("table-ranks", 1)
+        start("class", 4)
+        widths("table-class", 1)
+        start("border-up", 3)
+        widths("table-race", 4)
         driver.get(base + "/")
         shoot(driver, out / "page-index.png")
         driver.get(base + "/new/geodouble?preset=short")

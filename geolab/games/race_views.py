@@ -19,6 +19,7 @@ from geolab.cards import NAMES, POSTAL
 from geolab.common.text import codes
 from geolab.game import MoveError
 from geolab.games import groups
+from geolab.scene import Fact, Race, Scene, pile
 
 #: Words a person may type for a claim known to be wrong.
 WRONG_WORDS = ("wrong", "wrong claim")
@@ -98,3 +99,11 @@ def claimed(hand: Sequence[int], text: str, example: str) -> list[tuple[int, ...
     if len(parts) == 2 and len(parts[0]) != 3:
         raise MoveError(f"each group is three cards, not {len(parts[0])} and {len(parts[1])}")
     return [tuple(sorted(p)) for p in parts]
+
+
+def race_scene(title: str, hand: Sequence[int], prompt: str, facts: Sequence[Fact], what: str) -> Scene:
+    """A race of groups as a scene (`geolab.scene`): the hand by postal code, every card
+    selectable and read back by its code, a claim two groups of three; no moves, so nothing of
+    the hand's solutions (nor whether there is one) is in it."""
+    cards = pile("hand", f"Your {len(hand)} cards", sorted(hand, key=POSTAL.__getitem__), "hand", selectable=hand)
+    return Scene(title, "claim", prompt, (cards,), tuple(facts), race=Race((3, 3), what))

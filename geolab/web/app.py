@@ -1,9 +1,12 @@
 """`geolab serve`'s routes: pick a game, its rules, seat, bots and seed, then play it, for
 every registered game through its own views (`Game.views`), with no line of any one game's code.
 
-Plain server-rendered forms (`geolab.web.pages` says what each page shows): each legal move is
-a button (its ``index`` into ``Decision.legal``, labelled by ``views.label``); a decision with
-many legal moves is typed into a box read by ``views.parse``. Every move carries the log's
+Server-rendered pages (`geolab.web.pages` says what each page shows): one template draws any
+game's scene (`Views.scene`: cards, piles, facts), and a small script lets the person pick
+cards and an option and confirm one legal move (its ``index`` into ``Decision.legal``); at a
+race the page knows no move and posts the selected cards, which the server reads through
+``views.parse``; the typed box (``views.parse``) stays as a fallback. A race page asks
+``/g/ID/race`` only whether the race is still open. Every move carries the log's
 length and a stale one is refused. The state lives in the folder's session files
 (`geolab.web.sessions`); a refused request is a 4xx page with a one-line reason, and the game
 goes on as it was.
@@ -17,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, RedirectResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -130,6 +133,15 @@ def create_app(folder: Path) -> Starlette:
             return await refused_move(request, gid, error)
         return RedirectResponse(f"/g/{gid}", status_code=303)
 
+    async def race_state(request: Request):
+        """A race page's one question while it runs: "open" or "over" (the server's clock)."""
+        try:
+            length = pages.whole(request.query_params.get("n", ""), "n (the game's length this page knew)")
+            state = await run_in_threadpool(store.race_state, request.path_params["gid"], length)
+        except GeolabError as error:
+            return JSONResponse({"error": pages.one_line(error)}, status_code=getattr(error, "status", 400))
+        return JSONResponse({"race": state}, headers={"Cache-Control": "no-store"})
+
     async def undo(request: Request):
         gid = request.path_params["gid"]
         try:
@@ -191,6 +203,7 @@ def create_app(folder: Path) -> Starlette:
         Route("/g/{gid}", show, methods=["GET"]),
         Route("/g/{gid}/move", move, methods=["POST"]),
         Route("/g/{gid}/undo", undo, methods=["POST"]),
+        Route("/g/{gid}/race", race_state, methods=["GET"]),
         Route("/g/{gid}/again", again, methods=["POST"]),
         Route("/g/{gid}/session.json", session_file),
         Route("/g/{gid}/record/{k}", record_file),

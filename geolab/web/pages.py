@@ -9,11 +9,10 @@ import time
 from urllib.parse import parse_qsl
 
 from geolab.game import INT63_MAX, Decision, MoveError, shown
-from geolab.lab.play import PERSON, first_claim, opponents, winner_of_series
+from geolab.lab.play import PERSON, opponents, winner_of_series
 from geolab.stepwise import legal_index
 from geolab.web.sessions import BadRequest, Page
 
-MAX_BUTTONS = 60  # more legal moves than this: a text box (views.parse)
 MAX_FIELDS = 200  # a setup form holds one field a rules field, and a few more
 
 
@@ -73,16 +72,26 @@ def chosen_rules(entry, fields: dict):
 
 
 def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
-    """The person's action from a move form: ``index`` (a button: its place in the legal
-    moves), ``text`` (the box, read by the game's `Views.parse`; the views' note on words it
-    did not need goes to `say`, as at the keyboard), or ``pass`` (at a race)."""
+    """The person's action from a move form: ``index`` (a confirmed selection: its place in
+    the legal moves), ``cards`` (a race's claim, `claimed_text`), ``text`` (the box, read by
+    the game's `Views.parse`; the views' note on words it did not need goes to `say`, as at
+    the keyboard), or ``pass`` (at a race)."""
     if "index" in fields:
+        if decision.timed:  # a race's legal moves are its solutions: a claim is cards, never their index
+            raise BadRequest("at a race, claim with the cards you select (or type them)")
         return decision.legal[whole(fields["index"], f"move (one of the {len(decision.legal)} legal moves here)",
                                     len(decision.legal) - 1)]
     if "pass" in fields:
         if not decision.timed:
             raise BadRequest("pass is only a race's answer")
         return None
+    if "cards" in fields:
+        if not decision.timed:
+            raise BadRequest("cards alone are a race's claim: confirm a move")
+        try:
+            return views.parse(decision, claimed_text(decision, views, fields))
+        except MoveError as error:
+            raise BadRequest(str(error)) from None
     if "text" in fields:
         text = fields["text"]
         if len(text) > 300:
@@ -122,25 +131,54 @@ def setup(entry, preset: str) -> dict:
 
 
 def playing(page: Page, hint, served: float | None, error: str | None = None) -> dict:
-    """A decision's page: the table, what happened since the person's last move, the moves;
-    at a race (`served`: when its page was first served) the clock and the rival's time."""
+    """A decision's page: the scene (`Views.scene`: cards, piles, facts, the legal moves as
+    cards and options), what happened since the person's last move, the keyboard's screen as
+    text. At a race (`served`: when its page was first served) only the person's own elapsed
+    time: nothing of the rivals' claims, nor any move, is on the page (the server judges)."""
     match, decision, views = page.match, page.decision, page.views
     events = views.events(decision)
     since = min(page.since(), len(events))
-    labels = [views.label(decision, a) for a in decision.legal]
+    scene = views.scene(decision)
     hinted = None if hint is None else {"index": legal_index(decision, hint[0]),
                                         "label": views.label(decision, hint[0]),
                                         "reason": hint[1]}
-    race = None
-    if decision.timed:
-        first = first_claim(page.rivals)
-        race = {"elapsed": round(time.time() - served, 3),
-                "deadline": None if first is None else float(first[1].seconds)}
-    return {**header(page), "decision": decision, "screen": views.screen(decision), "figures": views.figures(decision),
-            "prompt": views.prompt(decision), "help": views.help(decision),
-            "old_events": events[:since], "new_events": events[since:], "labels": labels,
-            "buttons": len(labels) <= MAX_BUTTONS, "hint": hinted, "race": race, "error": error,
-            "length": page.length, "undo": any(d.seat == match.you and not d.timed for d, _ in page.moves)}
+    race = None if not decision.timed else {"elapsed": round(time.time() - served, 1),
+                                            "shape": list(scene.race.shape), "what": scene.race.what,
+                                            "ordered": scene.race.ordered,
+                                            "options": [list(o) for o in scene.race.options]}
+    data = {"moves": [[m.index, list(m.cards), list(m.option)] for m in scene.moves], "ordered": scene.ordered,
+            "options": list(scene.options), "category": scene.category, "race": race,
+            "hint": None if hinted is None else hinted["index"], "poll": f"/g/{page.id}/race?n={page.length}"}
+    return {**header(page), "decision": decision, "scene": scene, "data": data, "screen": views.screen(decision),
+            "prompt": views.prompt(decision).rstrip(" >"), "help": views.help(decision),
+            "old_events": events[:since], "new_events": events[since:], "hint": hinted, "race": race,
+            "error": error, "length": page.length,
+            "undo": any(d.seat == match.you and not d.timed for d, _ in page.moves)}
+
+
+def claimed_text(decision: Decision, views, fields: dict) -> str:
+    """A race's claim posted as cards (``cards``: the scene's card ids, groups split by ``|``,
+    and ``option``: one of the race's option words) as the words `Views.parse` reads: each
+    card's word, groups split by ``/``. Anything that is not the claim's shape, of selectable
+    cards of this scene, is a `BadRequest`."""
+    scene = views.scene(decision)
+    race, cards = scene.race, scene.cards()
+    text = fields.get("cards", "")
+    if len(text) > 600:
+        raise BadRequest("a claim names at most a few dozen cards")
+    groups = [[c for c in g.split(",") if c] for g in text.split("|")]
+    if [len(g) for g in groups] != list(race.shape):
+        raise BadRequest(f"a claim here is {race.what}: select {' and '.join(map(str, race.shape))} cards")
+    words = []
+    for group in groups:
+        for cid in group:
+            if cid not in cards or not cards[cid].selectable:
+                raise BadRequest(f"{shown(cid, 24)} is not a card you may claim with")
+        words.append(" ".join(cards[cid].word for cid in group))
+    option = fields.get("option", "")
+    if option not in [word for _, word in race.options] + ([""] if not race.options else []):
+        raise BadRequest(f"option {shown(option, 24)} is not one of this claim's")
+    return " / ".join(words) + (f" {option}" if option else "")
 
 
 def ended(page: Page, review: list) -> dict:

@@ -210,6 +210,17 @@ class Store:
             seat = WebSeat(answer)
             return self._tell(self._settled(gid, seat))
 
+    def race_state(self, gid: str, length: int) -> str:
+        """Whether the race the page at `length` shows is still "open" or "over" (the game
+        moved on, or by the server's clock a rival has claimed): all a race page may learn
+        before it ends, never when a rival will claim."""
+        with self.lock(gid):
+            page = self._settled(gid)
+            if page.decision is None or not page.decision.timed or page.length != length:
+                return "over"
+            first = first_claim(page.rivals)
+            return "over" if first is not None and time.time() - self.served(page) > first[1].seconds else "open"
+
     def undo(self, gid: str, length: int) -> Page:
         with self.lock(gid):
             page = self._current(gid, length)

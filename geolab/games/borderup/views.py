@@ -30,10 +30,12 @@ from geolab.games.race_views import (
     fewest_shared,
     hand_grid,
     is_wrong_words,
+    race_scene,
     seconds_text,
     typed_cards,
     why_border,
 )
+from geolab.scene import Fact, Scene
 from geolab.stepwise import Claim
 
 #: Claims shown as examples of how to type one (two border groups under every border
@@ -189,6 +191,16 @@ class BorderUpViews(Views):
         if action == WRONG:
             return f"a wrong claim gives {SIDES[1 - view.seat]} the game"
         return why(action, view.rules)
+
+    def scene(self, decision: Decision) -> Scene:
+        view: View = decision.observation
+        them = SIDES[1 - view.seat]
+        facts = [Fact("round", f"You are team {SIDES[view.seat]}, against {them}")]
+        if view.attempt > 1:
+            facts.append(Fact("round", f"Dealt {view.attempt} times: neither hand held two border groups before"))
+        facts.append(Fact("rule", f"A wrong claim gives {them} the game"))
+        return race_scene("Border-Up", view.hand, self.prompt(decision), facts,
+                          "two border groups of three of your cards: in each, one state borders the other two")
 
     # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
     def echo(self, decision: Decision, action, text: str) -> str:

@@ -20,6 +20,8 @@ from geolab.game import Decision, MoveError, Views, shown
 from geolab.games.classroom.observations import Seen, View
 from geolab.games.classroom.reference import GameLog, seen
 from geolab.games.classroom.rules import TOP_DOG, Rules, student_name
+from geolab.scene import Fact, Scene, pile
+from geolab.scene import moves as scene_moves
 
 CALL_NAMES = ("Top Dog", "Bottoms Up")
 CALL_SUMS = ("lowest", "highest")
@@ -250,6 +252,20 @@ class ClassViews(Views):
             lines.append(f"  {i}  {POSTAL[c]}    {codes(kept):<{3 * kept_count + 2}}  {sums[0]:>5}  {sums[1]:>9}  "
                          f"{sums[2]:>10}")
         return lines
+
+    def scene(self, decision: Decision) -> Scene:
+        """The hand (the card to discard is picked; the two left are kept), the call, the
+        GeoPower deck and the round as facts."""
+        view: View = decision.observation
+        rules, seat = view.rules, decision.seat
+        deck = ", ".join(f"{n} {t}" for n, t in zip(rules.geopower, TITLES))
+        facts = (Fact("round", f"{_stage(rules, view.round)}: you are {student_name(seat)}, one of {rules.students} "
+                               f"students in {rules.groups} groups"),
+                 Fact("call", f"{CALL_NAMES[view.call]}: the {CALL_SUMS[view.call]} sum of your kept ranks wins"),
+                 Fact("geopower", f"GeoPower deck: {deck}; one card is turned after everyone has discarded"))
+        hand = pile("hand", "Your cards: pick the one to discard", view.hand, "hand", selectable=decision.legal)
+        return Scene("Class GeoPower Double Choice", decision.kind, self.prompt(decision), (hand,), facts,
+                     moves=scene_moves(decision, self.label, lambda c: ((f"hand-{POSTAL[c]}",), ())))
 
     def prompt(self, decision: Decision) -> str:
         return f"discard (code or 1-{len(decision.legal)}) > "

@@ -33,6 +33,8 @@ from geolab.games.dashing.views import VIEWS as DASHING_VIEWS
 from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
 from geolab.games.ranks.views import fit, ordinal, wrapped
 from geolab.games.stateiq.views import VIEWS as STATE_IQ_VIEWS
+from geolab.scene import Fact, Pile, Scene, state_card
+from geolab.scene import moves as scene_moves
 
 #: Each game's own views, in `GAMES` order.
 GAME_VIEWS = (BORDER_UP_VIEWS, STATE_IQ_VIEWS, DASHING_VIEWS, RANKS_VIEWS)
@@ -214,9 +216,19 @@ class Combo1Views(Views):
         note = None if decision.kind == "choose" else getattr(_views(decision), "note", None)
         return note(inner(decision), action, text) if note else None
 
-    def figures(self, decision: Decision) -> list:
-        """The inner game's pictures (Dashing States' Map cards); none while choosing."""
-        return [] if decision.kind == "choose" else _views(decision).figures(inner(decision))
+    # ----- the scene (geolab.scene) ------------------------------------------------------------
+    def scene(self, decision: Decision) -> Scene:
+        """The game being played's own scene under the match's line; at the afternoon's choice,
+        the statehood draw's two cards and the open games as options."""
+        view: MatchView = decision.observation
+        match = Fact("match", match_line(view))
+        if decision.kind != "choose":
+            return _views(decision).scene(inner(decision)).with_facts([match], f"Combo 1: {TITLES[view.game]}")
+        draw = Pile("table", "The statehood draw (A, B)",
+                    tuple(state_card(c, f"draw-{SIDES[s]}") for s, c in enumerate(view.choice_draw)))
+        told = " ".join(line.strip() for line in self._choosing(view, ())[:-1])
+        return Scene("Combo 1", "choose", self.prompt(decision), (draw,), (match, Fact("rule", told)),
+                     moves=scene_moves(decision, self.label, lambda g: ((), (TITLES[g],))), options=("game",))
 
     # ----- parts ----------------------------------------------------------------------------
     @staticmethod

@@ -2,7 +2,7 @@
 `geolab play dashing-states`.
 
 **The Map cards.** A page that shows pictures draws each card as a small map of the United
-States with its state in red (`figures`: `geolab.maps.state_map`, the states' real outlines).
+States with its state in red (`scene`'s Map cards: `geolab.maps.state_map`, the states' real outlines).
 A terminal gets one map in characters drawn from the same outlines (`card_map`): card n's state
 is filled with the digit n, every other state's land is dots, Alaska and Hawaii at the lower
 left as on the drawn map. Recognising a state from its shape and place is the race; neither
@@ -33,9 +33,11 @@ from collections.abc import Sequence
 
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.common.text import WIDTH, fit, wrapped
-from geolab.game import Decision, Figure, MoveError, Views, typed_number
+from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
 from geolab.maps import state_map, text_map
+from geolab.scene import Card, Fact, Pile, Race, Scene, hidden
+from geolab.scene import moves as scene_moves
 from geolab.stepwise import Claim
 
 MAP_COLUMNS = 72  # the character map's width; indented by MAP_INDENT, it fits the 79 of a screen
@@ -56,11 +58,13 @@ def card_map(hand: Sequence[int]) -> list[str]:
     return [(MAP_INDENT + line).rstrip() for line in text_map(marks, MAP_COLUMNS)]
 
 
-def card_figures(hand: Sequence[int]) -> list[Figure]:
-    """Each Map card as a picture: a small map with the card's state in red, captioned and
-    titled by its number only."""
-    return [Figure(f"card {n}", state_map(POSTAL[c], title=f"Map card {n}: a state in red on a map of the "
-                                                          "United States")) for n, c in enumerate(hand, start=1)]
+def map_card(hand: Sequence[int], n: int, selectable: bool = False, marks=()) -> Card:
+    """Map card n (0-based, in the order dealt) as a scene's card: face up, its picture a small
+    map of the United States with its state in red (`geolab.maps.state_map`), titled by its
+    number only; its word the number a claim types; never its state's name."""
+    title = f"Map card {n + 1}: a state in red on a map of the United States"
+    return Card(f"map-{n + 1}", selectable=selectable, marks=tuple(marks), word=str(n + 1), kind="map",
+                picture=state_map(POSTAL[hand[n]], title=title))
 
 
 def _who(seat: int, me: int, capital: bool = False) -> str:
@@ -222,6 +226,40 @@ class DashingViews(Views):
         lines += wrapped(f"Announce the {_ordinal(view.place)} card of your row, card {card}: its {what}.")
         return fit(lines)
 
+    def scene(self, decision: Decision) -> Scene:
+        """The Map cards in the order dealt, each a picture (a map with its state in red) and
+        never a name; the race's claim is `placed` of them in order; after the
+        shout, the row with the card being announced marked, and the state (and capital)
+        named as options."""
+        view: View = decision.observation
+        rules, them = view.rules, SIDES[1 - view.seat]
+        facts = [Fact("rule", f"Lay {rules.placed} in alphabetical order of state name, the rest face-down; "
+                              f"a wrong claim gives {them} the game")]
+        if decision.timed:
+            hand = Pile("hand", f"Your {rules.cards} Map cards", tuple(
+                map_card(view.hand, n, selectable=True) for n in range(len(view.hand))))
+            race = Race((rules.placed,), f"{rules.placed} Map cards, left to right in alphabetical order of their "
+                                         "states' names", ordered=True,
+                        options=(("the rest turned face-down", ""), ("the rest left face-up", "face-up")))
+            return Scene("Dashing States", "claim", self.prompt(decision), (hand,), tuple(facts), race=race)
+        row = view.own.action
+        laid = tuple(map_card(view.hand, p, marks=("now",) if k == view.place else ())
+                     for k, p in enumerate(row.order))
+        left = tuple(hidden(f"left-{p + 1}") if row.face_down else map_card(view.hand, p)
+                     for p in unused(rules, row))
+        capitals = rules.announce == "capitals"
+        facts.append(Fact("round", f"Announce the {_ordinal(view.place)} card of your row, card "
+                                   f"{row.order[view.place] + 1}: its {'state and capital' if capitals else 'state'}"))
+
+        def option(said: Said) -> tuple[str, ...]:
+            state = "not known" if said.state is None else NAMES[said.state]
+            return (state, "not known" if said.capital is None else CAPITALS[said.capital]) if capitals else (state,)
+
+        return Scene("Dashing States", "announce", self.prompt(decision),
+                     (Pile("row", "Your row", laid), Pile("table", "Left out", left)), tuple(facts),
+                     moves=scene_moves(decision, self.label, lambda a: ((), option(a))),
+                     options=("state", "capital") if capitals else ("state",))
+
     def prompt(self, decision: Decision) -> str:
         view: View = decision.observation
         if decision.timed:
@@ -278,9 +316,6 @@ class DashingViews(Views):
             ", and does not know its capital" if action.capital is None else
             f", whose capital it takes to be {CAPITALS[action.capital]}")
         return f"the hint team takes card {card} for {NAMES[action.state]}{known}"
-
-    def figures(self, decision: Decision) -> list[Figure]:
-        return card_figures(decision.observation.hand)
 
     # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
     def echo(self, decision: Decision, action, text: str) -> str:

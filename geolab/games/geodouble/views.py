@@ -44,10 +44,19 @@ from geolab.games.geodouble.reference import (
     final_view,
     race_seen,
 )
-from geolab.games.race_views import claimed, fewest_shared, hand_grid, is_wrong_words, seconds_text, typed_cards
+from geolab.games.race_views import (
+    claimed,
+    fewest_shared,
+    hand_grid,
+    is_wrong_words,
+    race_scene,
+    seconds_text,
+    typed_cards,
+)
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, open_points, wrapped
+from geolab.scene import Fact, Scene
 from geolab.stepwise import Claim
 
 SIDES = "AB"
@@ -254,6 +263,22 @@ class GeoDoubleViews(Views):
         lines.append(f"Claim: '{example(view.race_hand)}' or the six codes in any order; pass: no claim.")
         lines += wrapped(f"{them} is searching too, and the clock runs. A wrong claim gives {them} the race.")
         return fit(lines)
+
+    def scene(self, decision: Decision) -> Scene:
+        """The race's hand, or Play the Ranks' own scene, under the match's score."""
+        view: MatchView = decision.observation
+        facts = [Fact("match", match_line(view))]
+        if not decision.timed:
+            if decision.kind == "declare":
+                facts += [Fact("rule", line) for line in self._stakes(view)]
+            return RANKS.scene(inner(decision)).with_facts(facts, "GeoDouble")
+        them = SIDES[1 - view.seat]
+        if view.attempt > 1:
+            facts.append(Fact("round", f"Dealt {view.attempt} times: neither hand held a solution before"))
+        facts.append(Fact("rule", f"A wrong claim gives {them} the race"))
+        return race_scene("GeoDouble", view.race_hand, self.prompt(decision), facts,
+                          "a border group (one state borders the other two) and a capital group (three capitals "
+                          "that begin with the same letter), six different cards of yours")
 
     def prompt(self, decision: Decision) -> str:
         if decision.timed:

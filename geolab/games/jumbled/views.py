@@ -15,6 +15,8 @@ from geolab.common.text import WIDTH, plural
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.jumbled.reference import Game, SetSeen, View, round_points, seen_sets
 from geolab.games.jumbled.rules import CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
+from geolab.scene import Fact, Pile, Scene, pile
+from geolab.scene import moves as scene_moves
 
 CALL_NAMES = {"top-dog": "Top Dog", "bottoms-up": "Bottoms Up"}
 CALL_MEANS = {"top-dog": "the lowest total wins a set", "bottoms-up": "the highest total wins a set"}
@@ -287,6 +289,32 @@ class JumbledViews(Views):
         return f"{text}; keeps {'stronger' if (per < now) == low else 'weaker'} cards ({per:.1f})"
 
     # ----- parts --------------------------------------------------------------------------
+    def scene(self, decision: Decision) -> Scene:
+        """The cards still held (selectable), the last set laid with its winners' cards marked;
+        the round, the call, the scores and the GeoPower chances as facts."""
+        view: View = decision.observation
+        rules, me = view.rules, decision.seat
+        facts = [Fact("score", line.strip()) for line in score_lines(rules, view.scores, me)]
+        if decision.kind == "call":
+            facts.insert(0, Fact("round", f"Round {view.round_index + 1}: you deal, so you call before the deal"))
+            return Scene("Jumbled GeoPower Choice", "call", self.prompt(decision), (), tuple(facts),
+                         moves=scene_moves(decision, self.label, lambda a: ((), (CALL_NAMES[a],))),
+                         options=("call",))
+        dealer = "you" if view.dealer == me else SEAT_LETTERS[view.dealer]
+        facts = [Fact("round", f"Round {view.round_index + 1}, set {view.set_index + 1} of {rules.sets_per_round}"),
+                 Fact("call", f"{dealer} called {call_line(view.call)}"), *facts,
+                 *(Fact("geopower", line.strip()) for line in self._chances(view))]
+        piles = [pile("hand", "Your cards", self._cards(view), "hand", selectable=view.left)]
+        if view.sets:
+            last = view.sets[-1]
+            won = {c for p in last.winners for c in last.plays[p]}
+            piles.append(Pile("table", f"Set {len(view.sets)}: {CATEGORIES[last.category]}", tuple(
+                card for p, cards in enumerate(last.plays)
+                for card in pile("table", "", cards, f"set-{who(rules, me, p)}",
+                                 marks=lambda c: ("won",) if c in won else ()).cards)))
+        return Scene("Jumbled GeoPower Choice", "choose", self.prompt(decision), tuple(piles), tuple(facts),
+                     moves=scene_moves(decision, self.label, lambda a: (tuple(f"hand-{POSTAL[c]}" for c in a), ())))
+
     @staticmethod
     def _cards(view: View) -> list[int]:
         """The cards still held, in the screen's (postal-code) order: menu numbers index it."""

@@ -21,6 +21,8 @@ from geolab.common.text import WIDTH, fit, ordinal, percent, plural, sorted_code
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.ranks.reference import Game, Lead, Trick, View, trick_winner
 from geolab.games.ranks.rules import SIDES, Rules
+from geolab.scene import Fact, Pile, Scene, hidden, pile, state_card
+from geolab.scene import moves as scene_moves
 
 #: The category words of a move (and of labels): size, state, pop.
 SHORT = ("size", "state", "pop")
@@ -431,6 +433,68 @@ class RanksViews(Views):
         if kind == "lead":
             return self._reason_lead(view, action)
         return self._reason_follow(view, action)
+
+    # ----- the scene (geolab.scene) -----------------------------------------------------------
+    def scene(self, decision: Decision) -> Scene:
+        """The table as objects: the hand (the cards a legal move plays are selectable), the
+        lead on the table (face-down where the rules hide it), the discards and the last
+        trick; the trick, score, base and stakes as facts; the lead's category stands out."""
+        view: View = decision.observation
+        rules, kind, me = view.rules, decision.kind, view.side
+        them = SIDES[1 - me]
+        playable = {c for a in decision.legal for c in self._played(kind, a)}
+        piles = []
+        if kind == "follow":
+            lead = hidden("lead", ("led",)) if view.lead_card is None else \
+                state_card(view.lead_card, f"lead-{POSTAL[view.lead_card]}", marks=("led",))
+            piles.append(Pile("trick", f"{them} led", (lead,)))
+        piles.append(pile("hand", "Your cards", self._cards(view), "hand", selectable=playable))
+        if view.history:
+            t = view.history[-1]
+            marks = {t.lead: ["led"], t.follow: []}
+            marks[t.lead if t.winner == t.leader else t.follow].append("won")
+            piles.append(pile("trick", f"Trick {len(view.history)}: {who(t.winner, me)} won", (t.lead, t.follow),
+                              "last", marks=lambda c: marks[c]))
+        if kind != "discard" and rules.discards:
+            theirs = pile("discards", f"{them}'s discards", sorted(view.opponent_discards, key=POSTAL.__getitem__),
+                          "theirs") if view.opponent_discards is not None else \
+                Pile("discards", f"{them}'s discards", tuple(hidden(f"theirs-{i}") for i in range(rules.discards)))
+            piles += [pile("discards", "Your discards", sorted(view.discards, key=POSTAL.__getitem__), "mine"), theirs]
+        facts = [Fact("round", f"{rules.name}: you are {SIDES[me]}, against {them}")]
+        if kind in ("lead", "follow"):
+            won = view.tricks_won
+            facts += [Fact("round", f"Trick {view.trick + 1} of {rules.tricks}"),
+                      Fact("score", f"Tricks: you {won[me]}, {them} {won[1 - me]}; {win_short(rules)}")]
+        else:
+            facts.append(Fact("rule", win_rule(rules).capitalize()))
+        if kind == "follow":
+            facts.append(Fact("base", f"{CATEGORIES[view.lead_category]}, {base_means(view.lead_base)}"))
+        elif kind == "lead" and len(view.allowed_bases()) == 1:
+            facts.append(Fact("base", base_means(view.allowed_bases()[0]).capitalize()))
+        elif kind == "lead":
+            facts.append(Fact("base", f"You choose the base, {' or '.join(map(str, view.allowed_bases()))}"))
+        pays = stakes(rules, view.declarations, me)
+        if pays:
+            facts.append(Fact("rule", pays))
+        several = kind == "lead" and len(view.allowed_bases()) > 1
+        options = {"declare": ("GeoPlunging",), "lead": ("category", "base") if several else ("category",)}
+        return Scene("Play the Ranks", kind, self.prompt(decision), tuple(piles), tuple(facts),
+                     view.lead_category if kind == "follow" else None,
+                     scene_moves(decision, self.label, lambda a: self._move(kind, a, several)),
+                     options=options.get(kind, ()))
+
+    @staticmethod
+    def _played(kind: str, action) -> tuple[int, ...]:
+        return tuple(action) if kind == "discard" else (action.card,) if kind == "lead" else \
+            () if kind == "declare" else (action,)
+
+    def _move(self, kind: str, action, several: bool):
+        cards = tuple(f"hand-{POSTAL[c]}" for c in self._played(kind, action))
+        if kind == "declare":
+            return cards, ("declare" if action else "do not declare",)
+        if kind == "lead":
+            return cards, (CATEGORIES[action.category], *([f"base {action.base}"] if several else []))
+        return cards, ()
 
     # ----- screen parts -------------------------------------------------------------------
     @staticmethod

@@ -21,6 +21,8 @@ from geolab.common.text import WIDTH, fit, ordinal, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.reference import GUESSES, SIDES, Played, View, seen
+from geolab.scene import Fact, Scene, pile
+from geolab.scene import moves as scene_moves
 
 #: A state's name in lower case, without spaces -> its card ("newyork", "new york")
 BY_NAME = {" ".join(n.lower().split()): c for c, n in enumerate(NAMES)}
@@ -182,6 +184,32 @@ class StateIQViews(Views):
             made = ", ".join(POSTAL[g] for g in phase.guesses) or "none"
             lines.append(f"{SIDES[guesser]}'s wrong guesses so far: {made}.")
         return fit(lines)
+
+    def scene(self, decision: Decision) -> Scene:
+        """Your own card, the wrong guesses, and at a clue the border states you may name
+        (picked as cards); a guess names a state (an option, never a card: its ranks would
+        answer the clues). The Power card and the clues so far are facts."""
+        view: View = decision.observation
+        me, phase = view.seat, view.phase
+        guesser, giver = phase.guesser, 1 - phase.guesser
+        k = len(phase.guesses)
+        facts = [Fact("round", f"Phase {len(view.phases)} of 2: {_who(guesser, me)} "
+                               f"{'guess' if guesser == me else 'guesses'} {_whose(giver, me)} state"),
+                 Fact("power", power_line(view))]
+        facts += [Fact("clue", f"Clue {n + 1}: {clue.words()}") for n, clue in enumerate(phase.clues)]
+        piles = [pile("hand", "Your state", (view.card,), "own", marks=lambda c: ("yours",))]
+        if phase.guesses:
+            piles.append(pile("table", f"{SIDES[guesser] if guesser != me else 'Your'} wrong guesses", phase.guesses,
+                              "guessed", marks=lambda c: ("lost",)))
+        if decision.kind == "guess":
+            facts.append(Fact("round", f"Guess {k + 1} of {view.limit()}{stakes(view, k + 1)}"))
+            return Scene("State IQ", "guess", self.prompt(decision), tuple(piles), tuple(facts),
+                         moves=scene_moves(decision, self.label, lambda c: ((), (f"{NAMES[c]} ({POSTAL[c]})",))),
+                         options=("state",))
+        piles.append(pile("row", f"Name one border state of {NAMES[view.card]} as clue {k + 1}", decision.legal,
+                          "border", selectable=decision.legal))
+        return Scene("State IQ", "clue", self.prompt(decision), tuple(piles), tuple(facts),
+                     moves=scene_moves(decision, self.label, lambda c: ((f"border-{POSTAL[c]}",), ())))
 
     def prompt(self, decision: Decision) -> str:
         return "guess STATE > " if decision.kind == "guess" else "clue BORDER > "
