@@ -261,3 +261,18 @@ def test_a_subclass_of_a_fused_policy_is_walked():
         name = "sulky"
 
     assert Sulky().fused is None and BOTS.make("greedy", Rules()).fused is not None
+
+
+@pytest.mark.parametrize("spec", list(PRESETS) + VARIANTS)
+def test_the_base_rule_has_one_python_and_one_numba_statement(spec):
+    """`Rules.future_bases` and `Rules.base_of` (Python) give what the kernels' `future_bases`
+    and `trick_base` (numba) give, every start trick, with and without Power cards."""
+    rules = Rules.from_spec(spec)
+    kr = rb.kernel_rules(rules)
+    for power in ((7, 44), (50, 1)) if rules.base_mode == "power" else (None,):
+        p0, p1 = power or (0, 0)
+        for start in range(rules.tricks + 1):
+            mask = sum(1 << b for b in set(rules.future_bases(start, power)))
+            assert rb.future_bases(kr.mode, kr.base_masks, kr.split, p0, p1, start) == mask, (power, start)
+            if start < rules.tricks:
+                assert rb.trick_base(kr.mode, kr.fixed, kr.split, p0, p1, start) == (rules.base_of(start, power) or 0)

@@ -29,6 +29,7 @@ from geolab.games.ranks.batch import (
     over,
     settle,
     statehood_first,
+    trick_base,
     uselessness,
 )  # fmt: skip
 from geolab.games.ranks.rules import Rules
@@ -320,14 +321,6 @@ class GreedyPolicy(Policy):
 
 # ----- planner -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _trick_base(mode, fixed, split, p0, p1, t):
-    """The base of trick t where the rules fix it (0 where the lead chooses)."""
-    if mode == 2:
-        return p0 if t < split else p1
-    return fixed[t] if mode == 0 else 0
-
-
-@njit(cache=True, nogil=True)
 def _plan(hand, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign):
     """Give each card of the hand the base it will be played at: assign[c] (0 = spare).
 
@@ -349,7 +342,7 @@ def _plan(hand, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign):
         return
     places = np.zeros(N_CARDS + 1, np.int64)
     for u in range(t, tricks):
-        places[_trick_base(mode, fixed, split, p0, p1, u)] += 1
+        places[trick_base(mode, fixed, split, p0, p1, u)] += 1
     free = hand
     while free:
         best, pick, at = 1 << 30, -1, 0
@@ -403,7 +396,7 @@ def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, kr, assig
         out[0] = near >= win_tricks
         return 0, 0
     if kind == 2:
-        now = _trick_base(mode, fixed, split, p0, p1, t)
+        now = trick_base(mode, fixed, split, p0, p1, t)
     phase = 0  # the cards kept for this trick's base
     while h:
         c = lowest(h)
@@ -797,7 +790,7 @@ def _play_fused(seats, deals, kr, choices, state, history):
         for t in range(tricks):
             bases = lead_bases
             if mode != 1:
-                fixed_base[0] = _trick_base(mode, fixed, split, p0, p1, t)
+                fixed_base[0] = trick_base(mode, fixed, split, p0, p1, t)
                 bases = fixed_base
             other, shown = 1 - leader, played[g, 0] | played[g, 1]
             if codes[g, leader] == FUSED_GREEDY:

@@ -35,7 +35,7 @@ from itertools import combinations
 
 import numpy as np
 
-from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
+from geolab.bots.ranks.seats import GreedySeat, uselessness
 from geolab.cards import N_CARDS, RANKS, STATEHOOD
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, View
@@ -274,7 +274,7 @@ class MonteCarloSeat:
     def discard(self, view: View):
         start = time.thread_time()
         rules, hand = view.rules, list(view.hand)
-        bases = remaining_bases(rules, view, 0)
+        bases = rules.future_bases(0, view.power_bases)
         order = sorted(hand, key=lambda c: (-uselessness(c, bases), c))
         if rules.discards == 0:
             return []

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from geolab.bots.ranks.seats import GreedySeat, remaining_bases, uselessness
+from geolab.bots.ranks.seats import GreedySeat, uselessness
 from geolab.cards import RANKS, STATEHOOD
 from geolab.games.ranks.batch import Leads, cards_of
 from geolab.games.ranks.reference import Game, Lead, View, play
@@ -105,7 +105,7 @@ class PeekingOracleSeat:
     def discard(self, view: View):
         rules, me = view.rules, view.side
         opp_hand = list(self.table.hands[1 - me])
-        bases = remaining_bases(rules, view, 0)
+        bases = rules.future_bases(0, view.power_bases)
         thrown = sorted(opp_hand, key=lambda c: (-uselessness(c, bases), c))[: rules.discards]
         opp_keep = tuple(c for c in opp_hand if c not in thrown)
         best, best_rank = None, -1

@@ -17,14 +17,6 @@ from geolab.games.ranks.reference import Lead, View, trick_winner
 from geolab.games.ranks.rules import Rules
 
 
-def remaining_bases(rules: Rules, view: View, start: int) -> tuple[int, ...]:
-    """The bases that tricks start.. may be played at, as far as this seat can know."""
-    if rules.base_mode == "lead":
-        return rules.lead_bases
-    bases = tuple(rules.base_of(t, view.power_bases) for t in range(start, rules.tricks))
-    return bases or (rules.base_of(rules.tricks - 1, view.power_bases),)
-
-
 def uselessness(c: int, bases: tuple[int, ...]) -> int:
     """How far the card's best rank lies from the nearest base still to come (large = useless)."""
     return min(abs(int(RANKS[c, k]) - b) for k in range(3) for b in set(bases))
@@ -71,12 +63,12 @@ class GreedySeat:
     name = "greedy"
 
     def discard(self, view: View):
-        bases = remaining_bases(view.rules, view, 0)
+        bases = view.rules.future_bases(0, view.power_bases)
         order = sorted(view.hand, key=lambda c: (-uselessness(c, bases), c))
         return order[: view.rules.discards]
 
     def declare(self, view: View) -> bool:
-        bases = remaining_bases(view.rules, view, 0)
+        bases = view.rules.future_bases(0, view.power_bases)
         return sum(uselessness(c, bases) <= 3 for c in view.hand) >= view.rules.win_tricks
 
     def lead(self, view: View) -> Lead:
@@ -97,7 +89,7 @@ class GreedySeat:
         winners = [c for c in view.hand if trick_winner(view.rules, leader, view.lead_card, c, k, base) == view.side]
         if winners:
             return min(winners, key=lambda c: (-abs(int(RANKS[c, k]) - base), c))
-        bases = remaining_bases(view.rules, view, view.trick + 1)
+        bases = view.rules.future_bases(view.trick + 1, view.power_bases)
         return min(view.hand, key=lambda c: (-uselessness(c, bases), c))
 
 

@@ -111,12 +111,8 @@ class KernelRules(NamedTuple):
 
 
 def kernel_rules(rules: Rules) -> KernelRules:
-    def future(start: int) -> int:
-        if rules.base_mode == "lead":
-            return sum(1 << b for b in set(rules.lead_bases))
-        if rules.base_mode == "power":
-            return 0
-        return sum(1 << b for b in set(rules.bases[start:] or rules.bases[-1:]))
+    def future(start: int) -> int:  # `Rules.future_bases` as a bitmask; Power-card bases: per game
+        return 0 if rules.base_mode == "power" else sum(1 << b for b in set(rules.future_bases(start)))
 
     return KernelRules(
         mode=BASE_MODES.index(rules.base_mode),
@@ -133,14 +129,21 @@ def kernel_rules(rules: Rules) -> KernelRules:
 
 @njit(cache=True, nogil=True)
 def future_bases(mode, base_masks, split, p0, p1, start):
-    """Bitmask of the base values tricks start.. may be played at (bit b = base b).
-
-    As `geolab.bots.ranks.seats.remaining_bases`: past the last trick, the last trick's base. Only the
-    Power-card bases differ from game to game.
-    """
+    """Bitmask of the base values tricks start.. may be played at (bit b = base b): the numba
+    statement of `Rules.future_bases` (past the last trick, the last trick's base). Only the
+    Power-card bases differ from game to game."""
     if mode != 2:
         return base_masks[start]
     return (1 << p1) | ((1 << p0) if start < split else 0)
+
+
+@njit(cache=True, nogil=True)
+def trick_base(mode, fixed, split, p0, p1, t):
+    """The base of trick t where the rules fix it (0 where the lead chooses): the numba
+    statement of `Rules.base_of`, p0 and p1 the Power-card bases."""
+    if mode == 2:
+        return p0 if t < split else p1
+    return fixed[t] if mode == 0 else 0
 
 
 #: DIST[c, b]: how far card c's best rank lies from base b (b = 0..50; column 0 unused).

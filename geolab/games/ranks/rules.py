@@ -200,6 +200,15 @@ class Rules(RulesBase):
         fixed = self.base_of(trick, power_bases)
         return self.lead_bases if fixed is None else (fixed,)
 
+    def future_bases(self, start: int, power_bases: Sequence[int] | None = None) -> tuple[int, ...]:
+        """The bases tricks start.. may be played at (past the last trick, the last trick's):
+        what the heuristics keep cards for. The one Python statement of this rule; its numba
+        twin is `geolab.games.ranks.batch.future_bases`."""
+        if self.base_mode == "lead":
+            return self.lead_bases
+        bases = tuple(self.base_of(t, power_bases) for t in range(start, self.tricks))
+        return bases or (self.base_of(self.tricks - 1, power_bases),)
+
 
 PRESETS = Rules.PRESETS = {
     "combo1": Rules.combo1,

@@ -166,14 +166,6 @@ def beaten_by(rules: Rules, card: int, k: int, base: int) -> list[int]:
     return [c for c in range(N_CARDS) if c != card and trick_winner(rules, 0, card, c, k, base) == 1]
 
 
-def future_bases(rules: Rules, view: View, start: int) -> tuple[int, ...]:
-    """The bases tricks start.. may be played at (the last one's past the end)."""
-    if rules.base_mode == "lead":
-        return rules.lead_bases
-    bases = tuple(rules.base_of(t, view.power_bases) for t in range(start, rules.tricks))
-    return bases or (rules.base_of(rules.tricks - 1, view.power_bases),)
-
-
 def usefulness(c: int, bases) -> tuple[int, int, int]:
     """(distance, category, base) of the card's rank nearest one of `bases`."""
     return min((abs(rank(c, k) - b), k, b) for k in range(3) for b in sorted(set(bases)))
@@ -766,7 +758,7 @@ class RanksViews(Views):
         card for the tricks to come is a cheap one; any other is called only a card to give
         away, with how far it and the least useful one lie from a base (never "cheap" beside
         "not your least useful"), and the cards kept that can still win."""
-        bases = future_bases(view.rules, view, view.trick)
+        bases = view.rules.future_bases(view.trick, view.power_bases)
         rest = sorted((x for x in view.hand if x != card), key=lambda x: (usefulness(x, bases), x))
         worst = max(view.hand, key=lambda x: (usefulness(x, bases)[0], -x))
         if card == worst:
@@ -806,7 +798,7 @@ class RanksViews(Views):
             cheapest = max(winners, key=lambda x: (abs(rank(x, k) - b), -x))
             tail = ", your cheapest winner" if card == cheapest else ""
             return f"{mine} is closer to base {b} than {theirs} in {cat}: it takes the trick{tail}"
-        later = future_bases(rules, view, view.trick + 1)
+        later = rules.future_bases(view.trick + 1, view.power_bases)
         weakest = max(view.hand, key=lambda x: (usefulness(x, later)[0], -x))
         spare = f"{POSTAL[card]} is your least useful card for the tricks to come" if card == weakest else \
             f"{POSTAL[card]} is given up to keep your better cards"
@@ -819,7 +811,7 @@ class RanksViews(Views):
         if not action:
             return "these rules have no discards"
         rules = view.rules
-        bases = future_bases(rules, view, 0)
+        bases = rules.future_bases(0, view.power_bases)
         parts = []
         for c in action:
             d, k, b = usefulness(c, bases)
@@ -832,7 +824,7 @@ class RanksViews(Views):
 
     @staticmethod
     def _reason_declare(view: View, declare: bool) -> str:
-        bases = future_bases(view.rules, view, 0)
+        bases = view.rules.future_bases(0, view.power_bases)
         near = [c for c in view.hand if usefulness(c, bases)[0] <= 3]
         need = view.rules.win_tricks
         held = f"{plural(len(near), 'card')} within 3 of a base" + (f" ({sorted_codes(near)})" if near else "")
