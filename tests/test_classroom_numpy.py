@@ -7,7 +7,7 @@ from scipy.stats import binom
 
 from geolab.bots.classroom.policies import AverageRank, RandomDiscard, WorstCategory, tabulate
 from geolab.cards import N_CARDS
-from geolab.errors import RulesError
+from geolab.errors import GeolabError, RulesError
 from geolab.games.classroom.batch import TABLE_SHAPE, TRACE_ATTEMPTS, score_tables, simulate
 from geolab.games.classroom.numpy_engine import NumpySource, outcomes, score_table, simulate_numpy
 from geolab.games.classroom.offers.arena import bench
@@ -159,7 +159,7 @@ def test_bad_input_raises_rules_error():
         simulate_numpy(Rules(students=9), TABLES, np.zeros(9, int), 10)
     with pytest.raises(RulesError, match="3-card"):
         simulate_numpy(Rules(dealt=2), TABLES, np.zeros(20, int), 10)
-    with pytest.raises(RulesError, match="n_games"):
+    with pytest.raises(GeolabError, match="n_games must be at least 0, got -1"):  # the run's numbers: common/chunks
         simulate_numpy(rules, TABLES, np.zeros(20, int), -1)
 
 

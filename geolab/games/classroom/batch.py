@@ -8,7 +8,8 @@ is such a table); -1 marks "discard at random". Randomness: each game has its ow
 streams, keyed by the game's block (a child of `SeedSequence(seed).spawn`) and its index in the
 block, so results never depend on how the games are chunked or threaded, and duplicate runs
 with swapped policies get the same deals. Deal streams and policy streams are separate for the
-same reason.
+same reason. A run's numbers are checked, and the run cut into chunks (kernel calls), by every
+engine's shared code (`geolab.common.chunks`).
 
 How the kernel is laid out, and why (the figures and the variants tried: docs/perf.md, Class
 batch kernel). Each simulation first turns the discard tables into score tables
@@ -35,6 +36,7 @@ import numpy as np
 from numba import njit, prange
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, RANKS
+from geolab.common import chunks
 from geolab.common.counter_rng import GOLDEN, game_stream, mix64
 from geolab.common.work_queue import take
 from geolab.errors import IllegalActionError, RulesError
@@ -399,14 +401,13 @@ def discard_positions(table, what: str, error: type = IllegalActionError) -> np.
     return np.ascontiguousarray(raw, dtype=np.int8)
 
 
-def check_inputs(rules: Rules, tables, seats, n_games: int) -> tuple[np.ndarray, np.ndarray]:
+def check_inputs(rules: Rules, tables, seats) -> tuple[np.ndarray, np.ndarray]:
     """What both batch engines (this one and `numpy_engine`) accept: valid rules with
-    3-card hands, n_games >= 0, and policy tables and seats (returned as the engines' arrays)."""
+    3-card hands, and policy tables and seats (returned as the engines' arrays). The run's
+    numbers are `geolab.common.chunks.plan`'s to check."""
     rules.validate()
     if rules.dealt != 3:
         raise RulesError(f"dealt: the batch engine plays 3-card hands, not {rules.dealt}")
-    if n_games < 0:
-        raise RulesError("n_games must be >= 0")
     tables = discard_positions(tables, "policy tables", RulesError)  # checked before int8 could wrap
     seats, students = np.asarray(seats, dtype=np.int64), rules.students
     if tables.shape[1:] not in (TABLE_SHAPE, PEEK_SHAPE):
@@ -456,19 +457,21 @@ class ClassBatch:
 
 
 def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bool = False,
-             chunk: int = BLOCK, first_game: int = 0, progress=None, stream: int = 0) -> ClassBatch:
+             chunk: int | None = None, first_game: int = 0, progress=None, stream: int = 0) -> ClassBatch:
     """Play games first_game .. first_game + n_games - 1 of the stream `seed`.
 
     `tables` (P, 2, 32, 19600) int8 discard positions per policy, call, number of opponents
     and hand (or (P, 3, 2, 32, 19600), by the category to be turned: a peeking policy's);
     `seats` the policy number of each student. Game i's deals depend only on
     (seed, i): the same seed with other tables or seats replays the same Starting Round
-    deals (duplicate play), and any `chunk` gives the same results. `stream` picks the
-    random discards' stream (`block_keys`): 0 is the pinned one; the deals never change with it.
+    deals (duplicate play), and any `chunk` (games a kernel call, default `BLOCK`) gives the
+    same results. `stream` picks the random discards' stream (`block_keys`): 0 is the pinned
+    one; the deals never change with it. The run is checked and cut by the shared
+    `geolab.common.chunks` (a game is its own seed unit); the kernel spreads each chunk over
+    numba's threads, so the chunks run one after another.
     """
-    if chunk < 1:
-        raise RulesError("chunk must be >= 1")
-    tables, seats = check_inputs(rules, tables, seats, n_games)
+    tables, seats = check_inputs(rules, tables, seats)
+    _, per, starts, _ = chunks.plan(n_games, first_game, chunk, 1, BLOCK, None, "n_games", stream=stream)
     tables = by_category(tables)
     plan = _plan_arrays(rules)
     n, s = n_games, rules.students
@@ -484,17 +487,22 @@ def simulate(rules: Rules, tables, seats, n_games: int, seed: int = 0, trace: bo
     ranks = RANKS.astype(np.int64)
     play = Play(seats, tables, score_tables(tables), ranks, counts, CALL_MODES.index(rules.call), rules.max_per_round,
                 rules.championship_ties == "share")
-    lo = 0
-    while lo < n:
-        block, local = divmod(first_game + lo, BLOCK)
-        hi = lo + min(chunk, BLOCK - local, n - lo)
-        key, pkey = block_keys(seed, block, stream)
-        rows = slice(lo, hi) if trace else slice(None)
-        _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hi - lo, Streams(key, pkey, local), plan, play,
-                Outcomes(group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], champ_hands[lo:hi]),
-                Trace(trace, t_call[rows], t_cat[rows], t_hand[rows], t_disc[rows]))
-        if progress is not None:
-            progress.update(hi - lo)
-        lo = hi
+
+    def one(lo: int) -> None:
+        """Games lo .. lo + per - 1 (relative to first_game): one kernel call a seed block they touch."""
+        end = min(lo + per, n)
+        while lo < end:
+            block, local = divmod(first_game + lo, BLOCK)
+            hi = min(end, lo + BLOCK - local)
+            key, pkey = block_keys(seed, block, stream)
+            rows = slice(lo, hi) if trace else slice(None)
+            _kernel(numba.get_num_threads(), np.zeros(1, np.int64), hi - lo, Streams(key, pkey, local), plan, play,
+                    Outcomes(group_win[lo:hi], champion[lo:hi], champ_rounds[lo:hi], champ_hands[lo:hi]),
+                    Trace(trace, t_call[rows], t_cat[rows], t_hand[rows], t_disc[rows]))
+            if progress is not None:
+                progress.update(hi - lo)
+            lo = hi
+
+    chunks.run(one, starts, (), 1)
     traced = {"call": t_call, "category": t_cat, "hand": t_hand, "discard": t_disc} if trace else None
     return ClassBatch(rules, group_win, champion, champ_rounds, traced, champ_hands)

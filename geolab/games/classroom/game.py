@@ -89,7 +89,7 @@ class ClassGame(Engine, Packaged):
         if threads is not None:
             numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
         try:
-            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace, chunk=chunk or engine.BLOCK,
+            return engine.simulate(rules, tables, seats, n, int_seed(seed), trace=trace, chunk=chunk,
                                    first_game=start, stream=stream)
         finally:
             numba.set_num_threads(before)

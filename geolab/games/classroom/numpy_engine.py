@@ -6,7 +6,8 @@ a block: every step is one numpy operation over all of them, and the Championshi
 replays go on over the shrinking set of games still tied. Its random stream is its own, NOT
 the kernel's: block b of `BLOCK` games draws from `Generator(SFC64(SeedSequence(seed).spawn
 (...)[b]))` (SFC64: numpy's fastest generator), so results depend on (seed, n_games) and
-not on the number of threads, and equal the kernel's in distribution only. The outcome logic
+not on the number of threads, and equal the kernel's in distribution only. The blocks are
+checked, cut and run on threads by every engine's shared code (`geolab.common.chunks`). The outcome logic
 (`outcomes`) takes its deals from a source, so the tests feed it the kernel's traced deals
 and require identical results.
 
@@ -18,13 +19,12 @@ measured faster than the obvious numpy. Measurements: docs/perf.md (Class numpy 
 from __future__ import annotations
 
 import itertools
-import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import numpy as np
 
 from geolab.cards import N_CARDS
+from geolab.common import chunks
 from geolab.errors import RulesError
 from geolab.games.classroom.batch import MAX_OPPONENTS, N_ROWS, ClassBatch, check_inputs
 from geolab.games.classroom.hands import HANDS, kept_sums
@@ -209,21 +209,21 @@ def simulate_numpy(rules: Rules, tables, seats, n_games: int, seed: int = 0, thr
     """`batch.simulate` in numpy, on its own random stream (see the module
     docstring): same inputs, same checks, a ClassBatch without a trace. Blocks of games run
     on `threads` threads (default: every core; numpy releases the GIL in its loops)."""
-    tables, seats = check_inputs(rules, tables, seats, n_games)
+    tables, seats = check_inputs(rules, tables, seats)
+    _, _, starts, _ = chunks.plan(n_games, 0, BLOCK, BLOCK, BLOCK, None, "n_games")
     if tables.ndim != 4:
         raise RulesError("the numpy engine plays fair tables only, not a peeking (by category) one")
     scores = score_table(tables)
     n, s = n_games, rules.students
     batch = ClassBatch(rules, group_win=np.zeros((n, s), np.bool_), champion=np.zeros((n, s), np.bool_),
                        championship_rounds=np.zeros(n, np.int64), championship_hands=np.zeros(n, np.int32))
-    starts = range(0, n, BLOCK)
+    seqs = np.random.SeedSequence(seed).spawn(len(starts))
 
-    def block(lo, seq):
-        hi = min(lo + BLOCK, n)
-        source = NumpySource(rules, np.random.Generator(np.random.SFC64(seq)), hi - lo)
+    def block(b: int) -> None:
+        lo, hi = b * BLOCK, min((b + 1) * BLOCK, n)
+        source = NumpySource(rules, np.random.Generator(np.random.SFC64(seqs[b])), hi - lo)
         (batch.group_win[lo:hi], batch.champion[lo:hi], batch.championship_rounds[lo:hi],
          batch.championship_hands[lo:hi]) = outcomes(rules, scores, seats, source, hi - lo)
 
-    with ThreadPoolExecutor(threads or os.cpu_count()) as pool:
-        list(pool.map(block, starts, np.random.SeedSequence(seed).spawn(len(starts))))
+    chunks.run(block, starts, (), threads)
     return batch

@@ -12,7 +12,8 @@ left. A game is a race to the target over several rounds, each freshly dealt.
   and a play child whose child ``stream`` drives everything else random, one child of it per
   seat (`OwnStream`). So the deals depend on (rules, n, seed) only, a seating's play on
   ``stream``, and nothing on ``chunk`` (a thread job's size, rounded up to whole blocks),
-  ``threads`` or which seats share a bot object.
+  ``threads`` or which seats share a bot object. The run's numbers are checked, and its
+  chunks cut and run on threads, by every engine's shared code (`geolab.common.chunks`).
 - Reference engine (`steps`, played by the one driver, `geolab.stepwise.play`): each round
   the dealer is asked a ``"call"`` (legal: the calls the rules allow, by name), then on each
   set every seat is asked a ``"choose"`` at once, one `geolab.stepwise.Ask` (legal: every
@@ -27,11 +28,9 @@ left. A game is a race to the target over several rounds, each freshly dealt.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from geolab.common import chunks
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
 from geolab.game import Batch, Packaged, shares
@@ -82,41 +81,25 @@ class JumbledGame(reference.Engine, Packaged):
         """One `GameBatch` per block of `BLOCK` games, in order (see the module docstring)."""
         rules = rules.validate()
         bots = list(bots)
-        if len(bots) != rules.players:
-            raise GeolabError(f"{len(bots)} bots for {rules.players} seats")
+        first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, BLOCK, bots,
+                                                 needs=f"{len(bots)} bots for {rules.players} seats",
+                                                 seats=rules.players, least=1, stream=stream)
         for b in bots:
             if not (callable(getattr(b, "act", None)) and callable(getattr(b, "call", None))):
                 raise GeolabError(f"{getattr(b, 'name', b)!r} is not a Jumbled bot (it needs act and call)")
-        if n < 1:
-            raise GeolabError(f"n must be at least 1, got {n}")
-        if stream < 0:
-            raise GeolabError(f"stream must be at least 0, got {stream}")
-        if start < 0 or start % BLOCK:
-            raise GeolabError(f"start must be a whole number of blocks of {BLOCK}, got {start}")
-        sizes = [min(BLOCK, n - at) for at in range(0, n, BLOCK)]
-        seeds = sequence(seed).spawn(start // BLOCK + len(sizes))[start // BLOCK:]
+        seeds = sequence(seed).spawn(first + blocks)[first:]
 
-        def block(size: int, ss: np.random.SeedSequence) -> GameBatch:
-            deal_ss, play_ss = ss.spawn(2)
+        def block(b: int) -> GameBatch:
+            deal_ss, play_ss = seeds[b].spawn(2)
             play = np.random.SeedSequence(play_ss.entropy, spawn_key=(*play_ss.spawn_key, stream))
-            seats = [OwnStream(b, np.random.default_rng(s)) for b, s in zip(bots, play.spawn(len(bots)))]
-            return play_game_batch(rules, seats, seats, size, np.random.default_rng(deal_ss),
+            seats = [OwnStream(bot, np.random.default_rng(s)) for bot, s in zip(bots, play.spawn(len(bots)))]
+            return play_game_batch(rules, seats, seats, min(BLOCK, n - b * BLOCK), np.random.default_rng(deal_ss),
                                    np.random.default_rng(play), trace=trace)
 
-        per_job = max(1, -(-int(chunk) // BLOCK)) if chunk else 1
-        blocks = list(zip(sizes, seeds))
-        jobs = [blocks[i:i + per_job] for i in range(0, len(blocks), per_job)]
+        def one(b0: int) -> list[GameBatch]:
+            return [block(b) for b in range(b0, min(b0 + per, blocks))]
 
-        def run(job):
-            return [block(size, ss) for size, ss in job]
-
-        workers = max(1, min(len(jobs), threads or os.cpu_count() or 1))
-        if workers == 1:
-            done = [run(job) for job in jobs]
-        else:
-            with ThreadPoolExecutor(workers) as pool:
-                done = list(pool.map(run, jobs))
-        return [part for job in done for part in job]
+        return [part for job in chunks.run(one, starts, bots, threads) for part in job]
 
     def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None) -> Batch:
         """n games to the target. ``scores``: win shares (a team's win split among its members,

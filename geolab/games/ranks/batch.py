@@ -13,7 +13,9 @@ dealt by ``reference.deal_arrays(rules, block, default_rng(SeedSequence(seed).sp
 (through an equivalent faster kernel), and each game also draws a 64-bit key from that
 generator. A chunk is a whole number of blocks, and every heuristic bot takes its randomness
 from ``Observation.noise``, a hash of the game's key and the decision, so the same seed gives
-the same games whatever the chunk size and however many threads run the chunks.
+the same games whatever the chunk size and however many threads run the chunks. Checking a
+run's numbers, cutting it into chunks and running them on threads is every engine's shared
+code (`geolab.common.chunks`); `run` yields the chunks as they finish, a few in flight.
 
 **The policy contract.** A policy has a ``name`` and ``act(obs, rng)``. `obs` is one
 `Observation` of m rows, all of one decision kind and one trick; row i is the game
@@ -52,9 +54,7 @@ games; its answers are checked like any other policy's.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -63,6 +63,7 @@ import numpy as np
 from numba import njit
 
 from geolab.cards import CATEGORIES, N_CARDS, POSTAL, POWER_DECK, RANKS, STATEHOOD
+from geolab.common import chunks
 from geolab.common.bits import lowest
 from geolab.common.counter_rng import GOLDEN, mix64
 from geolab.errors import GeolabError, IllegalActionError
@@ -805,10 +806,6 @@ class Played:
 
 
 # ----- running many chunks -----------------------------------------------------------------
-def _blocks(games: int, block: int) -> int:
-    return -(-games // block)
-
-
 def run(
     rules: Rules,
     policies: Sequence,
@@ -825,27 +822,15 @@ def run(
 
     `policies[s]` plays side s (A, B). The deals depend on the seed only; `stream` picks the
     per-chunk generator policies may draw from, so each seating of a duplicate match (the
-    bots swapped: stream 1) has its own. Chunks are rounded up to a
-    whole number of blocks; the last chunk is cut to `games`. Chunks run on `threads` threads
-    (default: one per core, one if a policy is not thread-safe).
+    bots swapped: stream 1) has its own. Chunks are rounded up to a whole number of blocks;
+    the last chunk is cut to `games`. The numbers are checked, and the chunks run on
+    `threads` threads (default: one per core, one if a policy is not thread-safe), a few at a
+    time, by `geolab.common.chunks`.
     """
     rules.validate()
-    if games < 0:
-        raise GeolabError(f"games must be >= 0, got {games}")
-    if chunk < 1 or block < 1:
-        raise GeolabError("chunk and block must be positive")
-    if len(policies) != 2:
-        raise GeolabError("a game needs two policies, one per side")
-    if start < 0 or start % block:
-        raise GeolabError(f"start must be a whole number of blocks of {block}, got {start}")
-    first = start // block
+    first, per, starts, total = chunks.plan(games, start, chunk, block, CHUNK, policies,
+                                            needs="a game needs two policies, one per side", stream=stream)
     seats = tuple(policies)
-    per = _blocks(chunk, block)
-    total = _blocks(games, block)
-    starts = list(range(0, total, per))
-    safe = all(getattr(p, "thread_safe", True) for p in policies)
-    threads = threads or (os.cpu_count() or 1)
-    threads = 1 if not safe else max(1, min(threads, len(starts)))
 
     def one(b0: int) -> Played:
         nb = min(per, total - b0)
@@ -855,18 +840,7 @@ def run(
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(first + b0, stream + 1)))
         return _Chunk(rules, deals).play(seats, rng)
 
-    if threads == 1:
-        for b0 in starts:
-            yield one(b0)
-        return
-    with ThreadPoolExecutor(threads) as pool:
-        pending = []
-        for b0 in starts:
-            pending.append(pool.submit(one, b0))
-            if len(pending) > 2 * threads:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
+    return chunks.iterate(one, starts, policies, threads)
 
 
 def play(rules: Rules, policies: Sequence, games: int, seed: int, **options) -> Played:

@@ -6,7 +6,8 @@ built from specs or given built.
 
 Round simulations come in fixed blocks of rounds: block b is seeded by the b-th child of
 ``SeedSequence(seed)``, so a result depends on (seed, block size) only, never on how many
-workers run the blocks or in which order.
+workers run the blocks or in which order. The blocks are checked, cut and run on threads by
+every engine's shared code (`geolab.common.chunks`), one block a chunk.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ import functools
 import os
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from geolab.bots.jumbled.callers import RandomCall
 from geolab.bots.jumbled.heuristics import Heuristic, heuristic_block, heuristic_rounds
 from geolab.bots.jumbled.registry import BOTS
+from geolab.common import chunks
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
 from geolab.game import parse_bot
@@ -31,26 +32,6 @@ from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.lab.progress import warm_up
 from geolab.lab.stats import mean_ci, wilson
-
-
-def _blocks(n: int, block: int) -> list[tuple[int, int]]:
-    return [(start, min(block, n - start)) for start in range(0, n, block)]
-
-
-def run_blocks(fn, n: int, block: int, seed, workers: int = 1) -> list:
-    """``fn(size, SeedSequence)`` on every block, on ``workers`` threads; results in block order.
-
-    ``seed`` is an int or a SeedSequence; a SeedSequence is copied, never spawned from, so
-    asking again with the same one gives the same blocks."""
-    if n < 1 or block < 1 or workers < 1:
-        raise GeolabError("sizes, block and workers must be positive")
-    spans = _blocks(n, block)
-    seqs = sequence(seed).spawn(len(spans))
-    jobs = [(size, ss) for (_, size), ss in zip(spans, seqs)]
-    if workers == 1:
-        return [fn(size, ss) for size, ss in jobs]
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(lambda job: fn(*job), jobs))
 
 
 def _built(rules: Rules, bot):
@@ -157,9 +138,13 @@ def simulate_rounds(rules: Rules, bots: Sequence, n_rounds: int = 100_000, seed:
         raise GeolabError("the fused loop needs one heuristic object at every seat")
 
     random_calls = all(type(c) is RandomCall for c in callers)
+    _, _, starts, _ = chunks.plan(n_rounds, 0, block, block, block, None, "rounds", least=1)
+    seqs = sequence(seed).spawn(len(starts))  # a SeedSequence is copied, never spawned from
 
-    def one(size, ss):
-        deal_key, play_key = block_keys(ss)
+    def one(b: int) -> np.ndarray:
+        """Block b's round points."""
+        size = min(block, n_rounds - b * block)
+        deal_key, play_key = block_keys(seqs[b])
         if fused and random_calls:  # drawn inside the loop
             return heuristic_block(rules, policies[0], size, deal_key, play_key).points
         dealer = np.arange(size) % rules.players
@@ -171,7 +156,7 @@ def simulate_rounds(rules: Rules, bots: Sequence, n_rounds: int = 100_000, seed:
         hands, order = deal_block(rules, deal_key, size)
         return play_round_batch(rules, bots, bots, hands, order, zeros, dealer, 0, play_rng).points()
 
-    return np.concatenate(run_blocks(one, n_rounds, block, seed, workers))
+    return np.concatenate(chunks.run(one, starts, bots, workers))
 
 
 def reference_rounds_per_s(rules: Rules, bot, seconds: float = 0.5, seed: int = 0) -> dict:
