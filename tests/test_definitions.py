@@ -83,7 +83,7 @@ def test_listing_the_games_loads_no_engine_bot_or_library():
 def test_a_game_defined_outside_geolab_registers_with_its_objects_and_unregisters():
     saved = _toy()
     entry = registry.register(GameDef("toy", "Top Rank again", saved.game, saved.players, optional={"determinize"},
-                                      features={"races"}))
+                                      features={"races"}, decisions=saved.definition.decisions))
     try:
         assert registry.get("toy") is entry and registry.title("toy") == "Top Rank again"
         registry.unregister("toy")

@@ -40,8 +40,9 @@ def plan(n: int, start: int, chunk: int | None, block: int, default_chunk: int, 
 
 
 def run(one: Callable, starts: Sequence[int], bots: Sequence, threads: int | None) -> list:
-    """``one(start)`` for every chunk, in order, on threads (one if a bot is not thread-safe)."""
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
+    """``one(start)`` for every chunk, in order, on threads (one if a bot is not thread-safe:
+    every `geolab.game.BatchBot`, and a `geolab.lineup.Lineup` of them, declares it)."""
+    safe = all(b.thread_safe for b in bots)
     threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
     if threads == 1:
         return [one(b) for b in starts]

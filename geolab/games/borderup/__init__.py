@@ -7,6 +7,7 @@ DEFINITION = GameDef(
     title="Border-Up",
     game="geolab.games.borderup.game:GAME",
     players="geolab.bots.borderup.registry:PLAYERS",
+    decisions={"race": ("race", "give_up")},
     optional={"determinize"},
     features={"races"},
     offers={"bench": "geolab.games.borderup.offers.bench:bench"},

@@ -13,6 +13,7 @@ DEFINITION = GameDef(
     title="Class GeoPower Double Choice",
     game="geolab.games.classroom.game:GAME",
     players="geolab.bots.classroom.registry:PLAYERS",
+    decisions={"discard": "discard_table"},  # the whole policy as a lookup table
     optional={"chance_outcomes"},
     features=frozenset(),
     offers={"bench": "geolab.games.classroom.offers.arena:offered",

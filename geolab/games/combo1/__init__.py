@@ -7,6 +7,7 @@ DEFINITION = GameDef(
     title="Combo 1 match",
     game="geolab.games.combo1.game:GAME",
     players="geolab.bots.combo1.registry:PLAYERS",
+    decisions={"stage": "stage", "choose": "choose"},
     optional={"chance_outcomes", "determinize"},
     features={"races", "stages"},
     offers={"bench": "geolab.games.combo1.offers.bench:bench",

@@ -12,7 +12,7 @@ else by the inner deal's own statehood draw. The clock is `geolab.games.combo1.t
 on the inner arrays, in the same order of float operations, so the bell falls where the
 reference engine's does.
 
-**The bots.** Teams (`geolab.bots.combo1.team.Team`): ``bots[s].games[g]`` plays game g by
+**The bots.** Teams (`geolab.bots.combo1.team.Team`): ``bots[s].stage(g)`` plays game g by
 that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choices.
 
 **Seeds.** A block of at most `BLOCK` matches (`play_block`) draws from generators of
@@ -327,8 +327,8 @@ class _Block:
         block of many pairs) a `Lineup` a seat, teams whose bots have the same name (spec)
         seated as one, since they play alike."""
         if self.sides is None:
-            return tuple(b.games[g] for b in self.bots)
-        teams = [[self.bots[t].games[g] for t in self.sides[rows, s]] for s in SEATS]
+            return tuple(b.stage(g) for b in self.bots)
+        teams = [[self.bots[t].stage(g) for t in self.sides[rows, s]] for s in SEATS]
         return tuple(Lineup.of(bots, [bot_name(b) for b in bots]) for bots in teams)
 
     # -- the schedule

@@ -7,6 +7,7 @@ DEFINITION = GameDef(
     title="Dashing States",
     game="geolab.games.dashing.game:GAME",
     players="geolab.bots.dashing.registry:PLAYERS",
+    decisions={"race": "act"},
     optional={"determinize"},
     features={"races"},
     offers={"bench": "geolab.games.dashing.offers.bench:bench"},

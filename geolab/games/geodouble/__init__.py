@@ -7,6 +7,7 @@ DEFINITION = GameDef(
     title="GeoDouble",
     game="geolab.games.geodouble.game:GAME",
     players="geolab.bots.geodouble.registry:PLAYERS",
+    decisions={"race": ("race", "give_up"), "stage": "stage_policy"},
     optional={"determinize"},
     features={"races", "stages"},
     offers={"bench": "geolab.games.geodouble.offers.bench:bench"},

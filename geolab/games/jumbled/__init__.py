@@ -13,6 +13,7 @@ DEFINITION = GameDef(
     title="Jumbled GeoPower Choice",
     game="geolab.games.jumbled.game:GAME",
     players="geolab.bots.jumbled.registry:PLAYERS",
+    decisions={"choose": "act", "call": "call"},
     optional=frozenset(),
     features=frozenset(),
     offers={"bench": "geolab.games.jumbled.offers.study:offered"},

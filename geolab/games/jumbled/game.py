@@ -34,13 +34,14 @@ import numpy as np
 
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
-from geolab.game import Batch, Packaged, shares
+from geolab.game import Batch, BatchBot, Packaged, bot_name, shares
 from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.views import VIEWS
+from geolab.lineup import checked_bot
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every
 #: seat is asked on its own (`OwnStream`), so the engine's per-call overhead counts P times a
@@ -50,14 +51,14 @@ BLOCK = 4096
 FIRST_DEALER = 0
 
 
-class OwnStream:
+class OwnStream(BatchBot):
     """A seat's bot drawing from the seat's own random stream, whatever rng the engine hands
     it: so a game's result does not depend on which seats hold the same bot object (the
     engine asks seats sharing an object together, in one batch, from one stream)."""
 
     def __init__(self, bot, rng: np.random.Generator):
         self.bot, self.rng = bot, rng
-        self.name = getattr(bot, "name", type(bot).__name__)
+        self.name, self.thread_safe = bot_name(bot), bot.thread_safe
 
     def act(self, obs, rng):
         return self.bot.act(obs, self.rng)
@@ -85,8 +86,7 @@ class JumbledGame(reference.Engine, Packaged):
         if len(bots) != rules.players:
             raise GeolabError(f"{len(bots)} bots for {rules.players} seats")
         for b in bots:
-            if not (callable(getattr(b, "act", None)) and callable(getattr(b, "call", None))):
-                raise GeolabError(f"{getattr(b, 'name', b)!r} is not a Jumbled bot (it needs act and call)")
+            checked_bot(b)
         if n < 1:
             raise GeolabError(f"n must be at least 1, got {n}")
         if stream < 0:
@@ -110,7 +110,8 @@ class JumbledGame(reference.Engine, Packaged):
         def run(job):
             return [block(size, ss) for size, ss in job]
 
-        workers = max(1, min(len(jobs), threads or os.cpu_count() or 1))
+        safe = all(b.thread_safe for b in bots)
+        workers = max(1, min(len(jobs), threads or os.cpu_count() or 1)) if safe else 1
         if workers == 1:
             done = [run(job) for job in jobs]
         else:
