@@ -72,13 +72,14 @@ def members(bot, rows: np.ndarray) -> Iterator[tuple[object, np.ndarray]]:
             yield member, at
 
 
-def checked_bot(bot):
-    """`bot` if it is a `geolab.game.BatchBot` (or a `Lineup` of them), else a one-line
+def checked_bots(bots: Sequence) -> Sequence:
+    """`bots` if each is a `geolab.game.BatchBot` (or a `Lineup` of them), else a one-line
     `GeolabError`: an engine reads only what that protocol declares."""
-    for member in each(bot):
-        if not isinstance(member, BatchBot):
-            raise GeolabError(f"{bot_name(member)!r} is not a bot (geolab.game.BatchBot)")
-    return bot
+    for bot in bots:
+        for member in each(bot):
+            if not isinstance(member, BatchBot):
+                raise GeolabError(f"{bot_name(member)!r} is not a bot (geolab.game.BatchBot)")
+    return bots
 
 
 def each(bot) -> tuple:

@@ -31,7 +31,7 @@ from geolab.games.classroom import records
 from geolab.games.classroom.reference import Engine, GameLog
 from geolab.games.classroom.rules import Rules, student_name
 from geolab.games.classroom.views import ClassViews
-from geolab.lineup import checked_bot
+from geolab.lineup import checked_bots
 
 
 def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
@@ -44,7 +44,7 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
     tables, seats = [], []
     for bot in bots:
         if id(bot) not in by_bot:
-            checked_bot(bot)
+            checked_bots([bot])
             with asking("class", bot, "discard decision (its discard_table)"):
                 made = bot.discard_table(rules)
             table = engine.discard_positions(made,

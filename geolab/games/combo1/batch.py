@@ -72,7 +72,7 @@ from geolab.games.ranks import batch as ranks
 from geolab.games.ranks import reference as ranks_ref
 from geolab.games.stateiq import batch as state_iq
 from geolab.games.stateiq import reference as state_iq_ref
-from geolab.lineup import Lineup, members
+from geolab.lineup import Lineup, checked_bots, members
 
 #: Matches per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -223,8 +223,9 @@ def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, s
     deals = BLOCK if deals is None else deals
     if not 0 <= m <= deals <= BLOCK:
         raise GeolabError(f"a block holds 0-{BLOCK} matches and deals at least as many, got {m} and {deals}")
-    if (sides is None and len(bots) != 2) or not all(hasattr(b, "games") and hasattr(b, "choose") for b in bots):
+    if sides is None and len(bots) != 2:
         raise GeolabError("a Combo 1 match needs two teams (bot 'team'), one per seat")
+    checked_bots(bots)
     if sides is not None:
         sides = np.asarray(sides, np.int64)
         if sides.shape != (m, 2) or (sides < 0).any() or (sides >= len(bots)).any():
@@ -572,6 +573,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     rules.validate()
     first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots, "matches",
                                              "a Combo 1 match needs two teams, one per seat")
+    checked_bots(bots)
     seed = int_seed(seed)
 
     def piece(c: int) -> list[Matches]:

@@ -41,7 +41,7 @@ from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.views import VIEWS
-from geolab.lineup import checked_bot
+from geolab.lineup import checked_bots
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every
 #: seat is asked on its own (`OwnStream`), so the engine's per-call overhead counts P times a
@@ -85,8 +85,7 @@ class JumbledGame(reference.Engine, Packaged):
         bots = list(bots)
         if len(bots) != rules.players:
             raise GeolabError(f"{len(bots)} bots for {rules.players} seats")
-        for b in bots:
-            checked_bot(b)
+        checked_bots(bots)
         if n < 1:
             raise GeolabError(f"n must be at least 1, got {n}")
         if stream < 0:
