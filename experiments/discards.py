@@ -32,6 +32,7 @@ from geolab.bots.ranks.learning.training import Forcing
 from geolab.bots.ranks.registry import BOTS
 from geolab.cards import CATEGORIES, POSTAL, RANKS
 from geolab.common.seeding import int_seed
+from geolab.game import BatchBot
 from geolab.games.ranks.rules import Rules
 from geolab.lab import plots
 from geolab.lab.results import meta, save_figure, write_json, write_table
@@ -53,7 +54,7 @@ BOT_RULES = {"greedy": "least useful (greedy)", "planner": "planner's plan", "co
              "learned": "learned bot"}
 
 
-class DiscardBy:
+class DiscardBy(BatchBot):
     """One policy's discard, another's play: to read a bot's discard choice on the same deals."""
 
     def __init__(self, discarder, player):

@@ -49,6 +49,7 @@ from numba import njit, prange
 
 from geolab.cards import CAPITALS, CATEGORIES, N_CARDS, POSTAL, RANKS
 from geolab.common.bits import lowest, popcount
+from geolab.game import BatchBot
 from geolab.games import groups, groups_batch
 from geolab.lab.results import meta, save_figure, write_json, write_table
 from geolab.lab.stats import mean_ci, wilson
@@ -359,7 +360,7 @@ def _pair_rules(ranks: np.ndarray) -> dict[str, np.ndarray]:
             "two best best ranks (a bad rule)": worst_two(-best - second / 100)}
 
 
-class PairForced:
+class PairForced(BatchBot):
     """The continuation, except side A's discard: the pair at positions PAIRS[j] of its
     sorted hand."""
 
@@ -380,7 +381,7 @@ class PairForced:
         return action
 
 
-class DiscardBy:
+class DiscardBy(BatchBot):
     """One policy's discard, another's play."""
 
     def __init__(self, discarder, player):
@@ -783,7 +784,7 @@ class Recorder:
 
     def __init__(self, policy, log: list):
         self.policy, self.log = policy, log
-        self.thread_safe = getattr(policy, "thread_safe", True)
+        self.thread_safe = policy.thread_safe
 
     def __call__(self, ctx, rng):
         said = np.asarray(self.policy(ctx, rng), bool)

@@ -30,14 +30,14 @@ import pandas as pd
 HERE = Path(__file__).resolve().parents[1]
 
 from geolab import registry  # noqa: E402
-from geolab.game import split_bots  # noqa: E402
+from geolab.game import BatchBot, split_bots  # noqa: E402
 from geolab.lab import arena  # noqa: E402
 from geolab.lab.results import meta, save_figure, write_json  # noqa: E402
 
 GAME = "ranks"
 
 
-class CpuTimed:
+class CpuTimed(BatchBot):
     """A batch policy with the CPU time of its decisions added up by kind (process time, the
     calls of one process only: a pair's two bots take turns in it)."""
 

@@ -4,9 +4,11 @@ Each package under `geolab.games` declares one `GameDef` in its ``__init__`` (``
 its name and title; its parts, loaded when first used (the `geolab.game.Game` object that holds
 rules, step-wise reference, batch engine, observer, records and views; the `Players`: its bots,
 line-ups, seat, hint and review); the optional parts its game has (`OPTIONAL`), named, never
-probed; the facts surfaces ask about (`FEATURES`); and its offers (`OFFERS`), whose code lives
-in the game's own package. Everything above the games layer asks a definition what a game has
-and offers (`geolab.registry.Entry.has`, ``offer``); nothing there names a game.
+probed; the facts surfaces ask about (`FEATURES`); the decision kinds its bots answer at the
+batch engine and the methods answering them (`DECISIONS`; `geolab.game.BatchBot`); and its
+offers (`OFFERS`), whose code lives in the game's own package. Everything above the games
+layer asks a definition what a game has and offers (`geolab.registry.Entry.has`, ``offer``);
+nothing there names a game.
 
 Parts are ``"module:attribute"`` texts so that listing the games (``geolab --help``) imports
 none of them; a test-only game may give the objects themselves.
@@ -41,6 +43,21 @@ OFFERS = {
     "train": "add(subparsers) adds the game's `geolab train GAME` parser",
     "equilibrium": "add(subparsers) adds the game's `geolab equilibrium GAME` parser",
     "command": "add(commands) adds the game's own top-level verbs (geolab tournament)",
+}
+#: The kinds of decision a game's bots answer at its batch engine (`geolab.game.BatchBot`): a
+#: game declares the kinds its bots answer and the method that answers each (``decisions``).
+DECISIONS = {
+    "discard": "the cards each game discards (Play the Ranks: act; the Class game: its whole discard_table(rules))",
+    "declare": "whether to declare (Play the Ranks under GeoDouble's rules)",
+    "lead": "the card, category and base led to a trick",
+    "follow": "the card that follows a lead",
+    "choose": "a choice among the legal options (Jumbled: a card mask a set; Combo 1: the afternoon's game)",
+    "play": "the card each game plays (the test-only Top Rank)",
+    "call": "the dealer's call of the round (Jumbled)",
+    "race": "a timed claim, with the seconds it took, and the seconds searched before giving up",
+    "clue": "the border state a clue-giver names (State IQ)",
+    "guess": "a guess of the other side's card (State IQ)",
+    "stage": "the bot that plays an inner game of a game made of games (GeoDouble's tricks, Combo 1's games)",
 }
 #: What every `Game` provides (`geolab.game.Game`), checked at registration.
 CONTRACT = ("name", "title", "record_game", "Rules", "length_unit", "first_means", "block", "views",
@@ -90,8 +107,14 @@ class GameDef:
     optional: frozenset[str] = frozenset()
     features: frozenset[str] = frozenset()
     offers: Mapping[str, str] = field(default_factory=dict)
+    #: the decision kinds its bots answer (`DECISIONS`), each with the method(s) answering it:
+    #: ``{"race": ("race", "give_up")}``; a plain list of kinds means each is answered by ``act``
+    decisions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        decisions = self.decisions if isinstance(self.decisions, Mapping) else dict.fromkeys(self.decisions, "act")
+        object.__setattr__(self, "decisions", {kind: (methods,) if isinstance(methods, str) else tuple(methods)
+                                               for kind, methods in decisions.items()})
         object.__setattr__(self, "optional", frozenset(self.optional))
         object.__setattr__(self, "features", frozenset(self.features))
         object.__setattr__(self, "offers", dict(self.offers))
@@ -102,6 +125,16 @@ class GameDef:
             for what in names:
                 if what not in known:
                     raise DefinitionError(f"{self.name}: unknown {kind} {what!r} (known: {', '.join(known)})")
+        if not self.decisions:
+            raise DefinitionError(f"{self.name}: declare the decision kinds its bots answer (decisions; known: "
+                                  f"{', '.join(DECISIONS)})")
+        for kind, methods in self.decisions.items():
+            if kind not in DECISIONS:
+                raise DefinitionError(f"{self.name}: unknown decision kind {kind!r} (known: {', '.join(DECISIONS)})")
+            if not methods or not all(isinstance(m, str) and m.isidentifier() and not m.startswith("_")
+                                      for m in methods):
+                raise DefinitionError(f"{self.name}: decision {kind!r} must name the public bot method(s) "
+                                      f"answering it, got {methods!r}")
         for what, target in (("game", self.game), ("players", self.players), *self.offers.items()):
             if isinstance(target, str) and not _TARGET.fullmatch(target):
                 raise DefinitionError(f"{self.name}: {what} must be named as 'module:attribute', got {target!r}")
@@ -144,7 +177,13 @@ class GameDef:
                                   f"got {type(players).__name__}")
         if players.bots.game != self.name:
             raise DefinitionError(f"{self.name}: its bots are registered as {players.bots.game!r}'s")
-        from geolab.game import parse_bot, split_bots  # the bots' spec grammar
+        from geolab.game import BatchBot, parse_bot, split_bots  # the bots' spec grammar and protocol
+
+        for kind, methods in self.decisions.items():
+            for method in methods:
+                if hasattr(BatchBot, method) and method != "act":
+                    raise DefinitionError(f"{self.name}: decision {kind!r}: {method!r} is an attribute of every "
+                                          "BatchBot, not a decision method")
 
         for what, specs in (("simulate", players.simulate), ("arena", players.arena), ("hint", players.hint or "")):
             for spec in split_bots(specs) if specs else ():

@@ -317,6 +317,12 @@ class BotInfo:
     peeks: bool
     params: tuple[Param, ...]
     example: str  # a quick, seed-deterministic spec of this bot (the conformance tests play it)
+    #: restricted play (the balance lab): the values the factory's ``forbid`` takes, and
+    #: ``not_applicable(rules, choice)``: why a choice is never open (or forced) under rules, or None
+    restrictions: tuple[str, ...] = ()
+    not_applicable: Callable | None = None
+    #: the skill curve (the balance lab): (a spec with ``{n}``, the sample counts), or None
+    skill_curve: tuple[str, tuple[int, ...]] | None = None
 
     def row(self) -> dict:
         return {"bot": self.name, "family": self.family, "peeks": self.peeks, "summary": self.summary,
@@ -403,7 +409,10 @@ class Bots:
         self._bots: dict[str, BotInfo] = {}
 
     def add(self, name: str, factory: Callable, summary: str, family: str = "heuristic",
-            peeks: bool = False, example: str | None = None) -> None:
+            peeks: bool = False, example: str | None = None, *, restrictions: Sequence[str] = (),
+            not_applicable: Callable | None = None, skill_curve: tuple[str, Sequence[int]] | None = None) -> None:
+        """Register a bot; ``restrictions``, ``not_applicable`` and ``skill_curve`` declare
+        what the balance lab may do with it (`BotInfo`)."""
         if peeks and "oracle" not in name and "peek" not in name:
             raise ValueError(f"bot {name!r} peeks, so its name must say so (oracle, peek)")
         target = factory.__init__ if isinstance(factory, type) else factory
@@ -418,7 +427,11 @@ class Bots:
             annotation = hints.get(p.name, str)
             text = annotation if isinstance(annotation, str) else _annotation_text(annotation)
             params.append(Param(p.name, text, p.default))
-        self._bots[name] = BotInfo(name, factory, summary, family, peeks, tuple(params), example or name)
+        if bool(restrictions) != (not_applicable is not None):
+            raise ValueError(f"bot {name!r}: restrictions and not_applicable are declared together")
+        curve = None if skill_curve is None else (skill_curve[0], tuple(skill_curve[1]))
+        self._bots[name] = BotInfo(name, factory, summary, family, peeks, tuple(params), example or name,
+                                   tuple(restrictions), not_applicable, curve)
 
     def __contains__(self, name: str) -> bool:
         return name in self._bots
@@ -467,6 +480,36 @@ class Bots:
 
     def describe(self) -> list[dict]:
         return [b.row() for b in self._bots.values()]
+
+
+class BatchBot:
+    """A game's bot at its batch engine: the one protocol every game's bots keep.
+
+    A bot answers a batch of observations (one row a game) for each decision kind its game
+    declares (`geolab.definition.GameDef.decisions`: kind -> the method that answers it, from
+    the vocabulary `geolab.definition.DECISIONS`); a method that answers several kinds reads
+    the kind from ``obs.kind``. Engines call those methods and read only the attributes
+    declared here, never a bot's own: a hook a game's engine may use is declared on this
+    class, with the value that means "not offered".
+    """
+
+    #: the spec it was built from (`Bots.make` sets it)
+    name: str = ""
+    #: whether chunks may run on threads with it; a bot that is not says so (False)
+    thread_safe: bool = True
+    #: whether it sees hidden cards (a table refuses it; the registry entry says so too)
+    peeks: bool = False
+    #: a compiled kernel that plays this bot inside the engine's own loop, as
+    #: ``(kernel, (code, concede))``, or None (Play the Ranks' heuristics offer one)
+    fused: tuple | None = None
+    #: ``together(bots, which)``: one bot that answers a `geolab.lineup.Lineup` of bots all of
+    #: this class at once (row i as ``bots[which[i]]``), or None
+    together: ClassVar[Callable | None] = None
+
+    def act(self, obs, rng: np.random.Generator):
+        """The answers to a batch of observations (``obs.kind`` names the decision where the
+        game's `act` answers several kinds)."""
+        raise NotImplementedError(f"{bot_name(self)} answers no decision by act")
 
 
 def _annotation_text(annotation) -> str:

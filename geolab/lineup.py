@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geolab.game import bot_name
+from geolab.errors import GeolabError
+from geolab.game import BatchBot, bot_name
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,10 @@ class Lineup:
     @property
     def name(self) -> str:
         return "lineup(" + " | ".join(bot_name(b) for b in self.bots) + ")"
+
+    @property
+    def thread_safe(self) -> bool:
+        return all(b.thread_safe for b in self.bots)
 
     @staticmethod
     def of(bots: Sequence, labels: Sequence) -> Lineup:
@@ -56,7 +61,7 @@ def members(bot, rows: np.ndarray) -> Iterator[tuple[object, np.ndarray]]:
         yield bot.bots[0], np.arange(len(rows))
         return
     kind = type(bot.bots[0])
-    if hasattr(kind, "together") and all(type(b) is kind for b in bot.bots):
+    if kind.together is not None and all(type(b) is kind for b in bot.bots):
         yield kind.together(bot.bots, which), np.arange(len(rows))
         return
     order = np.argsort(which, kind="stable")
@@ -65,6 +70,16 @@ def members(bot, rows: np.ndarray) -> Iterator[tuple[object, np.ndarray]]:
         at = order[ends[k - 1] if k else 0:ends[k]]
         if len(at):
             yield member, at
+
+
+def checked_bots(bots: Sequence) -> Sequence:
+    """`bots` if each is a `geolab.game.BatchBot` (or a `Lineup` of them), else a one-line
+    `GeolabError`: an engine reads only what that protocol declares."""
+    for bot in bots:
+        for member in each(bot):
+            if not isinstance(member, BatchBot):
+                raise GeolabError(f"{bot_name(member)!r} is not a bot (geolab.game.BatchBot)")
+    return bots
 
 
 def each(bot) -> tuple:

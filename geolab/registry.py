@@ -56,8 +56,8 @@ class Entry:
         """A built bot at the reference engine, by the game's `seat`; a bot that peeks (its
         registry entry or its ``peeks`` says so) is refused, for every game alike: a table
         shows each seat only what it may see."""
-        name = str(getattr(bot, "name", "") or "").split(":")[0]
-        if getattr(bot, "peeks", False) or (name in self.bots and self.bots.info(name).peeks):
+        name = str(bot.name or "").split(":")[0]
+        if bot.peeks or (name in self.bots and self.bots.info(name).peeks):
             raise GeolabError(f"{self.name}: bot {name or bot!r} peeks at hidden cards, so it cannot sit at a "
                               "table; geolab arena and geolab balance play it")
         if self.seat is None:

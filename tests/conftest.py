@@ -29,6 +29,8 @@ SLOW = {
         "tournaments on two processes",
     "test_conformance.py::test_every_bot_plays_only_legal_actions_and_repeats_itself_on_a_seed":
         "every bot of every game, replayed twice",
+    "test_conformance.py::test_every_bot_is_a_batch_bot_answering_each_decision_its_game_declares":
+        "every bot of every game under presets until each declared decision is asked",
     "test_conformance.py::test_same_seed_same_table_at_any_chunk_size_and_thread_count":
         "every game's batch engine at several chunk sizes and thread counts",
     "test_arena.py::test_arena_cli_writes_files": "a whole arena run with its plots",

@@ -11,6 +11,7 @@ import pytest
 
 from geolab.bots.borderup.registry import BOTS
 from geolab.errors import BotError
+from geolab.game import BatchBot
 from geolab.game import replayed as replayed_record
 from geolab.games.borderup import batch as engine
 from geolab.games.borderup import records, reference
@@ -113,7 +114,7 @@ def test_a_block_plays_on_a_callers_own_keys_and_streams():
 
 
 def test_a_bot_failing_in_the_race_is_one_line():
-    class Broken:
+    class Broken(BatchBot):
         name = "broken"
         race_model = BOTS.make("racer", Rules()).race_model
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from geolab.bots.classroom.policies import AverageRank, RandomDiscard, Student, TablePolicy, WorstCategory, tabulate
 from geolab.cards import POSTAL, RANKS
 from geolab.errors import GeolabError, IllegalActionError, RulesError
-from geolab.game import shares
+from geolab.game import BatchBot, shares
 from geolab.games.classroom.batch import TABLE_SHAPE, simulate
 from geolab.games.classroom.game import GAME
 from geolab.games.classroom.hands import hand_index
@@ -197,7 +197,7 @@ def test_game_adapter_plays_the_engine_with_one_table_per_distinct_policy():
     assert (batch.scores.sum(axis=1) == 1).all() and (batch.first == 0).all()
     assert (batch.columns["group_win_S7"] == engine.group_win[:, 6]).all()
     assert (batch.columns["finalists"] == engine.group_win.sum(axis=1)).all()
-    with pytest.raises(GeolabError, match="discard_table"):
+    with pytest.raises(GeolabError, match="is not a bot"):
         GAME.batch(rules, [object()] * 20, 5, 0)
 
 
@@ -248,7 +248,7 @@ def test_the_oracle_keeps_the_pair_best_in_the_category_turned_and_no_fair_bot_m
                 sums = [sum(RANKS[c, k] for c in hand) - RANKS[d, k] for d in hand]
                 assert sum(kept_ranks) == (min(sums) if rnd["call"] == "top-dog" else max(sums))
 
-    class Cheat:
+    class Cheat(BatchBot):
         name = "cheat"
 
         def discard_table(self, rules):

@@ -10,6 +10,7 @@ import pytest
 
 from geolab.bots.combo1.registry import BOTS
 from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import BatchBot
 from geolab.games.borderup.rules import Rules as BorderUpRules
 from geolab.games.combo1 import batch as engine
 from geolab.games.combo1 import reference
@@ -163,15 +164,17 @@ def test_the_table_counts_the_games():
 def test_bad_input_is_one_line():
     rules = Rules()
     with pytest.raises(GeolabError, match="two teams"):
+        engine.batch(rules, lineup(rules)[:1], 4, seed=0)
+    with pytest.raises(GeolabError, match="'object' is not a bot"):
         engine.batch(rules, [object(), object()], 4, seed=0)
     with pytest.raises(GeolabError, match="matches must be"):
         engine.batch(rules, lineup(rules), -1, seed=0)
 
-    class Stubborn:  # always Border-Up, open or not
+    class Stubborn(BatchBot):  # always Border-Up, open or not
         name = "stubborn"
 
         def __init__(self, bot):
-            self.games, self.thread_safe = bot.games, True
+            self.stage = bot.stage
 
         def choose(self, rng, choosing):
             return np.zeros(len(choosing), np.int64)

@@ -13,7 +13,7 @@ import pytest
 
 from geolab import registry
 from geolab.errors import GeolabError, IllegalActionError, RecordError, RulesError
-from geolab.game import coerce
+from geolab.game import BatchBot, coerce
 from geolab.lab.tables import lineup
 from geolab.stepwise import RandomSeat as RandomLegal
 
@@ -154,6 +154,49 @@ def test_every_bot_plays_only_legal_actions_and_repeats_itself_on_a_seed(game, b
     first = entry.game.batch(rules, seats, 40, 21, threads=1)
     again = entry.game.batch(rules, [entry.bots.make(n, rules) for n in names], 40, 21, threads=1)
     np.testing.assert_array_equal(first.scores, again.scores)
+
+
+def _spied(bot, decisions, asked: set) -> None:
+    """Each method the game declares, wrapped on this bot to note (kind, method) when called: a
+    method that answers several kinds reads the kind from ``obs.kind`` (its first argument).
+    A bot's fused kernel is set aside, so the engine asks the methods themselves."""
+    if bot.fused is not None:
+        bot.__class__ = type(type(bot).__name__, (type(bot),), {"fused": None})
+    for method in {m for methods in decisions.values() for m in methods}:
+        kinds = [k for k, methods in decisions.items() if method in methods]
+        answer = getattr(bot, method)
+
+        def spy(*args, _answer=answer, _method=method, _kinds=kinds):
+            asked.add((_kinds[0] if len(_kinds) == 1 else args[0].kind, _method))
+            return _answer(*args)
+
+        setattr(bot, method, spy)
+
+
+@pytest.mark.parametrize("game,bot", BOTS)
+def test_every_bot_is_a_batch_bot_answering_each_decision_its_game_declares(game, bot):
+    """The one batch-bot protocol: every registered bot builds to a `BatchBot` that declares
+    whether it is thread-safe, and the batch engine asks it every decision kind its game
+    declares (by the declared methods), under some preset, on a small batch."""
+    entry = registry.get(game)
+    decisions = entry.definition.decisions
+    wanted = {(kind, m) for kind, methods in decisions.items() for m in methods}
+    asked: set = set()
+    for preset in entry.game.Rules.PRESETS:
+        rules = _rules(game, preset)
+        names = lineup([entry.bots.info(bot).example, entry.simulate_bots.split(",")[0]], entry.game.seats(rules))
+        try:
+            made = {n: entry.bots.make(n, rules) for n in set(names)}
+        except GeolabError:  # a bot for other rules (a shipped model, a table of another form)
+            continue
+        mine = made[names[0]]
+        assert isinstance(mine, BatchBot), f"{game} bot {bot}: {type(mine).__name__} is not a BatchBot"
+        assert type(mine.thread_safe) is bool, f"{game} bot {bot}: thread_safe is not declared as a bool"
+        _spied(mine, decisions, asked)
+        entry.game.batch_records(rules, [made[n] for n in names], 2, 5)
+        if wanted <= asked:
+            break
+    assert asked == wanted, f"{game} bot {bot}: declared but never asked {sorted(wanted - asked)}"
 
 
 @pytest.mark.parametrize("game,bot", BOTS)

@@ -51,6 +51,7 @@ def _toy():
     (dict(name="other"), "its game calls itself 'toy'"),
     (dict(game="tests_nowhere:GAME"), "tests_nowhere:GAME: cannot be loaded"),
     (dict(players=object()), "players must be a geolab.definition.Players"),
+    (dict(decisions={"play": "thread_safe"}), "'thread_safe' is an attribute of every BatchBot"),
 ])
 def test_a_definition_that_does_not_fit_its_game_fails_at_registration_in_one_line(change, words):
     definition = dataclasses.replace(_toy().definition, **change)
@@ -65,6 +66,9 @@ def test_a_definition_that_does_not_fit_its_game_fails_at_registration_in_one_li
     (dict(optional={"teleport"}), "unknown optional part 'teleport'"),
     (dict(features={"dice"}), "unknown feature 'dice'"),
     (dict(offers={"bench": "no colon"}), "bench must be named as 'module:attribute'"),
+    (dict(decisions={"dance": "act"}), "unknown decision kind 'dance'"),
+    (dict(decisions=()), "declare the decision kinds its bots answer"),
+    (dict(decisions={"play": "_act"}), "must name the public bot method"),
 ])
 def test_a_mistyped_definition_fails_when_it_is_declared(change, words):
     with pytest.raises(DefinitionError, match=words):
@@ -92,7 +96,7 @@ def test_listing_the_games_loads_no_engine_bot_or_library():
 def test_a_game_defined_outside_geolab_registers_with_its_objects_and_unregisters():
     saved = _toy()
     entry = registry.register(GameDef("toy", "Top Rank again", saved.game, saved.players, optional={"determinize"},
-                                      features={"races"}))
+                                      features={"races"}, decisions=saved.definition.decisions))
     try:
         assert registry.get("toy") is entry and registry.title("toy") == "Top Rank again"
         registry.unregister("toy")

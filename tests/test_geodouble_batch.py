@@ -10,6 +10,7 @@ import pytest
 
 from geolab.bots.geodouble.registry import BOTS
 from geolab.errors import BotError
+from geolab.game import BatchBot
 from geolab.game import replayed as replayed_record
 from geolab.games.geodouble import batch as engine
 from geolab.games.geodouble import records, reference
@@ -124,7 +125,7 @@ def test_every_seating_plays_the_same_cards():
 
 
 def test_a_bot_failing_in_the_race_is_one_line():
-    class Broken:
+    class Broken(BatchBot):
         name = "broken"
 
         def __init__(self, bot):

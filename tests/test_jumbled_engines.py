@@ -14,6 +14,7 @@ from geolab.bots.jumbled.montecarlo import MonteCarlo
 from geolab.bots.jumbled.registry import BOTS
 from geolab.cards import N_CARDS
 from geolab.errors import IllegalActionError
+from geolab.game import BatchBot
 from geolab.games.jumbled.batch import (
     BatchRound,
     deal,
@@ -247,7 +248,7 @@ def test_monte_carlo_decisions_do_not_use_hidden_cards():
     assert (acts[0] == acts[1]).all()
 
 
-class Cheater:
+class Cheater(BatchBot):
     name = "cheater"
 
     def act(self, obs, rng):
@@ -263,7 +264,7 @@ def test_an_illegal_policy_choice_raises_naming_the_policy_and_the_decision():
                          np.random.default_rng(0))
 
 
-class BadCaller:
+class BadCaller(BatchBot):
     name = "bad-caller"
 
     def call(self, obs, rng):
@@ -342,7 +343,7 @@ class ReplayRng:
         return u
 
 
-class GivenCalls:
+class GivenCalls(BatchBot):
     name = "given-calls"
 
     def __init__(self, calls):

@@ -17,6 +17,7 @@ import pytest
 import geolab.games.ranks.batch as rb
 from geolab.bots.ranks.ismcts import ISMCTSSeat
 from geolab.bots.ranks.registry import BOTS
+from geolab.game import BatchBot
 from geolab.games.ranks.reference import Trick, View
 from geolab.games.ranks.rules import Rules
 
@@ -82,7 +83,7 @@ def test_ismcts_search_is_pinned(i):
 # Digests recorded on the code before the change (commit 09d60cb).
 
 
-class _Stepwise:
+class _Stepwise(BatchBot):
     """A built-in policy the fused kernel does not play (`Policy.fused` offers only the
     built-in classes), so each decision goes through its `act` kernel (`_planner`,
     `_counter`, ...) and the engine's `_resolve` / `settle`."""
@@ -177,7 +178,7 @@ def test_learning_features_are_pinned(preset):
     rules = Rules.preset(preset)
     greedy, seen = BOTS.make("greedy", rules), []
 
-    class Features:
+    class Features(BatchBot):
         name = "features"
 
         def act(self, obs, rng):

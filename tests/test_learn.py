@@ -13,6 +13,7 @@ from geolab.bots.ranks.learning.features import candidates, public
 from geolab.bots.ranks.registry import BOTS
 from geolab.cli import main
 from geolab.errors import GeolabError
+from geolab.game import BatchBot
 from geolab.games.ranks.records import replay_record, to_record
 from geolab.games.ranks.rules import PRESETS, Rules
 
@@ -47,7 +48,7 @@ def test_fast_scores_equal_the_pipeline(combo1_model):
     fitted = model.load(combo1_model, Rules.combo1())
     seen = []
 
-    class Check:
+    class Check(BatchBot):
         name = "check"
 
         def act(self, obs, rng):
@@ -98,7 +99,7 @@ def _lowest(mask: np.ndarray) -> np.ndarray:
     return np.array([int(b).bit_length() - 1 for b in bit], np.int64)
 
 
-class HiddenSwapSpy:
+class HiddenSwapSpy(BatchBot):
     """Before each decision, rearranges what the deciding side cannot see, and checks that its
     features do not move: an opponent card swapped with an undealt one, a hidden discard
     swapped into the opponent's hand, a face-down lead replaced by another unseen card."""

@@ -12,6 +12,7 @@ import pytest
 from geolab.bots.borderup.registry import BOTS as BORDER_UP_BOTS
 from geolab.bots.dashing.registry import BOTS as DASHING_BOTS
 from geolab.bots.ranks.registry import BOTS as RANKS_BOTS
+from geolab.game import BatchBot
 from geolab.games.borderup import batch as border_up
 from geolab.games.borderup.rules import Rules as BorderUpRules
 from geolab.games.dashing import batch as dashing
@@ -31,7 +32,7 @@ def _which(seed: int, k: int) -> np.ndarray:
 
 
 def test_bots_of_one_label_sit_as_one_in_the_order_of_their_labels():
-    a, b, c = object(), object(), object()
+    a, b, c = BatchBot(), BatchBot(), BatchBot()
     lineup = Lineup.of([a, b, c, b], ["y", "x", "y", "x"])
     assert lineup.bots == (b, a) and lineup.which.tolist() == [1, 0, 1, 0]
     got = [(bot, pos.tolist()) for bot, pos in members(lineup, np.array([3, 2, 0]))]
@@ -46,7 +47,7 @@ def test_play_the_ranks_plays_each_game_as_its_own_pair_would(walked):
     names = ["greedy", "counter", "planner", "random"]
     pool = [RANKS_BOTS.make(n, rules) for n in names]
     if walked:  # a bot behind a plain act: the engine asks decision by decision
-        pool = [type("Walked", (), {"name": p.name, "act": (lambda self, obs, rng, p=p: p.act(obs, rng))})()
+        pool = [type("Walked", (BatchBot,), {"name": p.name, "act": (lambda self, obs, rng, p=p: p.act(obs, rng))})()
                 for p in pool]
     wa, wb = _which(1, 4), _which(2, 4)
     seats = (Lineup(tuple(pool), wa), Lineup(tuple(pool), wb))
@@ -61,7 +62,7 @@ def test_play_the_ranks_plays_each_game_as_its_own_pair_would(walked):
                                                            alone.history["follow"][0]).all(), i
 
 
-class _Lowest:
+class _Lowest(BatchBot):
     """Guesses (or names) the lowest legal card: no randomness, so alone and together agree."""
 
     name = "lowest"

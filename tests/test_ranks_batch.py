@@ -12,6 +12,7 @@ from geolab.bots.ranks.heuristics import FUSED, GreedyPolicy, Policy
 from geolab.bots.ranks.registry import BOTS
 from geolab.bots.ranks.seats import GreedySeat
 from geolab.errors import GeolabError, IllegalActionError
+from geolab.game import BatchBot
 from geolab.games.ranks.records import replay_record, to_record
 from geolab.games.ranks.rules import PRESETS, Rules
 
@@ -225,7 +226,7 @@ def test_rule_variants_replay_through_the_reference_engine(spec):
     assert [played.game(i) for i in range(len(played))] == _reference_games(rules, played, [GreedySeat(), GreedySeat()])
 
 
-class _Walked:
+class _Walked(BatchBot):
     """A policy behind a plain `act`, so the engine walks its decisions one by one."""
 
     def __init__(self, policy):

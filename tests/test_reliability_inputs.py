@@ -17,6 +17,7 @@ import pytest
 from geolab import records, registry
 from geolab.cli import main
 from geolab.errors import BotError, GeolabError, IllegalActionError, RecordError, RulesError
+from geolab.game import BatchBot
 from geolab.lab.tables import MAX_GAMES, lineup
 from geolab.stepwise import RandomSeat
 
@@ -320,7 +321,11 @@ def test_every_reader_of_records_takes_the_one_path():
 
 
 # ----- bots that break the rules -------------------------------------------------------------
-class Broken:
+def _fail(*args, **kwargs):
+    raise ZeroDivisionError("the bot divided by zero\nand said so on two lines")
+
+
+class Broken(BatchBot):
     """A registered bot whose every decision method raises (its other attributes are the real
     bot's, except `fused`, so the Play the Ranks engine asks it through `act`)."""
 
@@ -329,15 +334,13 @@ class Broken:
                "choose")  # Combo 1's team, at the afternoon's choices
 
     def __init__(self, bot, name="broken-bot"):
-        self.bot, self.name = bot, name
+        self.bot, self.name, self.thread_safe = bot, name, bot.thread_safe
+        if type(bot).act is not BatchBot.act:
+            self.act = _fail
 
     def __getattr__(self, key):
         if key in self.METHODS and hasattr(self.bot, key):
-            def fail(*args, **kwargs):
-                raise ZeroDivisionError("the bot divided by zero\nand said so on two lines")
-            return fail
-        if key == "fused":
-            raise AttributeError(key)
+            return _fail
         return getattr(self.bot, key)
 
 
@@ -366,7 +369,7 @@ def test_the_class_engine_refuses_a_table_value_that_int8_would_wrap():
     rules = entry.game.Rules.preset("default")
     good = entry.bots.make("equilibrium", rules)
 
-    class Table:
+    class Table(BatchBot):
         def __init__(self, table, name):
             self.table, self.name = table, name
 
@@ -389,7 +392,7 @@ def test_the_jumbled_engine_refuses_float_masks_and_calls():
     rules = entry.game.Rules.preset("standard")
     base = entry.bots.make("heuristic", rules)
 
-    class Floats:
+    class Floats(BatchBot):
         name = "float-bot"
 
         def __init__(self, masks: bool):
@@ -415,7 +418,7 @@ def test_the_ranks_engine_checks_every_policy_that_is_not_a_fused_heuristic():
     rules = registry.get("ranks").game.Rules.preset("combo1")
     greedy = registry.get("ranks").bots.make("greedy", rules)
 
-    class FloatFollow:
+    class FloatFollow(BatchBot):
         name = "float-follow"
 
         def act(self, obs, rng):

@@ -11,6 +11,7 @@ import pytest
 
 from geolab import registry
 from geolab.errors import IllegalActionError
+from geolab.game import BatchBot
 from geolab.games.stateiq import batch as engine
 from geolab.games.stateiq.game import GAME
 from geolab.games.stateiq.reference import deal_arrays, deal_one
@@ -65,7 +66,7 @@ def test_given_first_guessers_play_and_their_records_say_so():
         GAME.replay(json.loads(json.dumps(record)))
 
 
-class Cheat:
+class Cheat(BatchBot):
     """A bot that guesses its own state."""
 
     name = "cheat"

@@ -24,6 +24,7 @@ from geolab.errors import IllegalActionError, RecordError, RulesError
 from geolab.game import (
     SEAT_LETTERS,
     Batch,
+    BatchBot,
     Bots,
     Decision,
     MoveError,
@@ -514,7 +515,7 @@ class ToyViews(Views):
 
 
 
-class FirstCard:
+class FirstCard(BatchBot):
     """Plays the first card it holds."""
 
     def __init__(self, rules):
@@ -529,18 +530,15 @@ class FirstCard:
         return np.zeros(n, np.int64), np.ones(n)
 
 
-class BestCard:
+class BestCard(BatchBot):
     """Plays its best card in the round's category, or (``greed`` below 1) a random one.
     ``forbid="top"`` (restricted play): never its best card while it holds another."""
-
-    #: restricted play (the balance lab): the choices ``forbid`` takes
-    restrictions = ("top",)
 
     def __init__(self, rules, greed: float = 1.0, forbid: str | None = None, speed: float = 2.0):
         if not 0 <= greed <= 1:
             raise ValueError("greed must be within 0-1")
         if forbid is not None:
-            if forbid not in self.restrictions:
+            if forbid != "top":
                 raise ValueError(f"forbid must be top, got {forbid!r}")
             if self.not_applicable(rules, forbid):
                 raise ValueError(f"does not apply: {self.not_applicable(rules, forbid)}")
@@ -574,7 +572,7 @@ class BestCard:
         return np.where(rng.random(len(hand)) < self.greed, best, noise.argmin(axis=1))
 
 
-class PeekingOracle:
+class PeekingOracle(BatchBot):
     """PEEKS at every seat's cards (the engine shows them to a bot with ``peeks``) and plays
     the rest of the game out for every order of its own cards, the others playing their best
     card each round (the `best` bot), then plays the first card of the order that wins most:
@@ -624,7 +622,8 @@ class PeekingOracle:
 def make_bots() -> Bots:
     bots = Bots(NAME)
     bots.add("first", FirstCard, "the first card it holds", family="random")
-    bots.add("best", BestCard, "its best card for the round", example="best:greed=0.5")
+    bots.add("best", BestCard, "its best card for the round", example="best:greed=0.5",
+             restrictions=("top",), not_applicable=BestCard.not_applicable)
     bots.add("oracle", PeekingOracle, "PEEKS at every hand: its cheapest sure winner, else its worst card",
              family="oracle", peeks=True)
     return bots
@@ -658,5 +657,5 @@ def bench(rules, games, runs, seed, threads) -> dict:
 
 def install() -> registry.Entry:
     return registry.register(GameDef(GAME.name, GAME.title, GAME, PLAYERS, optional={"determinize"},
-                                     features={"races"}))
+                                     features={"races"}, decisions={"play": "act", "race": "claim"}))
 

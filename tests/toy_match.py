@@ -17,7 +17,7 @@ from geolab import registry
 from geolab.common.seeding import int_seed
 from geolab.definition import GameDef, Players
 from geolab.errors import BotError, RecordError, RulesError
-from geolab.game import SEAT_LETTERS, Batch, Bots, RulesBase, envelope, record_rules, replayed, shares
+from geolab.game import SEAT_LETTERS, Batch, BatchBot, Bots, RulesBase, envelope, record_rules, replayed, shares
 from geolab.scene import Fact
 from geolab.stepwise import StepGame, stage
 
@@ -236,7 +236,7 @@ class MatchViews(toy_game.ToyViews):
                         "You lost the match."]
 
 
-class Delegate:
+class Delegate(BatchBot):
     """Plays every game of the match as the Top Rank bot it names (``bot``) would."""
 
     def __init__(self, rules, bot: str = "best"):
@@ -268,4 +268,5 @@ BOTS = make_bots()
 def install() -> registry.Entry:
     players = Players(BOTS, simulate="stage:bot=best,stage:bot=first", arena="stage:bot=first,stage:bot=best",
                       hint="stage", seat=seat)
-    return registry.register(GameDef(GAME.name, GAME.title, GAME, players, features={"stages"}))
+    return registry.register(GameDef(GAME.name, GAME.title, GAME, players, features={"stages"},
+                                     decisions={"play": "act"}))

@@ -57,14 +57,15 @@ def plan(n: int, start: int, chunk: int | None, block: int, default_chunk: int, 
 
 
 def run(one: Callable, starts: Sequence[int], bots: Sequence, threads: int | None) -> list:
-    """``one(start)`` for every chunk, in order, on threads (one if a bot is not thread-safe)."""
+    """``one(start)`` for every chunk, in order, on threads (one if a bot is not thread-safe:
+    every `geolab.game.BatchBot`, and a `geolab.lineup.Lineup` of them, declares it)."""
     return list(iterate(one, starts, bots, threads))
 
 
 def iterate(one: Callable, starts: Sequence[int], bots: Sequence, threads: int | None) -> Iterator:
     """`run` yielding each chunk's result in order as soon as it and those before it are done,
     with at most two chunks a thread (and one) in flight, so a long run holds only those."""
-    safe = all(getattr(b, "thread_safe", True) for b in bots)
+    safe = all(b.thread_safe for b in bots)
     threads = 1 if not safe else max(1, min(threads or os.cpu_count() or 1, len(starts)))
     if threads == 1:
         return (one(b) for b in starts)

@@ -6,14 +6,14 @@ target (lead changes, a bonus that decides the winner).
 Everything is read from a game's registry entry, so every registered game gets what applies
 to it, and what does not apply is said, with the reason:
 
-- the skill curve uses the first bot whose factory carries ``skill_curve = (spec with {n},
-  sample counts)`` (Play the Ranks and Jumbled: ``montecarlo``);
+- the skill curve uses the first bot registered with ``skill_curve=(spec with {n}, sample
+  counts)`` (`geolab.game.Bots.add`; Play the Ranks and Jumbled: ``montecarlo``);
 - the beginner is the first bot of family ``random``, the strong player ("optimal" in the
   literature) the first bot of the game's simulate line-up unless one is named, and the
   oracle the first bot registered with ``peeks=True``;
-- restricted play uses every bot whose factory carries ``restrictions`` (the values its
-  ``forbid`` parameter takes) and ``not_applicable(rules, choice)`` (why a choice is never
-  open, or forced, under given rules);
+- restricted play uses every bot registered with ``restrictions`` (the values its ``forbid``
+  parameter takes) and ``not_applicable(rules, choice)`` (why a choice is never open, or
+  forced, under given rules);
 - series need the game's points target (``series_target(rules)`` of the game, or a
   ``target_points`` rules field) and ``points_<seat>`` columns in its batch.
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from geolab.game import split_bots
+from geolab.game import BotInfo, split_bots
 from geolab.lab.series import Estimate, flips, walk
 from geolab.lab.stats import z_value
 from geolab.lab.tables import bot_shares, duplicate, play_totals
@@ -46,7 +46,7 @@ class NotApplicable(Exception):
 class Restriction:
     bot: str  # the unrestricted bot
     choice: str  # forbid=choice
-    factory: object = field(repr=False, compare=False)
+    info: BotInfo = field(repr=False, compare=False)
 
     @property
     def spec(self) -> str:
@@ -54,8 +54,7 @@ class Restriction:
 
     def reason(self, rules) -> str | None:
         """Why this restriction means nothing under `rules`, or None."""
-        check = getattr(self.factory, "not_applicable", None)
-        return check(rules, self.choice) if check else None
+        return self.info.not_applicable(rules, self.choice)
 
 
 @dataclass(frozen=True)
@@ -75,14 +74,12 @@ def plan(entry: Entry, strong: str | None = None) -> Plan:
     oracle = next((i.name for i in infos if i.peeks), None)
     curve: tuple[tuple[str, str], ...] = ()
     for info in infos:
-        marked = getattr(info.factory, "skill_curve", None)
-        if marked:
-            template, counts = marked
+        if info.skill_curve:
+            template, counts = info.skill_curve
             key = re.search(r"(\w+)=\{n\}", template)
             curve = tuple((f"{key.group(1) if key else 'n'}={n}", template.format(n=n)) for n in counts)
             break
-    restrictions = tuple(Restriction(i.name, choice, i.factory) for i in infos
-                         for choice in getattr(i.factory, "restrictions", ()))
+    restrictions = tuple(Restriction(i.name, choice, i) for i in infos for choice in i.restrictions)
     return Plan(beginner, strong or split_bots(entry.simulate_bots)[0], oracle, curve, restrictions)
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import time
 
+from geolab.game import BatchBot, bot_name
 
-class TimedPolicy:
+
+class TimedPolicy(BatchBot):
     """Wraps a policy and adds up the wall time spent in `act` and the rows it decided.
 
     Not thread-safe on purpose: the engine then runs its chunks one after another, so the
@@ -15,7 +17,7 @@ class TimedPolicy:
     thread_safe = False
 
     def __init__(self, policy, name: str | None = None):
-        self.policy, self.name = policy, name or getattr(policy, "name", type(policy).__name__)
+        self.policy, self.name = policy, name or bot_name(policy)
         self.seconds, self.decisions = 0.0, 0
 
     def act(self, obs, rng):

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from geolab.game import Decision
+from geolab.game import BatchBot, Decision
 from geolab.games.borderup.reference import WRONG
 from geolab.games.race import RaceModel
 from geolab.stepwise import Claim
 
 
-class Racer:
+class Racer(BatchBot):
     """One Border-Up team (module docstring)."""
 
     thread_safe = True
@@ -43,7 +43,7 @@ class RacerSeat:
 
     def __init__(self, bot: Racer, rules, rng: np.random.Generator):
         self.bot, self.rules, self.rng = bot, rules, rng
-        self.name = getattr(bot, "name", "racer")
+        self.name = bot.name or "racer"
 
     def act(self, decision: Decision) -> Claim:
         hand = decision.observation.hand

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from geolab.game import BatchBot
 from geolab.games.classroom.batch import PEEK_SHAPE
 from geolab.games.classroom.hands import kept_sums
 
@@ -28,7 +29,7 @@ def peeking_table() -> np.ndarray:
     return table
 
 
-class CategoryOracle:
+class CategoryOracle(BatchBot):
     """Discards knowing the category that will be turned (see the module docstring)."""
 
     name = "oracle"

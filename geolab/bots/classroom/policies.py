@@ -17,6 +17,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from geolab.cards import RANKS
+from geolab.game import BatchBot
 from geolab.games.classroom.batch import MAX_OPPONENTS, TABLE_SHAPE
 from geolab.games.classroom.hands import HANDS, hand_index
 from geolab.games.classroom.observations import observe
@@ -33,9 +34,14 @@ def _for_call(call, top_dog_pick, bottoms_up_pick) -> np.ndarray:
     return np.where(np.asarray(call) == TOP_DOG, top_dog_pick, bottoms_up_pick)
 
 
-class Tabulated:
+class Tabulated(BatchBot):
     """A policy's lookup table for the batch engine, made once per policy object (`tabulate`)
-    and read-only. These policies see no rules, so `rules` does not change the table."""
+    and read-only. These policies see no rules, so `rules` does not change the table.
+    ``random``: it discards at random (its table is all -1); ``opponents_seen``: the most
+    opponents it tells apart (it is asked no further)."""
+
+    random: bool = False
+    opponents_seen: int = MAX_OPPONENTS
 
     def discard_table(self, rules=None) -> np.ndarray:
         cache = self.__dict__.setdefault("_tables", {})
@@ -231,13 +237,13 @@ def tabulate(policy) -> np.ndarray:
     """The (2, 32, 19600) int8 table of a deterministic policy (all -1 for `random`).
     A policy that tells apart only up to `opponents_seen` opponents is asked only that far."""
     table = np.zeros(TABLE_SHAPE, dtype=np.int8)
-    if getattr(policy, "random", False):
+    if policy.random:
         table[:] = -1
         return table
     if isinstance(policy, TablePolicy):
         return policy.table.copy()
     hands = HANDS.astype(np.int64)
-    seen = min(getattr(policy, "opponents_seen", MAX_OPPONENTS), MAX_OPPONENTS)
+    seen = min(policy.opponents_seen, MAX_OPPONENTS)
     counts = np.repeat(np.arange(1, seen + 1), len(hands))
     for call in (TOP_DOG, BOTTOMS_UP):
         picks = policy.act(observe(np.tile(hands, (seen, 1)), call, counts), None)

@@ -1,8 +1,8 @@
 """A Combo 1 team: one bot of each of the four games and an afternoon choice policy, in one
 spec (``team:speed=1.2,knowledge=0.8,tricks=[montecarlo:k=8],prefer=ranks/border-up``).
 
-The engines ask it through each game's own contract, on its attribute of that game
-(``team.games[g]``: a Border-Up racer, a State IQ player, a Dashing States team and a Play
+The engines ask it through each game's own contract, on its bot of that game
+(``team.stage(g)``: a Border-Up racer, a State IQ player, a Dashing States team and a Play
 the Ranks policy, built for the match's rules of that game), and through one call of its own:
 ``choose(rng, choosing)`` picks each match's afternoon game from a `Choosing` batch.
 """
@@ -13,18 +13,23 @@ from dataclasses import replace
 
 import numpy as np
 
-from geolab.game import Decision
+from geolab.game import BatchBot, Decision
 from geolab.games.combo1.batch import Choosing  # the choice contract, the engine's (games layer)
 from geolab.games.combo1.rules import GAMES
 
 
-class Team:
+class Team(BatchBot):
     """One Combo 1 team (module docstring). ``prefer``: its games by preference (it picks the
     first one open), or None to pick uniformly among the open ones."""
 
     def __init__(self, games: tuple, prefer: tuple[int, ...] | None, spec: str = "team"):
         self.games, self.prefer, self.name = games, prefer, spec
-        self.thread_safe = all(getattr(b, "thread_safe", True) for b in games)
+        self.thread_safe = all(b.thread_safe for b in games)
+
+    def stage(self, game: int) -> BatchBot:
+        """The bot that plays game `game` (a `GAMES` index) of the match, by that game's own
+        batch contract."""
+        return self.games[game]
 
     def choose(self, rng: np.random.Generator, choosing: Choosing) -> np.ndarray:
         """Each match's game (a `GAMES` index) among those open (a uniform draw made per row
@@ -46,7 +51,7 @@ class TeamSeat:
 
     def __init__(self, bot: Team, rules, rng: np.random.Generator, seats: tuple):
         self.bot, self.rules, self.rng, self.seats = bot, rules, rng, seats
-        self.name = getattr(bot, "name", "team")
+        self.name = bot.name or "team"
 
     def act(self, decision: Decision):
         view = decision.observation

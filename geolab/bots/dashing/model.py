@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from geolab.cards import LAND_AREA, N_CARDS, POPULATION_2010, borders
-from geolab.game import param_range
+from geolab.game import BatchBot, param_range
 from geolab.games.dashing.batch import Claims, Hands
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import RaceModel
@@ -118,7 +118,7 @@ class Beliefs:
     capitals: np.ndarray
 
 
-class Team:
+class Team(BatchBot):
     """A team's knowledge and speed: a batch policy (`act`: its claims for a block of hands,
     `geolab.games.dashing.batch`), whose `beliefs` also serve its announcements at the
     reference engine. The decisions are numba kernels over the hands (`_believe`, `_choose`);

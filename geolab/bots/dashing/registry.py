@@ -63,7 +63,7 @@ class TeamSeat:
 
     def __init__(self, bot: Team, rules, rng: np.random.Generator):
         self.bot, self.rules, self.rng = bot, rules, rng
-        self.name = getattr(bot, "name", "team")
+        self.name = bot.name or "team"
         self.claimed: dict = {}  # hand -> (row order, states said by place, capitals said by place)
         self.believed: dict = {}  # hand -> (states by position, capitals by position)
 

@@ -44,21 +44,30 @@ class Context(NamedTuple):
     key: np.ndarray  # uint64: a random word per row, for randomised policies
 
 
-class Never:
+class Declarer:
+    """A declaration policy: ``policy(ctx, rng)`` -> (m,) bool; declares whether threads may share it."""
+
+    thread_safe: bool = True
+
+    def __call__(self, ctx: Context, rng) -> np.ndarray:
+        raise NotImplementedError
+
+
+class Never(Declarer):
     """Never declares: the stage is worth its 5 points, or 10 if the other declares."""
 
     def __call__(self, ctx: Context, rng) -> np.ndarray:
         return np.zeros(len(ctx.hand), bool)
 
 
-class Always:
+class Always(Declarer):
     """Always declares."""
 
     def __call__(self, ctx: Context, rng) -> np.ndarray:
         return np.ones(len(ctx.hand), bool)
 
 
-class Threshold:
+class Threshold(Declarer):
     """Declares when the win table's chance of winning the stage is above `threshold`."""
 
     def __init__(self, rules, threshold: float = 0.5, table: estimate.WinTable | None = None):
@@ -70,7 +79,7 @@ class Threshold:
         return chance(self.table, ctx) > self.threshold
 
 
-class Score:
+class Score(Declarer):
     """Declares when declaring raises its match-win chance (win table, match value table)."""
 
     def __init__(self, rules, table: estimate.WinTable | None = None):
@@ -83,14 +92,14 @@ class Score:
                         ((q_s, w_s), (q_d, w_d)))
 
 
-class MonteCarlo:
+class MonteCarlo(Declarer):
     """Plays `samples` deals of the other's cards out with its trick bot; declares as `Score`."""
 
     def __init__(self, rules, tricks, samples: int = 32, table: estimate.WinTable | None = None):
         self.tricks, self.samples = tricks, int(samples)
         self.table = table or estimate.shipped()
         self.table.check(rules.stage, "declare=montecarlo")
-        self.thread_safe = getattr(tricks, "thread_safe", True)
+        self.thread_safe = tricks.thread_safe
 
     def estimate(self, ctx: Context):
         """(win chance, ((P(reply), P(reply and win)) after silence, after a declaration)) of

@@ -17,18 +17,18 @@ import numpy as np
 
 from geolab.bots.geodouble.declare import Context
 from geolab.bots.ranks.seats import BotSeat
-from geolab.game import Decision, asking
+from geolab.game import BatchBot, Decision, asking
 from geolab.games.geodouble.reference import WRONG
 from geolab.games.race import RaceModel
 
 
-class Player:
+class Player(BatchBot):
     """One GeoDouble player (module docstring)."""
 
     def __init__(self, race: RaceModel, tricks, declarer, declare_name: str):
         self.race_model, self.tricks, self.declarer, self.declare_name = race, tricks, declarer, declare_name
         self.name = "player"
-        self.thread_safe = getattr(tricks, "thread_safe", True) and getattr(declarer, "thread_safe", True)
+        self.thread_safe = tricks.thread_safe and declarer.thread_safe
 
     def race(self, rng: np.random.Generator, cards, solutions) -> tuple[np.ndarray, np.ndarray]:
         """Each hand's claim: its seconds (inf: none) and whether it is wrong."""
@@ -43,7 +43,7 @@ class Player:
         return StagePolicy(self, rules, np.asarray(scores, np.int64))
 
 
-class StagePolicy:
+class StagePolicy(BatchBot):
     """A player as a Play the Ranks batch policy for one stage-2 batch: the trick bot's
     discards, leads and answers, the declaration policy's declarations (with the score)."""
 
@@ -72,7 +72,7 @@ class PlayerSeat:
 
     def __init__(self, bot: Player, rules, rng: np.random.Generator):
         self.bot, self.rules, self.rng = bot, rules, rng
-        self.name = getattr(bot, "name", "player")
+        self.name = bot.name or "player"
 
     def act(self, decision: Decision):
         view = decision.observation

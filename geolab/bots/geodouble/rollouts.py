@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from geolab.bots.geodouble.estimate import cards, hand_mask, sample_hands, sorted_cards
+from geolab.game import BatchBot
 from geolab.games.ranks import batch
 
 #: Games played in one engine call at most (rows are never split across calls).
@@ -31,13 +32,13 @@ class Rollouts(NamedTuple):
     other_kept: np.ndarray
 
 
-class OwnDiscards:
+class OwnDiscards(BatchBot):
     """Side A's policy in a rollout: its real discards, then the trick bot's play."""
 
     def __init__(self, tricks, discards: np.ndarray):
         self.tricks, self.discards = tricks, discards
-        self.name = getattr(tricks, "name", "tricks")
-        self.thread_safe = getattr(tricks, "thread_safe", True)
+        self.name = tricks.name or "tricks"
+        self.thread_safe = tricks.thread_safe
 
     def act(self, obs, rng):
         if obs.kind == "discard":

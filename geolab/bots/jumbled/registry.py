@@ -16,14 +16,14 @@ from geolab.bots.jumbled.learned import Learned
 from geolab.bots.jumbled.montecarlo import MonteCarlo
 from geolab.bots.jumbled.seats import BotSeat
 from geolab.definition import Players
-from geolab.game import Bots, param_range
+from geolab.game import BatchBot, Bots, bot_name, param_range
 from geolab.games.jumbled.rules import Rules
 
 #: Most samples a Monte Carlo decision may take (each rolls every legal choice out).
 MAX_SAMPLES = 10_000
 
 
-class JumbledBot:
+class JumbledBot(BatchBot):
     """A seat's policies for the batch engine: ``policy`` for the set choices, ``caller`` for
     the dealer's call. Seats holding the same object are asked together, in one batch."""
 
@@ -43,7 +43,7 @@ class JumbledBot:
 def seat(policy, call: str = "random", name: str | None = None) -> JumbledBot:
     """Any set policy (a `Heuristic`, a `Learned` fitted in a study...) as a bot, with the
     call policy named by `call`."""
-    return JumbledBot(policy, call_policy(call), name or getattr(policy, "name", type(policy).__name__))
+    return JumbledBot(policy, call_policy(call), name or bot_name(policy))
 
 
 def random(rules: Rules, call: str = "random"):
@@ -78,9 +78,8 @@ def _not_applicable(rules: Rules, forbid: str) -> str | None:
 
 
 #: Restricted play (`geolab balance --restricted`, docs/balance.md): the choices ``forbid``
-#: takes (geolab.bots.jumbled.restricted), and why one means nothing under given rules.
-heuristic.restrictions = ("pair", "top-dog", "bottoms-up")
-heuristic.not_applicable = _not_applicable
+#: takes (geolab.bots.jumbled.restricted); `_not_applicable` says why one means nothing under given rules.
+RESTRICTIONS = ("pair", "top-dog", "bottoms-up")
 
 
 def montecarlo(rules: Rules, samples: int = 64, call: str = "random"):
@@ -89,7 +88,7 @@ def montecarlo(rules: Rules, samples: int = 64, call: str = "random"):
 
 
 #: The skill curve (`geolab balance --skill-curve`): Monte Carlo at doubling sample counts.
-montecarlo.skill_curve = ("montecarlo:samples={n}", (1, 2, 4, 8, 16))
+SKILL_CURVE = ("montecarlo:samples={n}", (1, 2, 4, 8, 16))
 
 
 def learned(rules: Rules, model: str | None = None, call: str = "random"):
@@ -101,14 +100,14 @@ BOTS.add("random", random, "any legal set choice, uniformly", family="random")
 BOTS.add("heuristic", heuristic,
          "one card on a set chosen at random among those left, the card best on average; pairs safe in every "
          "category still possible (the strongest rule of thumb; forbid=CHOICE: restricted play, one choice taken "
-         "away: pair, top-dog, bottoms-up)")
+         "away: pair, top-dog, bottoms-up)", restrictions=RESTRICTIONS, not_applicable=_not_applicable)
 BOTS.add("reserve", _heuristic("reserve"), "heuristic, keeping its best card back for the single-card set")
 BOTS.add("first", _heuristic("first"), "lays its single card on set 1, keeping its best card for it")
 BOTS.add("middle", _heuristic("middle"), "lays its single card on set 2, keeping its best card for it")
 BOTS.add("last", _heuristic("last"), "lays its single card on set 3, keeping its best card for it")
 BOTS.add("montecarlo", montecarlo,
          "samples the unseen cards and GeoPower draws, rolls every legal choice out with the heuristic",
-         family="search", example="montecarlo:samples=4")
+         family="search", example="montecarlo:samples=4", skill_curve=SKILL_CURVE)
 BOTS.add("learned", learned,
          "gradient-boosted action values over hand features (the shipped model unless model=PATH; trained on "
          "the standard rules)", family="learned")

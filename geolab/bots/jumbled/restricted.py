@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from geolab.bots.restriction import checked
+from geolab.game import bot_name
 from geolab.games.jumbled.observations import Observation
 from geolab.games.jumbled.rules import CALLS, RANKS64, Rules, call_index
 
@@ -104,7 +105,7 @@ class NoCall:
 
     def __init__(self, caller, forbid: str):
         self.caller, self.forbid = caller, call_index(forbid)
-        self.name = f"{getattr(caller, 'name', type(caller).__name__)}, never {forbid}"
+        self.name = f"{bot_name(caller)}, never {forbid}"
 
     def call(self, obs, rng) -> np.ndarray:
         got = np.asarray(self.caller.call(obs, rng))

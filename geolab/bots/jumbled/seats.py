@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from geolab.game import Decision
+from geolab.game import Decision, bot_name
 from geolab.games.jumbled.observations import CallObservation, Observation, readonly
 from geolab.games.jumbled.reference import View
 from geolab.games.jumbled.rules import CALLS, call_index
@@ -47,7 +47,7 @@ class BotSeat:
 
     def __init__(self, bot, rng: np.random.Generator | None = None):
         self.bot, self.rng = bot, rng if rng is not None else np.random.default_rng()
-        self.name = getattr(bot, "name", type(bot).__name__)
+        self.name = bot_name(bot)
 
     def act(self, decision: Decision):
         view = decision.observation

@@ -18,6 +18,7 @@ from geolab.cards import N_CARDS, RANKS
 from geolab.common.bits import lowest, popcount
 from geolab.common.counter_rng import GOLDEN, below_high, next64
 from geolab.errors import GeolabError
+from geolab.game import BatchBot
 from geolab.games.ranks.batch import (
     DIST,
     Leads,
@@ -58,7 +59,7 @@ def _as_action(kind: int, out, out_cat, out_base):
     return out[:, 0]
 
 
-class Policy:
+class Policy(BatchBot):
     """Base class: `act` sends each decision kind to the method of that name."""
 
     name = "policy"

@@ -15,11 +15,12 @@ import numpy as np
 
 from geolab.bots.ranks.learning import model as models
 from geolab.bots.ranks.learning.features import candidates, public
+from geolab.game import BatchBot
 from geolab.games.ranks.batch import Leads, Observation
 from geolab.games.ranks.rules import Rules
 
 
-class LearnedPolicy:
+class LearnedPolicy(BatchBot):
     """Batched argmax over the candidates' predicted advantage (see `geolab.bots.ranks.learning`)."""
 
     thread_safe = True

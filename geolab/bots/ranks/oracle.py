@@ -22,6 +22,7 @@ import numpy as np
 
 from geolab.bots.ranks.seats import GreedySeat, uselessness
 from geolab.cards import RANKS, STATEHOOD
+from geolab.game import BatchBot
 from geolab.games.ranks.batch import Leads, cards_of
 from geolab.games.ranks.reference import Game, Lead, View, play
 from geolab.games.ranks.rules import Rules
@@ -154,7 +155,7 @@ class _Peeked:
         return self._held
 
 
-class OraclePolicy:
+class OraclePolicy(BatchBot):
     """The PEEKING oracle seat as a batch policy: each row's View, plus the opponent's cards
     and a face-down lead read through `Observation.peek` (the engine's one channel to hidden
     cards). It cheats by construction: registered as ``oracle`` with ``peeks=True``, a ceiling

@@ -37,9 +37,8 @@ def _not_applicable(rules: Rules, forbid: str) -> str | None:
 
 
 #: Restricted play (`geolab balance --restricted`, docs/balance.md): the choices ``forbid``
-#: takes (geolab.bots.ranks.restricted), and why one means nothing under given rules.
-greedy.restrictions = ("size", "statehood", "population", "base1", "base50", "declare")
-greedy.not_applicable = _not_applicable
+#: takes (geolab.bots.ranks.restricted); `_not_applicable` says why one means nothing under given rules.
+RESTRICTIONS = ("size", "statehood", "population", "base1", "base50", "declare")
 
 
 def planner(rules: Rules):
@@ -92,18 +91,19 @@ def oracle(rules: Rules):
 
 #: The skill curve (`geolab balance --skill-curve`): Monte Carlo at doubling sample counts, no
 #: clock, so a result never depends on the machine's speed.
-montecarlo.skill_curve = ("montecarlo:k={n},budget_ms=none", (1, 2, 4, 8, 16))
+SKILL_CURVE = ("montecarlo:k={n},budget_ms=none", (1, 2, 4, 8, 16))
 
 BOTS = Bots("ranks")
 BOTS.add("random", random, "any legal card, category and base", family="random")
 BOTS.add("greedy", greedy, "wins a trick as cheaply as it can, else throws its least useful card (forbid=CHOICE: "
-         "restricted play, one choice taken away: size, statehood, population, base1, base50, declare)")
+         "restricted play, one choice taken away: size, statehood, population, base1, base50, declare)",
+         restrictions=RESTRICTIONS, not_applicable=_not_applicable)
 BOTS.add("planner", planner, "places each card at the base where it is worth most")
 BOTS.add("counter", counter, "counts the unseen cards and leads sure winners")
 BOTS.add("learned", learned, "scikit-learn model of each decision (geolab train ranks; shipped models by default)",
          family="learned")
 BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently with its play; the solver scores each",
-         family="search", example="montecarlo:k=4,budget_ms=none")
+         family="search", example="montecarlo:k=4,budget_ms=none", skill_curve=SKILL_CURVE)
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.cards import RANKS
-from geolab.game import Decision, asking
+from geolab.game import Decision, asking, bot_name
 from geolab.games.ranks.batch import observation_of
 from geolab.games.ranks.reference import Lead, View, trick_winner
 from geolab.games.ranks.rules import Rules
@@ -104,7 +104,7 @@ class BotSeat:
 
     def __init__(self, bot, rules: Rules, rng: np.random.Generator):
         self.bot, self.rules, self.rng = bot, rules, rng
-        self.name = getattr(bot, "name", type(bot).__name__)
+        self.name = bot_name(bot)
 
     def act(self, decision: Decision):
         view, kind = decision.observation, decision.kind

@@ -29,7 +29,7 @@ from numba import njit
 from geolab.bots.stateiq.equilibrium import Equilibria
 from geolab.bots.stateiq.search import Guesser, HardGiver, phase_limit
 from geolab.cards import N_CARDS
-from geolab.game import Decision
+from geolab.game import BatchBot, Decision
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.batch import INDEX, KIND, LETTER, NONE, ORDERS, UNSEEN, Asked, asked_from, clue_of
 from geolab.games.stateiq.clues import LETTERS
@@ -49,7 +49,7 @@ class Weighted(NamedTuple):
         return self.cards[min(bisect.bisect_right(self.cum, u), len(self.cards) - 1)]
 
 
-class Player:
+class Player(BatchBot):
     """One State IQ player (module docstring)."""
 
     def __init__(self, rules, guesser: Guesser, clue: str, giver: HardGiver | None, guess: str | None = None,
@@ -183,7 +183,7 @@ class Player:
                                     self.guesser.costs(phase, first))
 
 
-class Players:
+class Players(BatchBot):
     """Several players answering their games in one call, game i as ``players[which[i]]``
     would from one uniform a game drawn for all of them at once: what a lineup of players
     (`geolab.lineup.members`) is asked as, so a seat's decisions are one call, not one a spec."""
@@ -386,7 +386,7 @@ class PlayerSeat:
 
     def __init__(self, bot: Player, rules, rng: np.random.Generator):
         self.bot, self.rules, self.rng = bot, rules, rng
-        self.name = getattr(bot, "name", "player")
+        self.name = bot.name or "player"
 
     def act(self, decision: Decision) -> int:
         return int(self.bot.act(asked_from(self.rules, decision), self.rng)[0])

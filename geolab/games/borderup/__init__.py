@@ -9,6 +9,7 @@ DEFINITION = GameDef(
            "sharing no card. Two players (or teams); one race of a minute or two."),
     game="geolab.games.borderup.game:GAME",
     players="geolab.bots.borderup.registry:PLAYERS",
+    decisions={"race": ("race", "give_up")},
     optional={"determinize"},
     features={"races"},
     offers={"bench": "geolab.games.borderup.offers.bench:bench"},

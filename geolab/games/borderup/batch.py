@@ -50,7 +50,7 @@ from geolab.games import groups, groups_batch
 from geolab.games.borderup import records, reference
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import claim, deal_hands, settle
-from geolab.lineup import members
+from geolab.lineup import checked_bots, members
 
 #: Games per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -202,6 +202,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     rules.validate()
     first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots,
                                              needs="Border-Up needs two bots, one per team")
+    checked_bots(bots)
     seed = int_seed(seed)
 
     def rng(b: int, *key: int) -> np.random.Generator:

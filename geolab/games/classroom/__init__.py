@@ -16,6 +16,7 @@ DEFINITION = GameDef(
            "A whole class of 10 to 32 students, one seat yours and bots in the others; a few minutes."),
     game="geolab.games.classroom.game:GAME",
     players="geolab.bots.classroom.registry:PLAYERS",
+    decisions={"discard": "discard_table"},  # the whole policy as a lookup table
     optional={"chance_outcomes"},
     features=frozenset(),
     offers={"bench": "geolab.games.classroom.offers.arena:offered",

@@ -31,6 +31,7 @@ from geolab.games.classroom import records
 from geolab.games.classroom.reference import Engine, GameLog
 from geolab.games.classroom.rules import Rules, student_name
 from geolab.games.classroom.views import ClassViews
+from geolab.lineup import checked_bots
 
 
 def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
@@ -43,14 +44,12 @@ def _tables(rules: Rules, bots) -> tuple[np.ndarray, np.ndarray]:
     tables, seats = [], []
     for bot in bots:
         if id(bot) not in by_bot:
-            make = getattr(bot, "discard_table", None)
-            if make is None:
-                raise GeolabError(f"class: bot {bot_name(bot)!r} gives no discard_table(rules)")
+            checked_bots([bot])
             with asking("class", bot, "discard decision (its discard_table)"):
-                made = make(rules)
+                made = bot.discard_table(rules)
             table = engine.discard_positions(made,
                                              f"class: bot {bot_name(bot)!r}'s discard table (its discard decision)")
-            if table.shape == engine.PEEK_SHAPE and not getattr(bot, "peeks", False):
+            if table.shape == engine.PEEK_SHAPE and not bot.peeks:
                 raise IllegalActionError(f"class: bot {bot_name(bot)!r}'s discard table depends on the GeoPower "
                                          "category, which only a bot that says it peeks (peeks = True) may see")
             if table.shape not in (engine.TABLE_SHAPE, engine.PEEK_SHAPE):

@@ -9,6 +9,7 @@ DEFINITION = GameDef(
            "winner of each game choosing what comes next. Two teams; about half an hour at a real table."),
     game="geolab.games.combo1.game:GAME",
     players="geolab.bots.combo1.registry:PLAYERS",
+    decisions={"stage": "stage", "choose": "choose"},
     optional={"chance_outcomes", "determinize"},
     features={"races", "stages"},
     offers={"bench": "geolab.games.combo1.offers.bench:bench",

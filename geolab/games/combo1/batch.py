@@ -12,7 +12,7 @@ else by the inner deal's own statehood draw. The clock is `geolab.games.combo1.t
 on the inner arrays, in the same order of float operations, so the bell falls where the
 reference engine's does.
 
-**The bots.** Teams (`geolab.bots.combo1.team.Team`): ``bots[s].games[g]`` plays game g by
+**The bots.** Teams (`geolab.bots.combo1.team.Team`): ``bots[s].stage(g)`` plays game g by
 that game's batch contract, ``bots[s].choose(rng, Choosing)`` the afternoon choices.
 
 **Seeds.** A block of at most `BLOCK` matches (`play_block`) draws from generators of
@@ -72,7 +72,7 @@ from geolab.games.ranks import batch as ranks
 from geolab.games.ranks import reference as ranks_ref
 from geolab.games.stateiq import batch as state_iq
 from geolab.games.stateiq import reference as state_iq_ref
-from geolab.lineup import Lineup, members
+from geolab.lineup import Lineup, checked_bots, members
 
 #: Matches per seed block; a chunk is a whole number of blocks.
 BLOCK = 4096
@@ -223,8 +223,9 @@ def play_block(rules: Rules, bots, seed: int, key: tuple[int, ...], m: int, *, s
     deals = BLOCK if deals is None else deals
     if not 0 <= m <= deals <= BLOCK:
         raise GeolabError(f"a block holds 0-{BLOCK} matches and deals at least as many, got {m} and {deals}")
-    if (sides is None and len(bots) != 2) or not all(hasattr(b, "games") and hasattr(b, "choose") for b in bots):
+    if sides is None and len(bots) != 2:
         raise GeolabError("a Combo 1 match needs two teams (bot 'team'), one per seat")
+    checked_bots(bots)
     if sides is not None:
         sides = np.asarray(sides, np.int64)
         if sides.shape != (m, 2) or (sides < 0).any() or (sides >= len(bots)).any():
@@ -327,8 +328,8 @@ class _Block:
         block of many pairs) a `Lineup` a seat, teams whose bots have the same name (spec)
         seated as one, since they play alike."""
         if self.sides is None:
-            return tuple(b.games[g] for b in self.bots)
-        teams = [[self.bots[t].games[g] for t in self.sides[rows, s]] for s in SEATS]
+            return tuple(b.stage(g) for b in self.bots)
+        teams = [[self.bots[t].stage(g) for t in self.sides[rows, s]] for s in SEATS]
         return tuple(Lineup.of(bots, [bot_name(b) for b in bots]) for bots in teams)
 
     # -- the schedule
@@ -572,6 +573,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     rules.validate()
     first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots, "matches",
                                              "a Combo 1 match needs two teams, one per seat")
+    checked_bots(bots)
     seed = int_seed(seed)
 
     def piece(c: int) -> list[Matches]:

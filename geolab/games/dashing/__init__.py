@@ -10,6 +10,7 @@ DEFINITION = GameDef(
            "teams); a race of a minute or less."),
     game="geolab.games.dashing.game:GAME",
     players="geolab.bots.dashing.registry:PLAYERS",
+    decisions={"race": "act"},
     optional={"determinize"},
     features={"races"},
     offers={"bench": "geolab.games.dashing.offers.bench:bench"},

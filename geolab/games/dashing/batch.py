@@ -43,7 +43,7 @@ from geolab.game import Batch, asking, bot_name
 from geolab.games.dashing import records, reference
 from geolab.games.dashing.reference import Row, Said
 from geolab.games.dashing.rules import ANNOUNCE, Rules
-from geolab.lineup import members
+from geolab.lineup import checked_bots, members
 from geolab.stepwise import Claim
 
 #: Games per seed block; a chunk is a whole number of blocks.
@@ -106,6 +106,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     rules.validate()
     first, per, starts, _ = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots,
                                         needs="a game of Dashing States needs two bots, one per team")
+    checked_bots(bots)
     seed, starts = int_seed(seed), starts or [0]  # no games: one empty chunk, for the columns
 
     def one(b: int) -> _Chunk:

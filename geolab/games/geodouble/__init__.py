@@ -9,6 +9,7 @@ DEFINITION = GameDef(
            " go on until one side reaches 50 points. Two players; several rounds, a quarter of an hour or more."),
     game="geolab.games.geodouble.game:GAME",
     players="geolab.bots.geodouble.registry:PLAYERS",
+    decisions={"race": ("race", "give_up"), "stage": "stage_policy"},
     optional={"determinize"},
     features={"races", "stages"},
     offers={"bench": "geolab.games.geodouble.offers.bench:bench"},

@@ -55,6 +55,7 @@ from geolab.games.geodouble import records, reference
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import claim, deal_hands, settle
 from geolab.games.ranks import batch as ranks
+from geolab.lineup import checked_bots
 from geolab.stepwise import Claim
 
 #: Matches per seed block; a chunk is a whole number of blocks.
@@ -92,6 +93,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
     rules.validate()
     first, per, starts, _ = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots, "matches",
                                         "a match needs two bots, one per seat")
+    checked_bots(bots)
     seed, starts = int_seed(seed), starts or [0]  # no matches: one empty chunk, for the columns
 
     def one(b: int) -> _Chunk:

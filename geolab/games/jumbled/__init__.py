@@ -16,6 +16,7 @@ DEFINITION = GameDef(
            "(four by default), round after round to 50 points."),
     game="geolab.games.jumbled.game:GAME",
     players="geolab.bots.jumbled.registry:PLAYERS",
+    decisions={"choose": "act", "call": "call"},
     optional=frozenset(),
     features=frozenset(),
     offers={"bench": "geolab.games.jumbled.offers.study:offered"},

@@ -13,7 +13,7 @@ from geolab.cards import N_CARDS, POSTAL
 from geolab.common.bits import popcount
 from geolab.common.counter_rng import LOW32, below32, draw64, game_stream
 from geolab.errors import IllegalActionError
-from geolab.game import asking
+from geolab.game import asking, bot_name
 from geolab.games.jumbled.observations import CallObservation, observe, readonly
 from geolab.games.jumbled.reference import cards_range, round_points
 from geolab.games.jumbled.rules import CALLS, RANKS64, SEAT_LETTERS, Rules, call_index
@@ -274,7 +274,7 @@ class BatchRound:
 
 
 def _name(policy) -> str:
-    return getattr(policy, "name", type(policy).__name__)
+    return bot_name(policy)
 
 
 def _array(value) -> np.ndarray:

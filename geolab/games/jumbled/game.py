@@ -32,14 +32,14 @@ import numpy as np
 
 from geolab.common import chunks
 from geolab.common.seeding import sequence
-from geolab.errors import GeolabError
-from geolab.game import Batch, Packaged, shares
+from geolab.game import Batch, BatchBot, Packaged, bot_name, shares
 from geolab.games.jumbled import observations, records, reference
 from geolab.games.jumbled.batch import GameBatch, play_game_batch
 from geolab.games.jumbled.reference import Game
 from geolab.games.jumbled.rules import GAME as RECORD_GAME
 from geolab.games.jumbled.rules import SEAT_LETTERS, Rules
 from geolab.games.jumbled.views import VIEWS
+from geolab.lineup import checked_bots
 
 #: Games per seeded block: the unit of reproducibility (changing it changes the deals). Every
 #: seat is asked on its own (`OwnStream`), so the engine's per-call overhead counts P times a
@@ -49,14 +49,14 @@ BLOCK = 4096
 FIRST_DEALER = 0
 
 
-class OwnStream:
+class OwnStream(BatchBot):
     """A seat's bot drawing from the seat's own random stream, whatever rng the engine hands
     it: so a game's result does not depend on which seats hold the same bot object (the
     engine asks seats sharing an object together, in one batch, from one stream)."""
 
     def __init__(self, bot, rng: np.random.Generator):
         self.bot, self.rng = bot, rng
-        self.name = getattr(bot, "name", type(bot).__name__)
+        self.name, self.thread_safe = bot_name(bot), bot.thread_safe
 
     def act(self, obs, rng):
         return self.bot.act(obs, self.rng)
@@ -84,9 +84,7 @@ class JumbledGame(reference.Engine, Packaged):
         first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, BLOCK, bots,
                                                  needs=f"{len(bots)} bots for {rules.players} seats",
                                                  seats=rules.players, least=1, stream=stream)
-        for b in bots:
-            if not (callable(getattr(b, "act", None)) and callable(getattr(b, "call", None))):
-                raise GeolabError(f"{getattr(b, 'name', b)!r} is not a Jumbled bot (it needs act and call)")
+        checked_bots(bots)
         seeds = sequence(seed).spawn(first + blocks)[first:]
 
         def block(b: int) -> GameBatch:

@@ -15,6 +15,7 @@ DEFINITION = GameDef(
            "minutes."),
     game="geolab.games.ranks.game:GAME",
     players="geolab.bots.ranks.registry:PLAYERS",
+    decisions=("discard", "declare", "lead", "follow"),  # each answered by act(obs, rng), obs.kind
     optional={"determinize", "seat_policy"},
     features={"series"},
     offers={"bench": "geolab.games.ranks.offers.bench:offered",

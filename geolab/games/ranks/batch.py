@@ -67,7 +67,7 @@ from geolab.common import chunks
 from geolab.common.bits import lowest
 from geolab.common.counter_rng import GOLDEN, mix64
 from geolab.errors import GeolabError, IllegalActionError
-from geolab.game import asking
+from geolab.game import BatchBot, asking, bot_name
 from geolab.games.ranks.reference import Game, Lead, Trick, View
 from geolab.games.ranks.rules import BASE_MODES, BONUSES, SIDES, Rules
 from geolab.lineup import each, members
@@ -566,13 +566,13 @@ def _outcome(won, n_tricks, h_winner, decl, win_tricks, breaks_tie, bonus, win_p
 
 # ----- one chunk ---------------------------------------------------------------------------
 def _name(policy) -> str:
-    return getattr(policy, "name", type(policy).__name__)
+    return bot_name(policy)
 
 
 def _fused(policies, n: int):
     """The fused kernel that plays every policy of both seats (a seat may be a
     `geolab.lineup.Lineup`), bound to each game's (code, concede) by side, or None."""
-    offers = [(member, getattr(member, "fused", None)) for seat in policies for member in each(seat)]
+    offers = [(member, member.fused) for seat in policies for member in each(seat)]
     if any(o is None for _, o in offers) or len({id(o[0]) for _, o in offers}) != 1:
         return None
     kernel, offered = offers[0][1][0], {id(member): o[1] for member, o in offers}
@@ -870,7 +870,7 @@ def play_given(rules: Rules, policies: Sequence, deals: Deals, first: np.ndarray
 
 
 # ----- the bridge to one-game seats --------------------------------------------------------
-class SeatPolicy:
+class SeatPolicy(BatchBot):
     """Plays a reference-engine `Seat` in the batch engine, one row (one View) at a time."""
 
     thread_safe = False

@@ -10,6 +10,7 @@ DEFINITION = GameDef(
            "few minutes."),
     game="geolab.games.stateiq.game:GAME",
     players="geolab.bots.stateiq.registry:PLAYERS",
+    decisions=("clue", "guess"),
     optional={"determinize"},
     features=frozenset(),
     offers={"bench": "geolab.games.stateiq.offers.bench:bench"},

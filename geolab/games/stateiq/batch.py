@@ -40,7 +40,7 @@ from geolab.games.stateiq import records, reference
 from geolab.games.stateiq.clues import LETTERS, Clue
 from geolab.games.stateiq.reference import GUESSES, SEATS, SIDES, Deal, Phase, Played, View
 from geolab.games.stateiq.rules import Rules
-from geolab.lineup import members
+from geolab.lineup import checked_bots, members
 
 BLOCK = 4096
 CHUNK = 65536
@@ -202,6 +202,7 @@ def _run(rules: Rules, bots, n: int, seed, start: int = 0, stream: int = 0, chun
          threads: int | None = None) -> list[Games]:
     rules.validate()
     first, per, starts, blocks = chunks.plan(n, start, chunk, BLOCK, CHUNK, bots)
+    checked_bots(bots)
     seed, starts = int_seed(seed), starts or [0]
 
     def one(b0: int) -> Games:

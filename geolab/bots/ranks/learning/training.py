@@ -29,6 +29,7 @@ from geolab.bots.ranks.learning.model import LearnedModel
 from geolab.bots.ranks.registry import BOTS
 from geolab.common.seeding import int_seed
 from geolab.errors import GeolabError
+from geolab.game import BatchBot
 from geolab.games.ranks.batch import KINDS, Leads
 from geolab.games.ranks.rules import Rules
 
@@ -44,7 +45,7 @@ def kinds_of(rules: Rules) -> list[str]:
     return [k for k in KINDS if (k != "discard" or rules.discards) and (k != "declare" or rules.declarations)]
 
 
-class Forcing:
+class Forcing(BatchBot):
     """The continuation policy, except at one decision per game, where it plays candidate j.
 
     The decision of game g is the `kind` decision at trick `trick[g]` of side `side[g]` (-1:
@@ -53,7 +54,7 @@ class Forcing:
 
     def __init__(self, base, kind: str, trick: np.ndarray, side: np.ndarray, j: int, record: dict | None):
         self.base, self.kind, self.trick, self.side, self.j, self.record = base, kind, trick, side, j, record
-        self.name = f"forced({getattr(base, 'name', 'policy')})"
+        self.name = f"forced({base.name or 'policy'})"
 
     def act(self, obs, rng):
         action = self.base.act(obs, rng)
