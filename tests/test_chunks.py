@@ -15,6 +15,7 @@ import geolab
 from geolab.bots.jumbled.registry import BOTS as JUMBLED_BOTS
 from geolab.common import chunks
 from geolab.errors import GeolabError
+from geolab.game import BatchBot
 from geolab.games.jumbled import game as jumbled
 from geolab.games.jumbled.rules import Rules as JumbledRules
 
@@ -65,7 +66,7 @@ def test_iterate_yields_in_order_with_a_few_chunks_in_flight_and_stops_with_its_
     assert chunks.run(one, range(5), (), 3) == [0, 1, 4, 9, 16]
 
 
-class _OneThread:
+class _OneThread(BatchBot):
     """A Jumbled bot that says it is not thread-safe, and notes the threads that ask it."""
 
     thread_safe = False
