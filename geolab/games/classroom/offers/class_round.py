@@ -80,7 +80,7 @@ def _next(sheet: Sheet, judged) -> tuple[str, Callable[[str], list[str]]]:
                 return []
             sheet.end_names()
             return [f"{plural(len(sheet.names), 'student')}."]
-        return f"names, commas between ({len(sheet.names)} so far; an empty line ends the list)> ", names
+        return f"names, commas between ({len(sheet.names)} so far; empty line: done)> ", names
     if sheet.groups is None:
         def groups(line: str) -> list[str]:
             sheet.set_groups(line)
@@ -91,13 +91,13 @@ def _next(sheet: Sheet, judged) -> tuple[str, Callable[[str], list[str]]]:
     rules, plan, entered = sheet.rules, judged.plan, sheet.rounds[-1]
     stage = stage_title(rules, len(judged.history))
     if entered.call is None:
-        return f"{stage}: the call (top dog / bottoms up)> ", lambda line: sheet.enter_call(read_call(line)) or []
+        return f"{stage}: call (top dog/bottoms up)> ", lambda line: sheet.enter_call(read_call(line)) or []
     if entered.category is None:
         def category(line: str) -> list[str]:
             sheet.enter_category(read_category(line))
             return ["Each student's two kept cards (codes or names), the discarded one after a slash if known: "
                     "CA TX / NY"]
-        return f"{stage}: the GeoPower card turned (size / statehood / population)> ", category
+        return f"{stage}: GeoPower card (size/statehood/population)> ", category
     seat = next(s for contest in plan[2] for s in contest if s not in entered.cards)
     where = (f"group {next(g for g, c in enumerate(rules.groups_of()) if seat in c) + 1}"
              if plan[0] == STARTING else "finalist")
@@ -217,6 +217,8 @@ def run(args) -> int:
         code = 130
     finally:
         _save(sheet, path)
+    if io.lines:
+        io.write(f"{plural(len(io.lines), 'line')} of {args.script} not used: the class was over")
     io.write(f"saved: {path}")
     io.write(f"  reopen it: geolab class-round --open {path}")
     return code
