@@ -225,3 +225,22 @@ def test_a_shared_title_ends_the_class(capsys, tmp_path):
     tied = expected_rounds()[1][0]
     assert code == 0 and f"Class champions (the title shared): {tied[0]} and {tied[1]}." in out
     assert "Championship replay" not in out and "4 lines of" in out  # the replay's lines were not needed
+
+
+def test_at_a_terminal_a_refused_card_undo_and_quit_keep_the_class(tmp_path):
+    """The prompt loop at a pseudo-terminal, after a class list typed in advance (--from)."""
+    from terminal import finish, spawn
+
+    (tmp_path / "list.txt").write_text(", ".join(NAMES) + "\n\n3\n")
+    child = spawn("class-round", "--from", "list.txt", "--save", "mine.json", home=tmp_path)
+    for typed, answer in [("call", "bottoms up"), ("GeoPower card", "pop"), ("Ana", "AK TX / CA"),
+                          ("Ben", "ca mt"), ("already Ana's", "undo"), ("Ana", "Alaska, Texas / New York"),
+                          ("Ben", "quit")]:
+        child.expect(typed)
+        if answer == "undo":
+            child.expect("Ben .* kept> ")  # the refused card: one line, and Ben is asked again
+        child.sendline(answer)
+    assert finish(child) == 0
+    saved = json.loads((tmp_path / "mine.json").read_text())
+    assert saved["rounds"] == [{"call": "bottoms-up", "category": "population",
+                                "cards": {"Ana": ["AK", "TX", "NY"]}}]
