@@ -6,6 +6,7 @@ again, a saved class reopens to the same class, and a malformed file is exit cod
 import io
 import json
 
+import numpy as np
 import pytest
 
 from geolab.bots.classroom.registry import BOTS
@@ -244,3 +245,34 @@ def test_at_a_terminal_a_refused_card_undo_and_quit_keep_the_class(tmp_path):
     saved = json.loads((tmp_path / "mine.json").read_text())
     assert saved["rounds"] == [{"call": "bottoms-up", "category": "population",
                                 "cards": {"Ana": ["AK", "TX", "NY"]}}]
+
+
+@pytest.mark.parametrize("students,groups,two_decks", [(10, 2, False), (20, 4, False), (17, 3, False),
+                                                       (32, 8, True), (31, 6, False)])
+def test_any_class_size_plays_to_a_champion_and_its_file_judges_the_same(students, groups, two_decks):
+    """Random deals typed through the sheet (one or two Starting Rounds, two decks, ties
+    replayed): a champion is named, the discards typed are the engine's, and the saved file
+    reopens to the same judging."""
+    from geolab.games.classroom.offers.teacher import Sheet, read_cards
+
+    rng = np.random.default_rng(students)
+    sheet = Sheet(Rules(two_decks=two_decks))
+    sheet.add_names([f"Student {i}" for i in range(students)])
+    sheet.end_names()
+    sheet.set_groups(str(groups))
+    while (judged := judge(sheet)).played is None:
+        plan = judged.plan
+        sheet.start_round()
+        sheet.enter_call(int(rng.integers(2)))
+        sheet.enter_category(int(rng.integers(3)))
+        for deck in plan[1]:
+            cards = rng.permutation(50)
+            for i, s in enumerate(deck):
+                hand = [POSTAL[c] for c in cards[3 * i:3 * i + 3]]
+                typed = " ".join(hand[:2]) + (f" / {hand[2]}" if s % 2 else "")
+                sheet.enter_cards(s, read_cards(typed), plan)
+    assert judged.played.champions and len(judged.history) >= sheet.rules.rounds + 1
+    for entered, rnd in zip(sheet.rounds, judged.played.rounds):
+        assert all(rnd.discards[s] == cards[2] for s, cards in entered.cards.items() if len(cards) == 3)
+    again = judge(from_json(json.loads(json.dumps(to_json(sheet)))))
+    assert again.history == judged.history and again.played.champions == judged.played.champions

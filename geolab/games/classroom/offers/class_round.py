@@ -22,6 +22,7 @@ from geolab.games.classroom.offers.teacher import (
     Sheet,
     advice_lines,
     champion_line,
+    count_words,
     from_json,
     judge,
     read_call,
@@ -85,9 +86,7 @@ def _next(sheet: Sheet, judged) -> tuple[str, Callable[[str], list[str]]]:
         def groups(line: str) -> list[str]:
             sheet.set_groups(line)
             return [f"Group {g + 1}: {', '.join(names)}" for g, names in enumerate(sheet.groups)]
-        counts = sheet.group_counts()
-        return (f"groups: how many ({counts[0]}-{counts[-1]}), or by name (Ana, Ben / Cy, Dee)> "
-                if counts else "groups> "), groups
+        return f"groups: how many ({count_words(sheet.group_counts())}), or by name (Ana, Ben / Cy, Dee)> ", groups
     rules, plan, entered = sheet.rules, judged.plan, sheet.rounds[-1]
     stage = stage_title(rules, len(judged.history))
     if entered.call is None:

@@ -166,7 +166,7 @@ class Sheet:
         if text.isdigit():
             g = int(text)
             if g not in self.group_counts():
-                raise EntryError(f"{g} groups: the rules allow {_counts(self.group_counts())} for "
+                raise EntryError(f"{g} groups: the rules allow {count_words(self.group_counts())} for "
                                  f"{len(self.names)} students")
             sizes = class_rules(self.settings, len(self.names), g).group_sizes()
             edges = np.cumsum((0, *sizes))
@@ -266,7 +266,8 @@ def split_groups(settings: Rules, names: list[str], groups: list[list[str]]) -> 
     return [[where[n.lower()] for n in g] for g in ordered]
 
 
-def _counts(counts: list[int]) -> str:
+def count_words(counts: list[int]) -> str:
+    """"2-6 groups", or "2, 4, 6 groups" where some counts between cannot be played."""
     if not counts:
         return "no number of groups"
     return f"{counts[0]}-{counts[-1]} groups" if counts == list(range(counts[0], counts[-1] + 1)) \
