@@ -260,8 +260,8 @@ class ClassViews(Views):
         view: View = decision.observation
         rules, seat = view.rules, decision.seat
         deck = ", ".join(f"{n} {t}" for n, t in zip(rules.geopower, TITLES))
-        facts = (Fact("round", f"{_stage(rules, view.round)}: you are {student_name(seat)}, one of {rules.students} "
-                               f"students in {rules.groups} groups"),
+        facts = (Fact("round", f"{stage_title(rules, view.round)}: you are {student_name(seat)}, one of "
+                               f"{rules.students} students in {rules.groups} groups"),
                  Fact("call", f"{CALL_NAMES[view.call]}: the {CALL_SUMS[view.call]} sum of your kept ranks wins"),
                  Fact("geopower", f"GeoPower deck: {deck}; one card is turned after everyone has discarded"))
         hand = pile("hand", "Your cards: pick the one to discard", view.hand, "hand", selectable=decision.legal)
