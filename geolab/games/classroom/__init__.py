@@ -20,5 +20,6 @@ DEFINITION = GameDef(
     optional={"chance_outcomes"},
     features=frozenset(),
     offers={"bench": "geolab.games.classroom.offers.arena:offered",
-            "equilibrium": "geolab.games.classroom.offers.command:add"},
+            "equilibrium": "geolab.games.classroom.offers.command:add",
+            "command": "geolab.games.classroom.offers.class_round:add"},
 )

@@ -42,7 +42,8 @@ def _names(students, seat: int | None = None) -> str:
 
 
 
-def _stage(rules: Rules, index: int) -> str:
+def stage_title(rules: Rules, index: int) -> str:
+    """"Starting Round 2 of 2", "Championship Round", "Championship replay 1": round `index` (0-based)."""
     if index < rules.rounds:
         return "Starting Round" if rules.rounds == 1 else f"Starting Round {index + 1} of {rules.rounds}"
     return "Championship Round" if index == rules.rounds else f"Championship replay {index - rules.rounds}"
@@ -131,7 +132,7 @@ def _watched(rules: Rules, index: int, rnd: Seen, contests, seat: int, others: b
 
 def _round_lines(rules: Rules, rounds: tuple[Seen, ...], index: int, seat: int) -> list[str]:
     rnd = rounds[index]
-    lines = _wrap(f"{_stage(rules, index)} ({CALL_NAMES[rnd.call]}): the GeoPower card turned is "
+    lines = _wrap(f"{stage_title(rules, index)} ({CALL_NAMES[rnd.call]}): the GeoPower card turned is "
                   f"{TITLES[rnd.category]}.")
     mine = next((c for c in rnd.contests if any(s == seat for s, _, _ in c)), None)
     if mine is not None:
@@ -220,7 +221,7 @@ class ClassViews(Views):
         lines = [f"Class GeoPower Double Choice: you are {student_name(seat)}, one of {rules.students} students "
                  f"in {rules.groups} groups."]
         others = [s for s in view.contest if s != seat]
-        stage = _stage(rules, view.round)
+        stage = stage_title(rules, view.round)
         if view.round < rules.rounds:
             group = _group(rules, seat)
             members = rules.groups_of()[group]
@@ -259,8 +260,8 @@ class ClassViews(Views):
         view: View = decision.observation
         rules, seat = view.rules, decision.seat
         deck = ", ".join(f"{n} {t}" for n, t in zip(rules.geopower, TITLES))
-        facts = (Fact("round", f"{_stage(rules, view.round)}: you are {student_name(seat)}, one of {rules.students} "
-                               f"students in {rules.groups} groups"),
+        facts = (Fact("round", f"{stage_title(rules, view.round)}: you are {student_name(seat)}, one of "
+                               f"{rules.students} students in {rules.groups} groups"),
                  Fact("call", f"{CALL_NAMES[view.call]}: the {CALL_SUMS[view.call]} sum of your kept ranks wins"),
                  Fact("geopower", f"GeoPower deck: {deck}; one card is turned after everyone has discarded"))
         hand = pile("hand", "Your cards: pick the one to discard", view.hand, "hand", selectable=decision.legal)
@@ -333,24 +334,39 @@ def _names_or(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+LOWERED = tuple(n.lower() for n in NAMES)
+
+
+def read_card(words: list[str], i: int) -> tuple[int | None, int]:
+    """The card lowercase `words` name at position `i` (a postal code or a state's name, two
+    words for New York and the like) and how many words it took; (None, 1) if none."""
+    two = " ".join(words[i:i + 2])
+    if two in LOWERED:
+        return LOWERED.index(two), 2
+    word = words[i]
+    if word in LOWERED:
+        return LOWERED.index(word), 1
+    if word.upper() in POSTAL:
+        return POSTAL.index(word.upper()), 1
+    return None, 1
+
+
 def _cards(words, hand, how: str) -> list[int]:
     """The cards a person's words name: menu numbers, postal codes or state names."""
     cards, i = [], 0
-    lowered = [n.lower() for n in NAMES]
     while i < len(words):
-        word, two = words[i], " ".join(words[i:i + 2])
+        word = words[i]
         if word.isascii() and word.isdigit():
             if len(word) > 2 or not 1 <= int(word) <= len(hand):
                 raise MoveError(f"no card number {word if len(word) <= 4 else word[:4] + '...'}: {how}")
             cards.append(hand[int(word) - 1])
-        elif two in lowered:  # New York, North Dakota, ...
-            cards.append(lowered.index(two))
-            i += 1
-        elif word in lowered or word.upper() in POSTAL:
-            cards.append(lowered.index(word) if word in lowered else POSTAL.index(word.upper()))
+            used = 1
         else:
-            raise MoveError(f"{shown(word, 10)} is not a card: {how}")
+            card, used = read_card(words, i)
+            if card is None:
+                raise MoveError(f"{shown(word, 10)} is not a card: {how}")
+            cards.append(card)
         if cards[-1] not in hand:
             raise MoveError(f"{POSTAL[cards[-1]]} is not in your hand: {how}")
-        i += 1
+        i += used
     return cards
