@@ -22,6 +22,8 @@ def register(commands) -> None:
                    help="every decision: its seat, that seat's view, the move played and, where the game has a "
                         "judge (Play the Ranks' oracle), its value against the best move; on a terminal one "
                         "decision at a time (n or Enter: next, p: back, q: quit)")
+    p.add_argument("--match", type=int, metavar="K",
+                   help="the K-th record of a file holding several (geolab tournament --save: its matches)")
     p.add_argument("--seat", help="with --moves: only this seat's decisions and view (default: every seat's; "
                                   "the ending as the first seat saw it)")
     p.set_defaults(run=run)
@@ -34,21 +36,22 @@ def run(args) -> None:
         if args.json:
             raise GeolabError("--moves prints the moves for a person: not with --json")
         return moves(args)
-    outcome = records.replay(records.load(args.file))
+    loaded = records.load(args.file)
+    outcome = records.replay(loaded if args.match is None else records.chosen(loaded, args.match))
     if args.json:
         print_json(outcome)
         return
     games = outcome.pop("games", None) if isinstance(outcome.get("games"), list) else None
     show(outcome)
-    for k, game in enumerate(games or [], start=1):  # a session file: each finished game
-        print(f"\n-- game {k}")
+    for k, game in enumerate(games or [], start=1):  # a session file's finished games, a collection's records
+        print(f"\n-- {'record' if 'label' in game else 'game'} {k}")
         show(game)
 
 
 def moves(args) -> None:
     from geolab.lab.moves import pages, seat_index, step_through, stepped
 
-    entry, games = stepped(records.load(args.file))
+    entry, games = stepped(records.chosen(records.load(args.file), args.match))
     seat = None if args.seat is None else seat_index(entry, games[0].rules, args.seat)
     shown = pages(entry, games, seat)
     if sys.stdin.isatty() and sys.stdout.isatty():

@@ -20,14 +20,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from geolab.bots.combo1.registry import BOTS
+from geolab.bots.combo1.registry import BOTS, seat
 from geolab.errors import GeolabError, RulesError
+from geolab.games.combo1.game import GAME
 from geolab.games.combo1.rules import TITLES
-from geolab.games.combo1.tournament import TournamentRules, check_teams
+from geolab.games.combo1.tournament import BYE, MatchResult, TournamentPlayed, TournamentRules, check_teams, play
 from geolab.games.combo1.tournament_batch import BLOCK, Tournaments, run
 from geolab.lab.stats import wilson
+from geolab.records import COLLECTION_FORMAT
 
 
 @dataclass(frozen=True)
@@ -194,3 +197,117 @@ def _blocks(rules: TournamentRules, profiles: Sequence[Profile], n: int, seed: i
 @cache
 def _teams(rules: TournamentRules, profiles: tuple[Profile, ...]) -> list:
     return teams(rules, profiles)
+
+
+# ----- one tournament, match by match (the coach's view) --------------------------------------
+def reference(rules: TournamentRules, profiles: Sequence[Profile], seed: int) -> TournamentPlayed:
+    """One tournament with every match played on the reference engine (so each match has its
+    record), the teams seated as at a table; chance from ``default_rng(seed)``."""
+    bots = teams(rules, profiles)
+    return play(rules, len(profiles), lambda t, match_rules, rng: seat(bots[t], match_rules, rng),
+                np.random.default_rng(seed))
+
+
+def _points(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def stage_name(m: MatchResult) -> str:
+    return {-1: "playoff", -2: "final"}.get(m.round, f"round {m.round + 1}")
+
+
+def match_line(m: MatchResult, profiles: Sequence[Profile]) -> str:
+    """A match in one line: its teams (seat A first), the games won, who won; its Border-Up
+    tie-breakers and who won each; a coin where every one tied."""
+    a = profiles[m.a].name
+    if m.b == BYE:
+        return f"{a}: a bye (counts as a win)"
+    b = profiles[m.b].name
+    wins = m.played.wins
+    result = "drawn" if m.winner is None else f"{profiles[m.winner].name} won"
+    line = f"{a} (A) v {b} (B): {wins[0]}-{wins[1]} in games, {result}"
+    breakers = [g for g in m.played.games if g.tiebreak]
+    if breakers:
+        who = ", ".join("tie" if g.winner is None else (a, b)[g.winner] for g in breakers)
+        line += f"; Border-Up tie-breakers: {who}"
+    if m.round < 0 and m.winner is None:
+        line += "; still level: a coin decided"
+    return line
+
+
+def standings_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> list[dict]:
+    """The standings after the rounds: points (whole where the rules' draw value is), matches
+    won, drawn, lost, byes, and games won by game; best first (ties in the drawn order)."""
+    rows = []
+    for t, p in enumerate(profiles):
+        mine = [m for m in out.matches if m.round >= 0 and t in (m.a, m.b)]
+        row = {"team": p.name, "points": _points(out.standing[t]),
+               "won": sum(m.winner == t for m in mine if m.b != BYE),
+               "drawn": sum(m.winner is None for m in mine), "lost": 0,
+               "byes": sum(m.b == BYE for m in mine)}
+        row["lost"] = len(mine) - row["won"] - row["drawn"] - row["byes"]
+        won = sum((m.games_won(t) for m in mine), np.zeros(len(TITLES), np.int64))
+        row.update({title: int(won[g]) for g, title in enumerate(TITLES)})
+        rows.append(row)
+    order = {t: i for i, t in enumerate(out.order)}
+    ranked = sorted(range(len(profiles)), key=lambda t: (-out.standing[t], order[t]))
+    return [rows[t] for t in ranked]
+
+
+def final_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> dict:
+    """The final as a sentence and as numbers."""
+    final = out.matches[-1]
+    champion, loser = out.champion, (final.b if out.champion == final.a else final.a)
+    wins = final.played.wins
+    won, lost = (wins[0], wins[1]) if champion == final.a else (wins[1], wins[0])
+    breakers = sum(g.tiebreak for g in final.played.games)
+    how = f"{won}-{lost} in games"
+    if breakers:
+        how += f", then the Border-Up tie-breaker ({breakers} played)"
+    if final.winner is None:
+        how += ", then a coin (every tie-breaker tied)"
+    text = f"Champion: {profiles[champion].name}, beating {profiles[loser].name} {how}."
+    return {"text": text, "champion": profiles[champion].name, "runner_up": profiles[loser].name,
+            "games": [won, lost], "tiebreaks": breakers}
+
+
+def rounds_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> list[dict]:
+    """Every stage in order (the rounds with their kind, the playoffs, the final), each with
+    its pairings and results."""
+    stages: list[dict] = []
+    for m in out.matches:
+        name = stage_name(m)
+        kind = "bye" if m.played is None else m.played.rules.round
+        if not stages or stages[-1]["stage"] != name:
+            stages.append({"stage": name, "kind": kind, "matches": []})
+        stages[-1]["matches"].append({"a": profiles[m.a].name, "b": None if m.b == BYE else profiles[m.b].name,
+                                      "winner": None if m.winner is None else profiles[m.winner].name,
+                                      "games": None if m.played is None else list(m.played.wins),
+                                      "text": match_line(m, profiles)})
+    for stage in stages:
+        kinds = {m.played.rules.round for m in out.matches if stage_name(m) == stage["stage"] and m.played}
+        stage["kind"] = kinds.pop() if len(kinds) == 1 else stage["kind"]
+    return stages
+
+
+def match_record(m: MatchResult, profiles: Sequence[Profile]) -> dict:
+    """A match's record (`geolab replay` reads it), its seats named by the teams."""
+    record = GAME.to_record(m.played)
+    record["players"] = {"A": f"{profiles[m.a].name} ({profiles[m.a].team})",
+                         "B": f"{profiles[m.b].name} ({profiles[m.b].team})"}
+    return record
+
+
+def saved(out: TournamentPlayed, profiles: Sequence[Profile], rules: TournamentRules, seed: int) -> dict:
+    """The tournament as a file of records (`geolab.records.COLLECTION_FORMAT`): every match's record, labelled with
+    its stage and teams, then the teams, the rounds, the standings and the final;
+    ``geolab replay FILE --match K`` replays match K."""
+    played = [m for m in out.matches if m.played is not None]
+    return {"format": COLLECTION_FORMAT, "what": "a Combo 1 tournament (geolab tournament --save)",
+            "rules": rules.to_spec(), "seed": seed,
+            "teams": [{"name": p.name, "team": p.team} for p in profiles],
+            "order": [profiles[t].name for t in out.order],
+            "rounds": rounds_of(out, profiles), "standings": standings_of(out, profiles),
+            "final": final_of(out, profiles),
+            "records": [{"label": f"{stage_name(m)}: {match_line(m, profiles)}", "record": match_record(m, profiles)}
+                        for m in played]}
