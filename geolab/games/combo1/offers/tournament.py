@@ -1,5 +1,7 @@
-"""Combo 1 tournaments for a coach: teams as profiles, one tournament's tables, and many
-tournaments' summary (how often each profile wins the event, with intervals).
+"""Combo 1 tournaments for a coach: teams as profiles, one tournament match by match (the
+reference tournament: its rounds' pairings and results, standings, final, and every match's
+record), and many tournaments' summary (how often each profile wins the event, with
+intervals, on the batch tournament).
 
 A *profile* is a named team: a Combo 1 ``team`` bot spec (`geolab.bots.combo1.registry`), whose
 knobs are race speed, trivia knowledge, the Play the Ranks bot and the afternoon preference.
@@ -103,43 +105,6 @@ def teams(rules: TournamentRules, profiles: Sequence[Profile]) -> list:
         except (GeolabError, RulesError, ValueError) as error:
             raise GeolabError(f"team {p.name!r}: {error}") from None
     return out
-
-
-def standings(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> pd.DataFrame:
-    """Tournament i's table: each team's points, matches and games won by game, best first."""
-    rows = []
-    for t, p in enumerate(profiles):
-        row = {"team": p.name, "points": float(played.standing[i, t]), "won": int(played.wins[i, t]),
-               "drawn": int(played.draws[i, t]), "byes": int(played.byes[i, t]),
-               "playoffs": int(played.playoffs[i, t])}
-        for g, title in enumerate(TITLES):
-            row[title] = f"{played.games_won[i, t, g]}/{played.games_played[i, t, g]}"
-        row["final"] = "champion" if played.champion[i] == t else "runner-up" if t in played.finalists[i] else ""
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    order = [int(t) for t in played.order[i]]
-    table["drawn order"] = [order.index(t) for t in range(len(profiles))]
-    return table.sort_values(["points", "drawn order"], ascending=[False, True]).drop(columns="drawn order")
-
-
-def final_line(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> dict:
-    """Tournament i's final, as a sentence and as numbers."""
-    a, b = (int(t) for t in played.finalists[i])
-    champion = int(played.champion[i])
-    score = [int(x) for x in played.final_score[i]]
-    won = score[0] if champion == a else score[1]
-    lost = score[1] if champion == a else score[0]
-    loser = b if champion == a else a
-    how = f"{won}-{lost} in games"
-    if played.final_tiebreaks[i]:
-        how += f", then the Border-Up tie-breaker ({played.final_tiebreaks[i]} played)"
-    if played.coins[i] and won == lost:
-        how += ", then a coin (every tie-breaker tied)"
-    early = " (stopped early)" if played.final_games[i] - played.final_tiebreaks[i] < 4 else ""
-    text = f"Champion: {profiles[champion].name}, beating {profiles[loser].name} {how}{early}."
-    return {"text": text, "champion": profiles[champion].name, "runner_up": profiles[loser].name,
-            "finalists": [profiles[a].name, profiles[b].name], "games": score,
-            "tiebreaks": int(played.final_tiebreaks[i]), "coins": int(played.coins[i])}
 
 
 def summary(played: Tournaments, profiles: Sequence[Profile], confidence: float = 0.95) -> pd.DataFrame:
@@ -277,16 +242,14 @@ def rounds_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> list[dict]:
     stages: list[dict] = []
     for m in out.matches:
         name = stage_name(m)
-        kind = "bye" if m.played is None else m.played.rules.round
         if not stages or stages[-1]["stage"] != name:
-            stages.append({"stage": name, "kind": kind, "matches": []})
+            stages.append({"stage": name, "kind": None, "matches": []})
+        if m.played is not None:
+            stages[-1]["kind"] = m.played.rules.round  # morning, afternoon, playoff or final
         stages[-1]["matches"].append({"a": profiles[m.a].name, "b": None if m.b == BYE else profiles[m.b].name,
                                       "winner": None if m.winner is None else profiles[m.winner].name,
                                       "games": None if m.played is None else list(m.played.wins),
                                       "text": match_line(m, profiles)})
-    for stage in stages:
-        kinds = {m.played.rules.round for m in out.matches if stage_name(m) == stage["stage"] and m.played}
-        stage["kind"] = kinds.pop() if len(kinds) == 1 else stage["kind"]
     return stages
 
 
