@@ -142,3 +142,18 @@ def test_a_record_that_cannot_be_replayed_is_one_line_and_exit_2(tmp_path, capsy
     capsys.readouterr()
     assert main(["replay", str(path), "--moves"]) == 2
     assert capsys.readouterr().err == "geolab: error: toy-match: this record cannot be stepped move by move\n"
+
+
+def test_a_combo1_match_is_judged_game_by_game_by_each_games_own_judge():
+    """The match's judge is its games' own: every lead and answer of each Play the Ranks game
+    of the match is valued, and nothing else."""
+    record, _ = _record("combo1", 3)
+    entry, (game,) = stepped(record)
+    ranks = [g for g in game.played.games if g.game == 3]
+    assert ranks  # the morning reaches Play the Ranks
+    shown = pages(entry, [game])
+    judged = [line for page in shown for line in page if line.startswith(">> oracle")]
+    assert len(judged) == sum(2 * len(g.played.tricks) for g in ranks)
+    for page in shown:
+        if any(line.startswith(">> oracle") for line in page):
+            assert "(Play the Ranks)" in page[0] and re.search(r"'s (lead|follow),", page[0])
