@@ -82,7 +82,10 @@ class Players:
     the line-ups `geolab simulate` and `geolab arena` play by default, the bot `hint` suggests
     with (the strongest that does not peek), ``seat(bot, rules, rng)`` that seats a built bot at
     the reference engine, and ``review(played, seat)``, a person's costliest decisions of a
-    played game with the better move (where the game has one)."""
+    played game with the better move (where the game has one); ``judge(played)``, where the
+    game has a solver, the value of each move played against the best one, as
+    ``(seat, kind, words)`` for every decision of each kind it judges, in the order the game
+    asked them (`geolab replay FILE --moves` shows them beside the moves)."""
 
     bots: Any
     simulate: str
@@ -90,6 +93,7 @@ class Players:
     hint: str | None = None
     seat: Callable | None = None
     review: Callable | None = None
+    judge: Callable | None = None
 
 
 @dataclass(frozen=True)

@@ -123,9 +123,54 @@ def _is_session(record) -> bool:
     return isinstance(form, str) and form.startswith(SESSION_FORMAT.split("/")[0] + "/")
 
 
+#: A file of several records, each with a label (`geolab tournament --save`: every match).
+COLLECTION_FORMAT = "geolab-records/1"
+
+
+def is_collection(record) -> bool:
+    return isinstance(record, dict) and record.get("format") == COLLECTION_FORMAT
+
+
+def collected(record) -> list[tuple[str, dict]]:
+    """The labelled records of a collection file (``{"format": "geolab-records/1", "records":
+    [{"label": ..., "record": {...}}, ...]}``, other keys free); a malformed one is one line."""
+    listed = record.get("records")
+    if not isinstance(listed, list) or not listed:
+        raise RecordError("records: expected a list of {\"label\": ..., \"record\": {...}}")
+    out = []
+    for k, item in enumerate(listed):
+        if not isinstance(item, dict) or not isinstance(item.get("label"), str) \
+                or not isinstance(item.get("record"), dict):
+            raise RecordError(f"records[{k}]: expected {{\"label\": text, \"record\": a record}}")
+        out.append((item["label"], item["record"]))
+    return out
+
+
+def chosen(record, k: int | None):
+    """The record a file names: itself, or the k-th (1-based) record of a collection; a
+    collection without k, or k out of range, is one line."""
+    if not is_collection(record):
+        if k is not None:
+            raise RecordError("--match: this file holds one record, not a collection of them")
+        return record
+    listed = collected(record)
+    if k is None or not 1 <= k <= len(listed):
+        raise RecordError(f"this file holds {len(listed)} records: name one with --match 1-{len(listed)}")
+    return listed[k - 1][1]
+
+
 def replay(record) -> dict:
-    """Validate and replay a record or a session file (`geolab.lab.play`, a match played at
-    the keyboard); returns the outcome report, or raises `RecordError`."""
+    """Validate and replay a record, a session file (`geolab.lab.play`, a match played at the
+    keyboard) or each record of a collection; returns the outcome report, or raises
+    `RecordError`."""
+    if is_collection(record):
+        out = []
+        for k, (label, one) in enumerate(collected(record)):
+            try:
+                out.append({"label": label, **replay(one)})
+            except RecordError as error:
+                raise RecordError(f"records[{k}].{error}") from None
+        return {"records": len(out), "games": out}
     if _is_session(record):
         return session_report(record)
     entry, played = replay_played(record)

@@ -32,7 +32,8 @@ class Entry:
     engine (a `geolab.game.Seat` that shows the bot only its own decision's observation);
     ``hint`` is the bot whose move ``hint`` suggests (the strongest that does not peek);
     ``review(played, seat)``, where a game has one, gives a person's costliest decisions of
-    a played game, with the better move, as lines (Play the Ranks: the oracle's verdicts)."""
+    a played game, with the better move, as lines (Play the Ranks: the oracle's verdicts);
+    ``judge(played)``, where a game has one, the value of each move against the best one."""
 
     definition: GameDef
     game: Game
@@ -46,6 +47,7 @@ class Entry:
     hint = property(lambda self: self.players.hint)
     seat = property(lambda self: self.players.seat)
     review = property(lambda self: self.players.review)
+    judge = property(lambda self: self.players.judge)
     offers = property(lambda self: self.definition.offers)
 
     def has(self, what: str) -> bool:

@@ -20,8 +20,10 @@ asks the seats and applies their answers, for every game.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -354,6 +356,9 @@ class State:
             self.node = next(self._steps) if first else self._steps.send(value)
         except StopIteration as stop:
             self.node, self.played = None, stop.value
+            plays = _PLAYS.get()
+            if plays is not None:
+                plays.append(Finished(self.game, self.rules, self.deal, tuple(self.log), self.played))
 
     # ----- copies ------------------------------------------------------------------------
     def clone(self) -> State:
@@ -380,6 +385,35 @@ class State:
         if self.deal is not None:
             return self.deal
         return self.game.deal_from_chance(self.rules, [v for k, v in self.log if k == "chance"])
+
+
+#: Where a `State` tells the game it finished, inside `recording` (None: nowhere).
+_PLAYS: ContextVar[list | None] = ContextVar("plays", default=None)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A game a `State` finished (by `play` or stepped): the engine, rules and deal it stepped, its log (every answer,
+    in order) and the played game, so the same game can be stepped again decision by
+    decision (``State(game, rules, deal)`` and the log's answers)."""
+
+    game: Any
+    rules: Any
+    deal: Any
+    log: tuple
+    played: Any
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[Finished]]:
+    """Within the block, every game a `State` finishes is appended to the list yielded: how a
+    replay steps a record decision by decision, whatever game's record replays it."""
+    plays: list[Finished] = []
+    token = _PLAYS.set(plays)
+    try:
+        yield plays
+    finally:
+        _PLAYS.reset(token)
 
 
 def play(game, rules, deal, seats: Sequence) -> Any:

@@ -13,8 +13,8 @@ from geolab import registry
 from geolab.cards import POSTAL, card
 from geolab.game import Decision, MoveError
 from geolab.games.borderup.reference import solutions
-from geolab.games.combo1.reference import ENGINE, Deal, deal_one
-from geolab.games.combo1.rules import Rules
+from geolab.games.combo1.reference import ENGINE, Deal, GameSeen, deal_one
+from geolab.games.combo1.rules import DASHING, Rules
 from geolab.games.combo1.views import VIEWS
 from geolab.lab.play import Match, Person, TimeUp, play_match, seat_bots
 from geolab.stepwise import Claim, State
@@ -172,3 +172,81 @@ def test_the_story_says_who_goes_first_and_why_and_which_games_count():
     late = GameSeen(STATE_IQ, None, 80.0, False, False)
     assert end_line(1, 6, late, 400.0) == \
         "Game 6, State IQ: a tie (1:20 long, to 8:00). It ended after the bell: it does not count."
+
+
+# ----- every ending shown (issue 34, item 5) ---------------------------------------------------
+def _random_match(rules: Rules, seed: int) -> State:
+    """A match played to its end by random legal moves (races claimed at random seconds)."""
+    rng = np.random.default_rng(seed)
+    state = State(ENGINE, rules, deal_one(rules, rng))
+    while not state.is_over():
+        state.apply({d.seat: Claim(d.legal[int(rng.integers(len(d.legal)))], float(rng.exponential(20.0)))
+                     if d.timed else d.legal[int(rng.integers(len(d.legal)))] for d in state.decisions()})
+    return state
+
+
+def test_each_game_ends_with_its_own_story_and_verdict_before_the_next_begins():
+    """A finished game is told by its own views (the State IQ guesses and answers, Play the
+    Ranks' last trick, a race's claims) between the match's line as it begins and as it ends;
+    the events at the next game's first decision already hold it, and the ending continues
+    the events."""
+    from geolab.games.combo1.views import GAME_VIEWS, own
+
+    rules = Rules(round="final", early_stop="never")
+    for seat in (0, 1):
+        state = _random_match(rules, 3)
+        played = state.played
+        told = VIEWS.ending(played, seat)
+        at = 0
+        for n, game in enumerate(played.games, start=1):
+            begin = next(i for i, line in enumerate(told) if line.startswith(f"Game {n}, ") and "begins at" in line)
+            mine = GAME_VIEWS[game.game].ending(own(game), seat)
+            assert told[begin + 1:begin + 1 + len(mine)] == mine
+            assert told[begin + 1 + len(mine)].startswith(f"Game {n}, ") and begin >= at
+            at = begin + 1 + len(mine)
+            assert re.search(r"\b(won|lost|tie)\b", mine[-1], re.IGNORECASE), mine[-1]  # its own verdict
+        last = played.games[-1]
+        assert [g.game for g in played.games][:4] == [0, 1, 2, 3]
+        assert any(line.startswith(f"Trick {len(last.played.tricks)}, base") for line in mine)  # the last trick
+    # the next game's first decision already tells the game before it to its verdict
+    state = State(ENGINE, rules, deal_one(rules, np.random.default_rng(3)))
+    rng = np.random.default_rng(3)
+    while len(state.observe(0).played) < 2:
+        state.apply({d.seat: Claim(d.legal[0], float(rng.exponential(20.0))) if d.timed else d.legal[0]
+                     for d in state.decisions()})
+    d = state.decisions()[0]
+    first = d.observation.played[0]
+    lines = VIEWS.events(d)
+    assert all(line in lines for line in GAME_VIEWS[first.game].ending(own(first), d.seat))
+
+
+def test_state_iq_given_its_first_guesser_by_border_up_names_no_draw():
+    """Issue 34: inside a match the State IQ opening named the statehood draw though the
+    Border-Up winner guesses first; it names Border-Up now, in the game and in its ending."""
+    rules = Rules(round="final", early_stop="never")
+    checked = 0
+    for seed in range(8):
+        played = _random_match(rules, seed).played
+        border_up, state_iq = played.games[0], played.games[1]
+        if border_up.winner is None:
+            continue
+        for seat in (0, 1):
+            text = "\n".join(VIEWS.ending(played, seat))
+            part = text[text.index("Game 2, State IQ, begins"):text.index("Game 2, State IQ:")]
+            assert "Statehood draw" not in part and "(given: it won Border-Up)" in part
+        assert state_iq.played.deal.draw is not None  # the deal holds a draw the match did not make
+        checked += 1
+    assert checked >= 3
+
+
+def test_play_the_ranks_opened_by_a_statehood_draw_names_the_cards():
+    from geolab.games.combo1.rules import RANKS
+    from geolab.games.combo1.views import begin_line
+
+    draw = (POSTAL.index("MT"), POSTAL.index("PA"))  # Montana the 41st state, Pennsylvania the 2nd
+    tie = [GameSeen(DASHING, None, 45.0, True, False)]
+    assert begin_line(Rules(), 0, 4, RANKS, tie, 221.0, draw) == \
+        "Game 4, Play the Ranks, begins at 3:41: by a statehood draw, A drew MT (41st state), B drew PA (2nd): " \
+        "B leads first."
+    state = State(ENGINE, Rules(), deal_one(Rules(), np.random.default_rng(0)))
+    assert state.decisions()[0].observation.draw is None  # Border-Up: no draw

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from geolab import records
 from geolab.bots.combo1.registry import BOTS, seat
 from geolab.errors import GeolabError, RulesError
 from geolab.games.combo1.offers import tournament as lab
@@ -203,15 +204,52 @@ def test_the_command_prints_standings_the_final_and_a_summary(tmp_path, capsys):
     path = tmp_path / "teams.json"
     path.write_text(json.dumps([{"name": n, "team": s} for n, s in
                                 [("Hawks", "team:speed=1.3"), ("Owls", "team"), ("Doves", "team:tricks=random")]]))
-    assert main(["tournament", "--profiles", str(path), "--rules", "short", "--seed", "2"]) in (0, None)
+    saved = tmp_path / "tournament.json"
+    assert main(["tournament", "--profiles", str(path), "--rules", "short", "--seed", "2", "--save", str(saved)]) \
+        in (0, None)
     out = capsys.readouterr().out
     assert "Champion:" in out and "Hawks" in out and "Play the Ranks" in out
+    assert "team:tricks=random" in out  # the profiles
+    # issue 34, item 7: every round's pairings and results, whole points, the final's tie-breakers
+    book = json.loads(saved.read_text())
+    rounds = [s for s in book["rounds"] if s["stage"].startswith("round")]
+    assert [s["stage"] for s in rounds] == [f"round {r}" for r in range(1, 5)]
+    points = {t["name"]: 0 for t in book["teams"]}
+    for stage in rounds:
+        assert f"\nRound {stage['stage'].split()[1]} ({stage['kind']}):" in out
+        assert len(stage["matches"]) == 2 and {m["a"] for m in stage["matches"]} | {m["b"] for m in stage["matches"]} \
+            >= {"Hawks", "Owls", "Doves"}  # three teams: a match and a bye each round
+        for m in stage["matches"]:
+            assert f"  {m['text']}\n" in out
+            if m["winner"] is not None:
+                points[m["winner"]] += 1
+    table = {row["team"]: row["points"] for row in book["standings"]}
+    assert table == points and all(type(p) is int for p in table.values())
+    assert book["final"]["text"] in out and "Final:" in out
+    final = next(s for s in book["rounds"] if s["stage"] == "final")["matches"][0]
+    breakers = [g for g in records.replay(book["records"][-1]["record"])["games"] if g["tiebreak"]]
+    who = ", ".join("tie" if g["winner"] is None else final[g["winner"].lower()] for g in breakers)
+    assert (f"Border-Up tie-breakers: {who}" in final["text"]) == bool(breakers)
+    assert book["final"]["tiebreaks"] == len(breakers)
+    # every match's record replays, and each one steps decision by decision
+    played = [m for s in book["rounds"] for m in s["matches"] if m["b"] is not None]
+    assert len(book["records"]) == len(played)
+    assert [r["label"].split(": ", 1)[1] for r in book["records"]] == [m["text"] for m in played]
+    for k, item in enumerate(book["records"]):
+        assert records.replay(item["record"])["wins"] == dict(zip("AB", played[k]["games"]))
+    assert main(["replay", str(saved), "--match", str(len(played)), "--moves", "--seat", "A"]) in (0, None)
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith(("You won the match", "You lost the match",
+                                                                          "Level at", "The match is level"))
+    for bad in (["--moves"], ["--match", "99"]):
+        assert main(["replay", str(saved), *bad]) == 2
+        assert capsys.readouterr().err == f"geolab: error: this file holds {len(played)} records: name one with " \
+                                          f"--match 1-{len(played)}\n"
     assert main(["tournament", "--profiles", str(path), "--rules", "short", "--repeat", "3", "--json",
                  "--workers", "1"]) in (0, None)
     summary = json.loads(capsys.readouterr().out)
     assert summary["tournaments"] == 3 and sum(t["titles"] for t in summary["teams"]) == 3
     for bad in (["--teams", "1"], ["--teams", "5", "--profiles", str(path)], ["--profiles", str(tmp_path / "no.json")],
-                ["--set", "pairing=random"], ["--repeat", "0"]):
+                ["--set", "pairing=random"], ["--repeat", "0"], ["--repeat", "2", "--save", str(saved)]):
         try:
             code = main(["tournament", *bad])
         except SystemExit as stop:  # argparse's own refusals

@@ -660,13 +660,15 @@ def read_session(record) -> tuple[Match, list]:
     return Match(entry, rules, seed, you, bots), games
 
 
-def replay_session(record) -> tuple[Match, Decision | None]:
+def replay_session(record, watch: Callable[[int, Decision, object], None] | None = None) \
+        -> tuple[Match, Decision | None]:
     """Check a session file move by move on the reference engine: the match (its finished
     games in ``played``) and the decision it stopped at (None when it stopped between games or
-    the match is over). A file that says ``finished`` must hold a finished match."""
+    the match is over). A file that says ``finished`` must hold a finished match. ``watch``
+    sees every logged move as `play_match` replays it."""
     match, games = read_session(record)
     claimed = record["finished"]
-    stopped = play_match(match, None, lambda line: None, games)
+    stopped = play_match(match, None, lambda line: None, games, watch=watch)
     if claimed and not match.finished:
         raise RecordError("finished: the file says true, but its match is not over")
     if not claimed and match.finished:

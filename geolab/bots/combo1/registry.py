@@ -81,5 +81,16 @@ def seat(bot: Team, rules, rng: np.random.Generator) -> TeamSeat:
     return TeamSeat(bot, rules, rng, seats)
 
 
+def judge(played) -> list[tuple[int, str, str]]:
+    """Each game's own judge, game by game (`geolab.definition.Players.judge`): the values of
+    the moves of every game of the match whose game has one (Play the Ranks' oracle)."""
+    out = []
+    for g in played.games:
+        inner = GAME_BOTS[g.game].PLAYERS.judge
+        if inner is not None:
+            out += inner(g.played)
+    return out
+
+
 HINT = "team"
-PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat)
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat, judge=judge)

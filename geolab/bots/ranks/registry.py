@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from geolab.bots.ranks.heuristics import CounterPolicy, GreedyPolicy, PlannerPolicy, RandomPolicy
 from geolab.bots.ranks.learned import LearnedPolicy
-from geolab.bots.ranks.review import review
+from geolab.bots.ranks.review import judge, review
 from geolab.bots.ranks.seats import BotSeat
 from geolab.definition import Players
 from geolab.game import INT63_MAX, Bots, param_range
@@ -127,4 +127,4 @@ def seat(bot, rules: Rules, rng) -> BotSeat:
 
 
 HINT = "montecarlo:k=48,budget_ms=none"
-PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat, review)
+PLAYERS = Players(BOTS, SIMULATE, ARENA, HINT, seat, review, judge)

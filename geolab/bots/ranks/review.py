@@ -10,10 +10,11 @@ from __future__ import annotations
 from geolab.cards import POSTAL
 from geolab.common.text import fit, plural
 from geolab.games.ranks.reference import Game, Lead
-from geolab.games.ranks.solver.analysis import positions
+from geolab.games.ranks.solver.analysis import decisions, positions
 from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 from geolab.games.ranks.views import lead_label
 
+RESULT = {2: "wins", 1: "ties", 0: "loses"}
 HEAD = "Review by the oracle (sees both hands; discards, declarations not judged):"
 OUTCOME = {2: "the win", 1: "the tie"}
 AFTER = {1: "gave a tie", 0: "lost it"}
@@ -59,3 +60,27 @@ def review(game: Game, seat: int) -> list[str]:
     if not found:
         return [HEAD, "  none of your leads and answers lost the result or a trick against best play."]
     return [HEAD] + [line for _, text in found[:2] for line in fit([f"  {text}"])]
+
+
+def _value(game: Game, trick: int, side: int, move, value) -> str:
+    return f"{_move(game, trick, move)}: {RESULT[rank_for(side, value.winner)]}, {plural(value.tricks[side], 'trick')}"
+
+
+def judge(game: Game) -> list[tuple[int, str, str]]:
+    """The oracle's value of every lead and answer of a played game (``(side, kind, words)``
+    in the order played, `geolab.definition.Players.judge`): the result and tricks the mover
+    gets with best play after the move played, beside the best move's."""
+    out = []
+    for d in decisions(game):
+        def worth(m, side=d.side) -> tuple[int, int]:
+            return (rank_for(side, m.winner), m.tricks[side])
+
+        mine = d.played_value
+        best = max(d.solution.moves, key=worth)
+        if worth(mine) >= worth(best):
+            words = f"oracle (sees both hands): best play ({_value(game, d.trick, d.side, d.played, mine)})"
+        else:
+            words = (f"oracle (sees both hands): played {_value(game, d.trick, d.side, d.played, mine)}; "
+                     f"best {_value(game, d.trick, d.side, best.move, best)}")
+        out.append((d.side, d.kind, words))
+    return out

@@ -118,7 +118,8 @@ def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
         parts.append(f"game {n} {TITLES[g.game]}: {_winner(g.winner)} in {g.seconds:.0f} s{notes}")
     if now_view(view) is not None:
         g = view.game
-        parts.append(f"now game {view.index + 1} {TITLES[g]}: "
+        drew = "" if view.draw is None else f" (first by draw A {POSTAL[view.draw[0]]} B {POSTAL[view.draw[1]]})"
+        parts.append(f"now game {view.index + 1} {TITLES[g]}{drew}: "
                      + MODULES[g].observation_string(rules.stage(g), seat, view.inner))
     return " | ".join(parts)
 

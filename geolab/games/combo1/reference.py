@@ -198,7 +198,15 @@ def seen(g: GamePlayed) -> GameSeen:
 class MatchView:
     """What one seat may see at a node of the match (module docstring): ``game`` is the game
     being played (None before the first, at the choices), ``index`` how many games began
-    before it, and ``inner`` that game's own view of the seat (None at the choices)."""
+    before it, and ``inner`` that game's own view of the seat (None at the choices); ``draw``
+    the statehood draw (A's card, B's, face up) that gave the game being played its first
+    turn, where one did.
+
+    ``played`` holds the finished games as played, for the table's words only: each game's
+    own views tell its ending from the seat's side (what they show is public once the game
+    ends). It is not part of the observation (its strings, tensors and equality leave it out):
+    what it holds beyond the endings, such as a hidden discard, bears on nothing to come, each
+    game being dealt afresh."""
 
     rules: Rules
     seat: int
@@ -211,6 +219,8 @@ class MatchView:
     game: int | None = None
     index: int = 0
     inner: Any = None
+    draw: tuple[int, int] | None = None
+    played: tuple[GamePlayed, ...] = field(default=(), compare=False, repr=False)
 
 
 # ----- the reference engine ------------------------------------------------------------------
@@ -261,11 +271,12 @@ def steps(rules: Rules, deal: Deal | None = None):
     """The match, as a generator of nodes (`geolab.stepwise`); returns the `Played` match."""
     rules.validate()
     match = Played(rules)
-    now: dict = {"game": None, "choice_draw": None}
+    now: dict = {"game": None, "choice_draw": None, "draw": None}
 
     def observe(seat: int, inner=None) -> MatchView:
         return MatchView(rules, seat, match.clock, match.wins, tuple(seen(g) for g in match.games),
-                         now["choice_draw"], match.chooser, match.picks, now["game"], len(match.games), inner)
+                         now["choice_draw"], match.chooser, match.picks, now["game"], len(match.games), inner,
+                         now["draw"], tuple(match.games))
 
     if rules.round == "afternoon":
         if deal is None:
@@ -289,14 +300,15 @@ def steps(rules: Rules, deal: Deal | None = None):
             inner_deal = yield from _chance_deal(rules, game, first)
         else:
             inner_deal = with_first(game, _slot(deal, game, used[game]), first)
+        drew = game in DECIDER and first is None and inner_deal.draw is not None  # else its engine refuses it
+        now["draw"] = draw = tuple(int(c) for c in inner_deal.draw) if drew else None
         played = yield from stage(ENGINES[game].steps(rules.stage(game), inner_deal), observe, where)
         start, seconds = match.clock, timing.seconds(rules, game, played)
         limit = rules.seconds
         counted = limit is None or start + seconds <= limit or rules.unfinished == "count"
-        draw = None if first is not None or game not in DECIDER else tuple(int(c) for c in inner_deal.draw)
         match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak, draw))
         used[game] += 1
-        now["game"] = None
+        now["game"] = now["draw"] = None
         if limit is not None and match.clock >= limit:
             break
     return match
@@ -454,6 +466,8 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
             inner = with_first(game, deal.games[game][slot], first)
             new = ENGINES[game].resample(rules.stage(game), inner, answers, seat, rng)
             games[game][slot], answers = (new.deal, list(new.log)) if isinstance(new, Resampled) else (new, answers)
+            if game in DECIDER and first is None and games[game][slot].draw is None:  # the public draw, kept
+                games[game][slot] = replace(games[game][slot], draw=inner.draw)
         new_log += answers
     for k in range(len(GAMES)):
         used = sum(1 for g in begun if g[0] == k)
@@ -488,7 +502,7 @@ def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generat
         log += answers
     if view.game is not None and view.inner is not None and len(view.past) == view.index:
         now = ENGINES[view.game].determinize(rules.stage(view.game), seat, view.inner, rng)
-        games[view.game].append(now.deal)
+        games[view.game].append(now.deal if view.draw is None else replace(now.deal, draw=view.draw))
         log += [e for e in now.log if e[0] == "ask"]
     for k, n in enumerate(slots(rules)):
         games[k] += [ENGINES[k].deal(rules.stage(k), rng) for _ in range(n - len(games[k]))]

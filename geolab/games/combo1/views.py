@@ -12,9 +12,15 @@ deadline, as in the game played alone, and the game's own ``echo``, ``called`` a
 first, the game already chosen and the games still open.
 
 **The story** (`events`): in the afternoon, first a line naming both teams' choices (the
-second chooser's is seen here first); a line as each game begins (who takes the first turn, and why) and a
-line as it ends (its winner, its minutes, whether it counted); lines are only ever added, as
-the play loop needs. `ending` adds the last game's own ending and the match's verdict.
+second chooser's is seen here first); a line as each game begins (who takes the first turn,
+and what decided it: the game that gave it, or the statehood draw and its cards), and as it
+ends, that game's own ending as its own views tell it from the seat's side (State IQ's clues,
+guesses and answers, Play the Ranks' tricks to the last, a race's times and claims, and its
+verdict), then a line with its winner, its minutes and whether it counted; lines are only
+ever added, as the play loop needs. `ending` is the whole story and the match's verdict.
+
+Inside a match State IQ's first guesser is given by Border-Up where Border-Up had a winner:
+its deal's statehood draw was not made, so State IQ's views are shown the game without it.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ from geolab.common.text import WIDTH
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
-from geolab.games.combo1.reference import DECIDER, SIDES, MatchView, Played, first_player, seen
-from geolab.games.combo1.rules import GAMES, STATE_IQ, TITLES
+from geolab.games.combo1.reference import DECIDER, SIDES, GamePlayed, MatchView, Played, drawn, first_player, seen
+from geolab.games.combo1.rules import GAMES, RANKS, STATE_IQ, TITLES
 from geolab.games.dashing.views import VIEWS as DASHING_VIEWS
 from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
 from geolab.games.ranks.views import fit, ordinal, wrapped
@@ -50,8 +56,22 @@ def _who(seat: int, me: int, capital: bool = False) -> str:
 
 
 def inner(decision: Decision) -> Decision:
-    """A game's decision as that game asks it: its own view of the seat."""
-    return dataclasses.replace(decision, observation=decision.observation.inner)
+    """A game's decision as that game asks it: its own view of the seat (State IQ's without the
+    statehood draw where the match gave the first guesser: no draw was made)."""
+    view: MatchView = decision.observation
+    mine = view.inner
+    if view.game == STATE_IQ and view.draw is None and getattr(mine, "draw", None) is not None:
+        mine = dataclasses.replace(mine, draw=None)
+    return dataclasses.replace(decision, observation=mine)
+
+
+def own(game: GamePlayed):
+    """A finished game as its own views are to tell it: State IQ's without the statehood draw
+    where the match gave the first guesser (as `inner`)."""
+    played = game.played
+    if game.game == STATE_IQ and game.draw is None and played.deal.draw is not None:
+        played = dataclasses.replace(played, deal=dataclasses.replace(played.deal, draw=None))
+    return played
 
 
 def _views(decision: Decision):
@@ -77,16 +97,23 @@ def match_line(view: MatchView) -> str:
 
 
 # ----- the story ----------------------------------------------------------------------------
-def begin_line(rules, me: int, n: int, game: int, past, start: float) -> str:
-    """The line a game begins with: its number, when, and who takes the first turn."""
+def begin_line(rules, me: int, n: int, game: int, past, start: float, draw=None) -> str:
+    """The line a game begins with: its number, when, and who takes the first turn and what
+    decided it: the game that gave it, or the statehood draw (`draw`, A's card and B's, named
+    here for Play the Ranks, whose own views do not name it; State IQ's name it)."""
     what = f"Game {n}, {TITLES[game]}, begins at {clock_text(start)}"
     if game not in DECIDER:
         return f"{what}."
     first = first_player(rules, past, game)
     verb, third = ("guess", "guesses") if game == STATE_IQ else ("lead", "leads")
-    if first is None:
+    if first is not None:
+        return f"{what}: {_who(first, me)} {verb if first == me else third} first (won {TITLES[DECIDER[game]]})."
+    if game != RANKS or draw is None:
         return f"{what}: a statehood draw decides who {third} first."
-    return f"{what}: {_who(first, me)} {verb if first == me else third} first (won {TITLES[DECIDER[game]]})."
+    ranks = [int(CARD_RANKS[c, STATEHOOD]) for c in draw]
+    first = drawn(draw)
+    return (f"{what}: by a statehood draw, A drew {POSTAL[draw[0]]} ({ordinal(ranks[0])} state), B drew "
+            f"{POSTAL[draw[1]]} ({ordinal(ranks[1])}): {_who(first, me)} {verb if first == me else third} first.")
 
 
 def end_line(me: int, n: int, game, start: float) -> str:
@@ -109,16 +136,19 @@ def choice_line(me: int, chooser: int | None, picks) -> list[str]:
             f"{_who(second, me)} chose {TITLES[picks[1]]}, played second."]
 
 
-def story(rules, me: int, past, now: int | None, chooser: int | None = None, picks=()) -> list[str]:
-    """The afternoon's choices, each finished game's two lines, and the first line of the game
-    now begun."""
+def story(rules, me: int, games, now: int | None, chooser: int | None = None, picks=(), draw=None) -> list[str]:
+    """The afternoon's choices; each finished game (a `GamePlayed`) begun, told to its end by
+    its own views from seat `me`'s side, and ended; and the first line of the game now begun
+    (`draw`: the statehood draw that gives it its first turn, where one does)."""
     lines, start = choice_line(me, chooser, picks), 0.0
-    for n, game in enumerate(past, start=1):
-        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start))
-        lines.append(end_line(me, n, game, start))
+    past = tuple(seen(g) for g in games)
+    for n, game in enumerate(games, start=1):
+        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start, game.draw))
+        lines += GAME_VIEWS[game.game].ending(own(game), me)
+        lines.append(end_line(me, n, past[n - 1], start))
         start += game.seconds
     if now is not None:
-        lines.append(begin_line(rules, me, len(past) + 1, now, past, start))
+        lines.append(begin_line(rules, me, len(games) + 1, now, past, start, draw))
     return lines
 
 
@@ -180,15 +210,10 @@ class Combo1Views(Views):
 
     def events(self, decision: Decision) -> list[str]:
         view: MatchView = decision.observation
-        return fit(story(view.rules, view.seat, view.past, view.game, view.chooser, view.picks))
+        return fit(story(view.rules, view.seat, view.played, view.game, view.chooser, view.picks, view.draw))
 
     def ending(self, played: Played, seat: int) -> list[str]:
-        past = tuple(seen(g) for g in played.games)
-        lines = story(played.rules, seat, past[:-1], past[-1].game if past else None, played.chooser, played.picks)
-        if past:
-            last = played.games[-1]
-            lines += GAME_VIEWS[last.game].ending(last.played, seat)
-            lines.append(end_line(seat, len(past), past[-1], last.start))
+        lines = story(played.rules, seat, played.games, None, played.chooser, played.picks)
         return fit(lines + verdict(played, seat))
 
     def reason(self, decision: Decision, action) -> str:

@@ -11,6 +11,7 @@ from geolab.games.combo1.rules import TITLES
 # the tournament, its teams' bots and the progress bar: imported when it runs
 lab = lazy_module("geolab.games.combo1.offers.tournament")
 progress = lazy_module("geolab.lab.progress")
+results = lazy_module("geolab.lab.results")
 
 teams_count = argtypes.whole("--teams", 2, 64, "a tournament of at most 64 teams")
 workers = argtypes.whole("--workers", 1, argtypes.max_threads, "the larger of 64 and 8 a core")
@@ -36,10 +37,13 @@ def add(commands) -> None:
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument("--workers", type=workers, help="processes (default: one a core; the numbers are the same for any)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--save", metavar="FILE",
+                   help="one tournament: write it with every match's record (geolab replay FILE --match K)")
     p.set_defaults(run=run)
 
 
 def run(args) -> None:
+    from geolab.errors import GeolabError
     from geolab.games.combo1.tournament import TournamentRules
 
     rules = TournamentRules.preset(args.rules or TournamentRules.DEFAULT)
@@ -47,27 +51,50 @@ def run(args) -> None:
         rules = rules.with_settings(args.set)
     profiles = lab.load_profiles(args.profiles) if args.profiles else lab.ladder(args.teams or 8)
     if args.profiles and args.teams is not None and args.teams != len(profiles):
-        from geolab.errors import GeolabError
         raise GeolabError(f"--teams {args.teams} but {args.profiles} lists {len(profiles)} teams")
-    with progress.bar(args.repeat, unit="tournaments", enabled=None if args.repeat > 1 else False) as bar:
-        played = lab.tournaments(rules, profiles, args.repeat, args.seed, workers=args.workers, progress=bar.update)
     if args.repeat == 1:
-        _one(played, profiles, args)
-    else:
-        _many(played, profiles, args)
-
-
-def _one(played, profiles, args) -> None:
-    table = lab.standings(played, profiles)
-    final = lab.final_line(played, profiles)
-    if args.json:
-        print_json({"seed": args.seed, "standings": table.to_dict("records"), "final": final})
+        if args.save:
+            results.check_writable(args.save, "file", "--save")
+        _one(lab.reference(rules, profiles, args.seed), rules, profiles, args)
         return
-    print(f"Combo 1 tournament, {len(profiles)} teams, seed {args.seed}: games won/played by game "
-          f"({', '.join(TITLES)})")
-    print_table(table.to_dict("records"))
+    if args.save:
+        raise GeolabError("--save writes one tournament's matches: not with --repeat")
+    with progress.bar(args.repeat, unit="tournaments", enabled=None) as bar:
+        played = lab.tournaments(rules, profiles, args.repeat, args.seed, workers=args.workers, progress=bar.update)
+    _many(played, profiles, args)
+
+
+def _one(out, rules, profiles, args) -> None:
+    """One tournament, every match on the reference engine: the teams, each round's pairings
+    and results, the standings, the playoffs, the final (and the file, with ``--save``)."""
+    rounds, table, final = lab.rounds_of(out, profiles), lab.standings_of(out, profiles), lab.final_of(out, profiles)
+    if args.save:
+        results.write_json(lab.saved(out, profiles, rules, args.seed), args.save)
+    if args.json:
+        print_json({"seed": args.seed, "teams": [{"name": p.name, "team": p.team} for p in profiles],
+                    "rounds": rounds, "standings": table, "final": final})
+        return
+    print(f"Combo 1 tournament, {len(profiles)} teams, seed {args.seed}; every match on the reference engine")
+    print("Teams (profiles):")
+    print_table([{"team": p.name, "profile": p.team} for p in profiles])
+    print(f"Drawn order: {', '.join(profiles[t].name for t in out.order)}")
+    def show(stage: dict) -> None:
+        kind = "" if stage["kind"] == stage["stage"] else f" ({stage['kind']})"
+        print(f"\n{stage['stage'].capitalize()}{kind}:")
+        for m in stage["matches"]:
+            print(f"  {m['text']}")
+
+    for stage in (s for s in rounds if s["stage"].startswith("round")):
+        show(stage)
+    print(f"\nStandings after the rounds (a match won 1 point, drawn {rules.draw_value:g}, a bye 1); "
+          f"games won by game ({', '.join(TITLES)}):")
+    print_table(table)
+    for stage in (s for s in rounds if not s["stage"].startswith("round")):
+        show(stage)
     print()
     print(final["text"])
+    if args.save:
+        print(f"saved: {args.save} (each match: geolab replay {args.save} --match K [--moves])")
 
 
 def _many(played, profiles, args) -> None:

@@ -1,5 +1,7 @@
-"""Combo 1 tournaments for a coach: teams as profiles, one tournament's tables, and many
-tournaments' summary (how often each profile wins the event, with intervals).
+"""Combo 1 tournaments for a coach: teams as profiles, one tournament match by match (the
+reference tournament: its rounds' pairings and results, standings, final, and every match's
+record), and many tournaments' summary (how often each profile wins the event, with
+intervals, on the batch tournament).
 
 A *profile* is a named team: a Combo 1 ``team`` bot spec (`geolab.bots.combo1.registry`), whose
 knobs are race speed, trivia knowledge, the Play the Ranks bot and the afternoon preference.
@@ -20,14 +22,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from geolab.bots.combo1.registry import BOTS
+from geolab.bots.combo1.registry import BOTS, seat
 from geolab.errors import GeolabError, RulesError
+from geolab.games.combo1.game import GAME
 from geolab.games.combo1.rules import TITLES
-from geolab.games.combo1.tournament import TournamentRules, check_teams
+from geolab.games.combo1.tournament import BYE, MatchResult, TournamentPlayed, TournamentRules, check_teams, play
 from geolab.games.combo1.tournament_batch import BLOCK, Tournaments, run
 from geolab.lab.stats import wilson
+from geolab.records import COLLECTION_FORMAT
 
 
 @dataclass(frozen=True)
@@ -102,43 +107,6 @@ def teams(rules: TournamentRules, profiles: Sequence[Profile]) -> list:
     return out
 
 
-def standings(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> pd.DataFrame:
-    """Tournament i's table: each team's points, matches and games won by game, best first."""
-    rows = []
-    for t, p in enumerate(profiles):
-        row = {"team": p.name, "points": float(played.standing[i, t]), "won": int(played.wins[i, t]),
-               "drawn": int(played.draws[i, t]), "byes": int(played.byes[i, t]),
-               "playoffs": int(played.playoffs[i, t])}
-        for g, title in enumerate(TITLES):
-            row[title] = f"{played.games_won[i, t, g]}/{played.games_played[i, t, g]}"
-        row["final"] = "champion" if played.champion[i] == t else "runner-up" if t in played.finalists[i] else ""
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    order = [int(t) for t in played.order[i]]
-    table["drawn order"] = [order.index(t) for t in range(len(profiles))]
-    return table.sort_values(["points", "drawn order"], ascending=[False, True]).drop(columns="drawn order")
-
-
-def final_line(played: Tournaments, profiles: Sequence[Profile], i: int = 0) -> dict:
-    """Tournament i's final, as a sentence and as numbers."""
-    a, b = (int(t) for t in played.finalists[i])
-    champion = int(played.champion[i])
-    score = [int(x) for x in played.final_score[i]]
-    won = score[0] if champion == a else score[1]
-    lost = score[1] if champion == a else score[0]
-    loser = b if champion == a else a
-    how = f"{won}-{lost} in games"
-    if played.final_tiebreaks[i]:
-        how += f", then the Border-Up tie-breaker ({played.final_tiebreaks[i]} played)"
-    if played.coins[i] and won == lost:
-        how += ", then a coin (every tie-breaker tied)"
-    early = " (stopped early)" if played.final_games[i] - played.final_tiebreaks[i] < 4 else ""
-    text = f"Champion: {profiles[champion].name}, beating {profiles[loser].name} {how}{early}."
-    return {"text": text, "champion": profiles[champion].name, "runner_up": profiles[loser].name,
-            "finalists": [profiles[a].name, profiles[b].name], "games": score,
-            "tiebreaks": int(played.final_tiebreaks[i]), "coins": int(played.coins[i])}
-
-
 def summary(played: Tournaments, profiles: Sequence[Profile], confidence: float = 0.95) -> pd.DataFrame:
     """Many tournaments: how often each profile won the event and reached the final (with
     Wilson intervals over the tournaments), its mean points, and its share of games won by
@@ -194,3 +162,115 @@ def _blocks(rules: TournamentRules, profiles: Sequence[Profile], n: int, seed: i
 @cache
 def _teams(rules: TournamentRules, profiles: tuple[Profile, ...]) -> list:
     return teams(rules, profiles)
+
+
+# ----- one tournament, match by match (the coach's view) --------------------------------------
+def reference(rules: TournamentRules, profiles: Sequence[Profile], seed: int) -> TournamentPlayed:
+    """One tournament with every match played on the reference engine (so each match has its
+    record), the teams seated as at a table; chance from ``default_rng(seed)``."""
+    bots = teams(rules, profiles)
+    return play(rules, len(profiles), lambda t, match_rules, rng: seat(bots[t], match_rules, rng),
+                np.random.default_rng(seed))
+
+
+def _points(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def stage_name(m: MatchResult) -> str:
+    return {-1: "playoff", -2: "final"}.get(m.round, f"round {m.round + 1}")
+
+
+def match_line(m: MatchResult, profiles: Sequence[Profile]) -> str:
+    """A match in one line: its teams (seat A first), the games won, who won; its Border-Up
+    tie-breakers and who won each; a coin where every one tied."""
+    a = profiles[m.a].name
+    if m.b == BYE:
+        return f"{a}: a bye (counts as a win)"
+    b = profiles[m.b].name
+    wins = m.played.wins
+    result = "drawn" if m.winner is None else f"{profiles[m.winner].name} won"
+    line = f"{a} (A) v {b} (B): {wins[0]}-{wins[1]} in games, {result}"
+    breakers = [g for g in m.played.games if g.tiebreak]
+    if breakers:
+        who = ", ".join("tie" if g.winner is None else (a, b)[g.winner] for g in breakers)
+        line += f"; Border-Up tie-breakers: {who}"
+    if m.round < 0 and m.winner is None:
+        line += "; still level: a coin decided"
+    return line
+
+
+def standings_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> list[dict]:
+    """The standings after the rounds: points (whole where the rules' draw value is), matches
+    won, drawn, lost, byes, and games won by game; best first (ties in the drawn order)."""
+    rows = []
+    for t, p in enumerate(profiles):
+        mine = [m for m in out.matches if m.round >= 0 and t in (m.a, m.b)]
+        row = {"team": p.name, "points": _points(out.standing[t]),
+               "won": sum(m.winner == t for m in mine if m.b != BYE),
+               "drawn": sum(m.winner is None for m in mine), "lost": 0,
+               "byes": sum(m.b == BYE for m in mine)}
+        row["lost"] = len(mine) - row["won"] - row["drawn"] - row["byes"]
+        won = sum((m.games_won(t) for m in mine), np.zeros(len(TITLES), np.int64))
+        row.update({title: int(won[g]) for g, title in enumerate(TITLES)})
+        rows.append(row)
+    order = {t: i for i, t in enumerate(out.order)}
+    ranked = sorted(range(len(profiles)), key=lambda t: (-out.standing[t], order[t]))
+    return [rows[t] for t in ranked]
+
+
+def final_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> dict:
+    """The final as a sentence and as numbers."""
+    final = out.matches[-1]
+    champion, loser = out.champion, (final.b if out.champion == final.a else final.a)
+    wins = final.played.wins
+    won, lost = (wins[0], wins[1]) if champion == final.a else (wins[1], wins[0])
+    breakers = sum(g.tiebreak for g in final.played.games)
+    how = f"{won}-{lost} in games"
+    if breakers:
+        how += f", then the Border-Up tie-breaker ({breakers} played)"
+    if final.winner is None:
+        how += ", then a coin (every tie-breaker tied)"
+    text = f"Champion: {profiles[champion].name}, beating {profiles[loser].name} {how}."
+    return {"text": text, "champion": profiles[champion].name, "runner_up": profiles[loser].name,
+            "games": [won, lost], "tiebreaks": breakers}
+
+
+def rounds_of(out: TournamentPlayed, profiles: Sequence[Profile]) -> list[dict]:
+    """Every stage in order (the rounds with their kind, the playoffs, the final), each with
+    its pairings and results."""
+    stages: list[dict] = []
+    for m in out.matches:
+        name = stage_name(m)
+        if not stages or stages[-1]["stage"] != name:
+            stages.append({"stage": name, "kind": None, "matches": []})
+        if m.played is not None:
+            stages[-1]["kind"] = m.played.rules.round  # morning, afternoon, playoff or final
+        stages[-1]["matches"].append({"a": profiles[m.a].name, "b": None if m.b == BYE else profiles[m.b].name,
+                                      "winner": None if m.winner is None else profiles[m.winner].name,
+                                      "games": None if m.played is None else list(m.played.wins),
+                                      "text": match_line(m, profiles)})
+    return stages
+
+
+def match_record(m: MatchResult, profiles: Sequence[Profile]) -> dict:
+    """A match's record (`geolab replay` reads it), its seats named by the teams."""
+    record = GAME.to_record(m.played)
+    record["players"] = {"A": f"{profiles[m.a].name} ({profiles[m.a].team})",
+                         "B": f"{profiles[m.b].name} ({profiles[m.b].team})"}
+    return record
+
+
+def saved(out: TournamentPlayed, profiles: Sequence[Profile], rules: TournamentRules, seed: int) -> dict:
+    """The tournament as a file of records (`geolab.records.COLLECTION_FORMAT`): every match's record, labelled with
+    its stage and teams, then the teams, the rounds, the standings and the final;
+    ``geolab replay FILE --match K`` replays match K."""
+    played = [m for m in out.matches if m.played is not None]
+    return {"format": COLLECTION_FORMAT, "what": "a Combo 1 tournament (geolab tournament --save)",
+            "rules": rules.to_spec(), "seed": seed,
+            "teams": [{"name": p.name, "team": p.team} for p in profiles],
+            "order": [profiles[t].name for t in out.order],
+            "rounds": rounds_of(out, profiles), "standings": standings_of(out, profiles),
+            "final": final_of(out, profiles),
+            "records": [{"label": f"{stage_name(m)}: {match_line(m, profiles)}", "record": match_record(m, profiles)}
+                        for m in played]}
