@@ -13,7 +13,8 @@ from geolab import registry
 from geolab.cards import POSTAL, card
 from geolab.game import Decision, MoveError
 from geolab.games.borderup.reference import solutions
-from geolab.games.combo1.reference import ENGINE, Deal, GameSeen, deal_one
+from geolab.games.combo1.game import GAME
+from geolab.games.combo1.reference import ENGINE, Deal, GamePlayed, GameSeen, deal_one
 from geolab.games.combo1.rules import DASHING, Rules
 from geolab.games.combo1.views import VIEWS
 from geolab.lab.play import Match, Person, TimeUp, play_match, seat_bots
@@ -208,16 +209,30 @@ def test_each_game_ends_with_its_own_story_and_verdict_before_the_next_begins():
         last = played.games[-1]
         assert [g.game for g in played.games][:4] == [0, 1, 2, 3]
         assert any(line.startswith(f"Trick {len(last.played.tricks)}, base") for line in mine)  # the last trick
-    # the next game's first decision already tells the game before it to its verdict
-    state = State(ENGINE, rules, deal_one(rules, np.random.default_rng(3)))
+    # the next game's first decision already tells the game before it to its verdict, in the
+    # words kept for that seat alone (the view never holds a game as played: its hidden cards)
+    state = State(GAME, rules, deal_one(rules, np.random.default_rng(3)))
     rng = np.random.default_rng(3)
-    while len(state.observe(0).played) < 2:
+    while len(state.observe(0).told) < 2:
         state.apply({d.seat: Claim(d.legal[0], float(rng.exponential(20.0))) if d.timed else d.legal[0]
                      for d in state.decisions()})
     d = state.decisions()[0]
-    first = d.observation.played[0]
+    assert not any(isinstance(x, GamePlayed) for x in vars(d.observation).values() if isinstance(x, tuple))
+    opening, words = d.observation.told[0]
     lines = VIEWS.events(d)
-    assert all(line in lines for line in GAME_VIEWS[first.game].ending(own(first), d.seat))
+    assert words and all(line in lines for line in words)
+    first_game = next(iter(_finished(rules, state)))
+    assert words == tuple(GAME_VIEWS[first_game.game].ending(own(first_game), d.seat)) and opening == first_game.draw
+    assert State(ENGINE, rules, state.deal, state.log).observe(d.seat).told == ()  # stepped without words: none
+
+
+def _finished(rules: Rules, state: State):
+    """The games the match has finished so far, as played: the state's log played on to the end
+    by first legal moves, its first games unchanged."""
+    later = State(ENGINE, rules, state.deal, state.log)
+    while not later.is_over():
+        later.apply({d.seat: Claim(d.legal[0], 99.0) if d.timed else d.legal[0] for d in later.decisions()})
+    return later.played.games
 
 
 def test_state_iq_given_its_first_guesser_by_border_up_names_no_draw():

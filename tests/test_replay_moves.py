@@ -63,6 +63,9 @@ def test_replay_moves_steps_through_a_record_of_every_game_to_its_end(name, tmp_
     assert all(line in out for line in views.screen(d))  # the deciding seat's own table
     end = out.index(f"== the end, as {entry.game.seat_name(game.rules, 0)} saw it ==")
     assert out[-1] == views.ending(game.played, 0)[-1] and end > out.index(heads[-1])  # the verdict, last
+    later = [d for d, _ in game.moves if getattr(d.observation, "told", ())]
+    if entry.has("stages") and name == "combo1":  # a match: each finished game told at the next one's table
+        assert later and all(line in views.events(later[-1]) for line in later[-1].observation.told[-1][1])
 
 
 def test_one_seats_view_and_the_endings_side():

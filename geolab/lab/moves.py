@@ -52,7 +52,7 @@ def stepped(record) -> tuple[registry.Entry, list[Stepped]]:
         raise RecordError(f"{entry.name}: this record cannot be stepped move by move")
     last = mine[-1]  # the record's own game (the games inside it were replayed before it)
     game = Stepped(last.rules, played=last.played)
-    state = State(last.game, last.rules, last.deal)
+    state = State(entry.game, last.rules, last.deal)  # the registered game: its views' words, whatever replayed it
     for kind, value in last.log:
         if kind == "chance":
             state.apply_chance(value)

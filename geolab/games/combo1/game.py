@@ -9,10 +9,10 @@ this package; this class only puts them behind the one contract.
 from __future__ import annotations
 
 from geolab.game import Packaged
-from geolab.games.combo1 import observations, records
+from geolab.games.combo1 import observations, records, reference
 from geolab.games.combo1.reference import Engine, Played
 from geolab.games.combo1.rules import Rules
-from geolab.games.combo1.views import VIEWS
+from geolab.games.combo1.views import VIEWS, told
 
 
 def _engine():
@@ -44,6 +44,11 @@ class Combo1Game(Engine, Packaged):
 
     # ----- at the keyboard ---------------------------------------------------------------
     views = VIEWS
+
+    def steps(self, rules: Rules, deal):
+        """The reference engine's steps, each finished game told to each seat by its own views
+        (`MatchView.told`): the words a person reads at the next game's table."""
+        return reference.steps(rules, deal, tell=told)
 
     def deal_points(self, played: Played) -> tuple[int, int]:
         return played.wins

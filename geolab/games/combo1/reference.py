@@ -202,11 +202,11 @@ class MatchView:
     the statehood draw (A's card, B's, face up) that gave the game being played its first
     turn, where one did.
 
-    ``played`` holds the finished games as played, for the table's words only: each game's
-    own views tell its ending from the seat's side (what they show is public once the game
-    ends). It is not part of the observation (its strings, tensors and equality leave it out):
-    what it holds beyond the endings, such as a hidden discard, bears on nothing to come, each
-    game being dealt afresh."""
+    ``told`` holds, for each finished game, the statehood draw that opened it (or None) and its
+    ending as this seat was told it, in words (``steps``'s `tell`; empty when stepped without
+    one): for the table's words only, so it is not part of the observation (its strings,
+    tensors and equality leave it out). It never holds a game as played, which keeps hidden
+    cards (Combo 1's Play the Ranks discards) that the seat never saw."""
 
     rules: Rules
     seat: int
@@ -220,7 +220,7 @@ class MatchView:
     index: int = 0
     inner: Any = None
     draw: tuple[int, int] | None = None
-    played: tuple[GamePlayed, ...] = field(default=(), compare=False, repr=False)
+    told: tuple[tuple[tuple[int, int] | None, tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
 
 
 # ----- the reference engine ------------------------------------------------------------------
@@ -267,16 +267,19 @@ def with_first(game: int, deal, first: int | None):
     return replace(deal, first=first) if game == STATE_IQ else replace(deal, first_lead=first)
 
 
-def steps(rules: Rules, deal: Deal | None = None):
-    """The match, as a generator of nodes (`geolab.stepwise`); returns the `Played` match."""
+def steps(rules: Rules, deal: Deal | None = None, tell: Callable[[GamePlayed, int], tuple[str, ...]] | None = None):
+    """The match, as a generator of nodes (`geolab.stepwise`); returns the `Played` match.
+    ``tell(game, seat)``: a finished game's ending in words for that seat, kept in its later
+    views (`MatchView.told`; the game's views give it, `geolab.games.combo1.game`)."""
     rules.validate()
     match = Played(rules)
     now: dict = {"game": None, "choice_draw": None, "draw": None}
+    told: tuple[list, list] = ([], [])
 
     def observe(seat: int, inner=None) -> MatchView:
         return MatchView(rules, seat, match.clock, match.wins, tuple(seen(g) for g in match.games),
                          now["choice_draw"], match.chooser, match.picks, now["game"], len(match.games), inner,
-                         now["draw"], tuple(match.games))
+                         now["draw"], tuple(told[seat]))
 
     if rules.round == "afternoon":
         if deal is None:
@@ -307,6 +310,8 @@ def steps(rules: Rules, deal: Deal | None = None):
         limit = rules.seconds
         counted = limit is None or start + seconds <= limit or rules.unfinished == "count"
         match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak, draw))
+        for seat in SEATS if tell is not None else ():
+            told[seat].append((draw, tuple(tell(match.games[-1], seat))))
         used[game] += 1
         now["game"] = now["draw"] = None
         if limit is not None and match.clock >= limit:

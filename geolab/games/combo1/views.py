@@ -136,19 +136,26 @@ def choice_line(me: int, chooser: int | None, picks) -> list[str]:
             f"{_who(second, me)} chose {TITLES[picks[1]]}, played second."]
 
 
-def story(rules, me: int, games, now: int | None, chooser: int | None = None, picks=(), draw=None) -> list[str]:
-    """The afternoon's choices; each finished game (a `GamePlayed`) begun, told to its end by
-    its own views from seat `me`'s side, and ended; and the first line of the game now begun
-    (`draw`: the statehood draw that gives it its first turn, where one does)."""
+def told(game: GamePlayed, me: int) -> tuple[str, ...]:
+    """A finished game's ending from seat `me`'s side, by its own views: what the match keeps
+    of it for that seat (`MatchView.told`)."""
+    return tuple(GAME_VIEWS[game.game].ending(own(game), me))
+
+
+def story(rules, me: int, past, endings, now: int | None, chooser: int | None = None, picks=(),
+          draw=None) -> list[str]:
+    """The afternoon's choices; each finished game (`past`, as both teams saw it end) begun,
+    told to its end as seat `me` was told it (`endings`: (its opening draw, its ending's
+    lines)), and ended; and the first line of the game now begun (`draw`: the statehood draw
+    that gives it its first turn, where one does)."""
     lines, start = choice_line(me, chooser, picks), 0.0
-    past = tuple(seen(g) for g in games)
-    for n, game in enumerate(games, start=1):
-        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start, game.draw))
-        lines += GAME_VIEWS[game.game].ending(own(game), me)
-        lines.append(end_line(me, n, past[n - 1], start))
+    for n, (game, (opening, ending)) in enumerate(zip(past, endings), start=1):
+        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start, opening))
+        lines += ending
+        lines.append(end_line(me, n, game, start))
         start += game.seconds
     if now is not None:
-        lines.append(begin_line(rules, me, len(games) + 1, now, past, start, draw))
+        lines.append(begin_line(rules, me, len(past) + 1, now, past, start, draw))
     return lines
 
 
@@ -210,10 +217,12 @@ class Combo1Views(Views):
 
     def events(self, decision: Decision) -> list[str]:
         view: MatchView = decision.observation
-        return fit(story(view.rules, view.seat, view.played, view.game, view.chooser, view.picks, view.draw))
+        return fit(story(view.rules, view.seat, view.past, view.told, view.game, view.chooser, view.picks, view.draw))
 
     def ending(self, played: Played, seat: int) -> list[str]:
-        lines = story(played.rules, seat, played.games, None, played.chooser, played.picks)
+        endings = [(g.draw, told(g, seat)) for g in played.games]
+        lines = story(played.rules, seat, tuple(seen(g) for g in played.games), endings, None, played.chooser,
+                      played.picks)
         return fit(lines + verdict(played, seat))
 
     def reason(self, decision: Decision, action) -> str:
