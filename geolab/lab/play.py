@@ -429,10 +429,9 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
                         answers[d.seat] = seats[d.seat].act(d)
                         flush()
                 if last is not None:
-                    person = seats[you]
-                    if hasattr(person, "rivals"):
-                        person.rivals = tuple(_rival(o, answers[o.seat], views) for o in decisions
-                                              if o.seat != you and o.timed and isinstance(answers.get(o.seat), Claim))
+                    person = seats[you]  # a person's seat (Person, the web's) is told the rivals' claims
+                    person.rivals = tuple(_rival(o, answers[o.seat], views) for o in decisions
+                                          if o.seat != you and o.timed and isinstance(answers.get(o.seat), Claim))
                     asked = True
                     answers[you] = person.act(last)
                     flush()

@@ -230,25 +230,21 @@ class Combo1Views(Views):
             return f"{TITLES[action]} comes first among the open games in the hint team's preference"
         return _views(decision).reason(inner(decision), action)
 
-    # ----- the play loop's race words (optional parts of the Views, `geolab.lab.play`) -----
+    # ----- the play loop's race words: the game being played's own (`geolab.game.Views`) -----
     def echo(self, decision: Decision, action, text: str) -> str:
-        echo = None if decision.kind == "choose" else getattr(_views(decision), "echo", None)
-        return echo(inner(decision), action, text) if echo else f"-> {self.label(decision, action)}"
+        if decision.kind == "choose":
+            return f"-> {self.label(decision, action)}"
+        return _views(decision).echo(inner(decision), action, text)
 
     def called(self, decision: Decision, seat: int, claim, words: str) -> list[str]:
-        called = getattr(_views(decision), "called", None)
-        if called is None:
-            return [f"{SIDES[seat]} claimed first: {words}.", "Your time is up: no claim from you."]
-        return called(inner(decision), seat, claim, words)
+        return _views(decision).called(inner(decision), seat, claim, words)
 
     def race_note(self, decision: Decision) -> str:
-        note = getattr(_views(decision), "race_note", None)
-        return note(inner(decision)) if note else "it is yours to find"
+        return _views(decision).race_note(inner(decision))
 
     def note(self, decision: Decision, action, text: str) -> str | None:
         """The game's own line on words a move ignored, where it has one."""
-        note = None if decision.kind == "choose" else getattr(_views(decision), "note", None)
-        return note(inner(decision), action, text) if note else None
+        return None if decision.kind == "choose" else _views(decision).note(inner(decision), action, text)
 
     # ----- the scene (geolab.scene) ------------------------------------------------------------
     def scene(self, decision: Decision) -> Scene:

@@ -21,7 +21,7 @@ import numpy as np
 
 from geolab.bots.jumbled.callers import RandomCall
 from geolab.bots.jumbled.heuristics import Heuristic, heuristic_block, heuristic_rounds
-from geolab.bots.jumbled.registry import BOTS
+from geolab.bots.jumbled.registry import BOTS, JumbledBot
 from geolab.common import chunks
 from geolab.common.seeding import sequence
 from geolab.errors import GeolabError
@@ -130,8 +130,8 @@ def simulate_rounds(rules: Rules, bots: Sequence, n_rounds: int = 100_000, seed:
     bots = [made.setdefault(b, _built(rules, b)) if isinstance(b, str) else b for b in bots]
     if len(bots) != rules.players:
         raise GeolabError(f"{len(bots)} bots for {rules.players} seats")
-    policies = [getattr(b, "policy", b) for b in bots]
-    callers = [getattr(b, "caller", b) for b in bots]
+    policies = [b.policy if isinstance(b, JumbledBot) else b for b in bots]
+    callers = [b.caller if isinstance(b, JumbledBot) else b for b in bots]
     can_fuse = isinstance(policies[0], Heuristic) and all(p is policies[0] for p in policies)
     fused = can_fuse if fused is None else fused
     if fused and not can_fuse:
@@ -173,7 +173,7 @@ def reference_rounds_per_s(rules: Rules, bot, seconds: float = 0.5, seed: int = 
     n_pool = 512
     hands, order = deal(rules, rng, n_pool)
     calls = dealer_calls(rules, [RandomCall()] * P, np.zeros(n_pool, np.int64), np.zeros((n_pool, P), np.int64), 0, rng)
-    actions, _ = heuristic_rounds(rules, getattr(bot, "policy", bot), hands, order, calls, rng)
+    actions, _ = heuristic_rounds(rules, bot.policy if isinstance(bot, JumbledBot) else bot, hands, order, calls, rng)
     pool = [([list(map(int, h)) for h in hands[g]], [int(c) for c in order[g]], int(calls[g]),
              [[tuple(int(hands[g, p, i]) for i in range(H) if actions[g, s, p] >> i & 1) for p in range(P)]
               for s in range(S)]) for g in range(n_pool)]
