@@ -35,7 +35,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from geolab import registry
 from geolab.cards import N_CARDS
 from geolab.errors import GeolabError, IllegalActionError, RulesError
-from geolab.game import INT63_MAX, Bots, RulesBase, param_range
+from geolab.game import INT63_MAX, BatchBot, Bots, RulesBase, param_range
 from geolab.stepwise import Ask, Claim, State, legal_ids
 
 PREFIX = "geolab_"
@@ -421,7 +421,7 @@ class Observer:
 
 
 # ----- OpenSpiel's search as geolab bots ----------------------------------------------------
-class OpenSpielBot:
+class OpenSpielBot(BatchBot):
     """A registered ``os-ismcts`` / ``os-mcts`` bot: the spec's parameters, seated at the
     reference engine by `seat`, and a policy of the game's batch engine where the game seats
     one-game seats there (`Game.seat_policy`: Play the Ranks does; `act` is then that
