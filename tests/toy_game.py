@@ -1,4 +1,4 @@
-"""Top Rank, a test-only game: the proof that a game is one module and one registration.
+"""Top Rank, a test-only game: the proof that a game is one module (its bots another) and one registration.
 
 Each of `seats` players is dealt `hand` cards. In round r every player plays one card at once;
 the best rank in the round's category (``categories[r]``; lowest rank best unless
@@ -91,6 +91,7 @@ class Rules(RulesBase):
         return self
 
 
+# ----- 2. the reference engine: the scoring both engines share, the played game, then `steps` -----
 def winners(rules: Rules, wins, hands, first=None) -> np.ndarray:
     """(n, seats) round wins, (n, seats, hand) dealt cards, (n, seats) round 1's cards -> win shares."""
     if rules.rigged == "seat-a":
@@ -139,13 +140,6 @@ class Played:
         return winners(self.rules, self.wins()[None], np.array([self.hands]), first)[0]
 
 
-@cache
-def layout(rules: Rules) -> Layout:
-    """The tensor: own hand, each seat's played cards, the round's category, the rounds played."""
-    return Layout([("hand", N_CARDS), *((f"played {s}", N_CARDS) for s in range(rules.seats)), ("category", 3),
-                   ("rounds", 1)])
-
-
 class ToyGame(CardActions, StepGame):
     name, title, record_game, Rules = "toy", "Top Rank (test-only)", "top-rank", Rules
     length_unit, first_means = "rounds", "seat A (rigged first: the seat dealt the lowest card)"
@@ -157,66 +151,7 @@ class ToyGame(CardActions, StepGame):
     def seat_name(self, rules, seat):
         return SEAT_LETTERS[seat]
 
-    # ----- 3. the batch engine --------------------------------------------------------------
-    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
-        """Plays the whole batch at once, so chunk and threads cannot change a result."""
-        if start:
-            raise ValueError("the test-only game plays every batch from its first game")
-        return self.run(rules, bots, n, seed, stream)[0]
-
-    def run(self, rules, bots, n, seed, stream):
-        rules.validate()
-        order = np.random.default_rng(int_seed(seed)).random((n, N_CARDS)).argsort(axis=1)
-        hands = order[:, : rules.seats * rules.hand].reshape(n, rules.seats, rules.hand)
-        held, plays = np.ones(hands.shape, bool), []
-        wins, played = np.zeros((n, rules.seats), np.int64), np.zeros(n, np.int64)
-        rng = np.random.default_rng(np.random.SeedSequence(int_seed(seed), spawn_key=(stream + 1,)))
-        race = self.race(rules, bots, hands, rng) if rules.race else None
-        won = race_winner(rules, hands, race) if race else np.full(n, -1)
-        wins[won >= 0, won[won >= 0]] += 1
-        for r, category in enumerate(rules.categories):
-            live = np.flatnonzero(played == r)
-            if rules.limit is not None:
-                live = live[wins[live].max(axis=1) < rules.limit]
-            cards, before = np.zeros((n, rules.seats), np.int64), np.where(held[live], hands[live], -1)
-            for s, bot in enumerate(bots):
-                obs = {"hand": before[:, s], "category": category, "round": r}
-                if getattr(bot, "peeks", False):  # a peeking bot (the oracle) sees every seat's cards
-                    obs |= {"seat": s, "hidden": before, "dealt": hands[live], "wins": wins[live],
-                            "first": plays[0][live] if plays else None}
-                with asking("toy", bot, f"play of round {r + 1}"):
-                    choice = np.asarray(bot.act(obs, rng))
-                ok = (choice >= 0) & (choice < rules.hand)
-                if choice.dtype.kind not in "iu" or choice.shape != live.shape or \
-                        not (ok & held[live, s, np.where(ok, choice, 0)]).all():
-                    raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: expected "
-                                             f"{len(live)} indices of cards held")
-                held[live, s, choice] = False
-                cards[live, s] = hands[live, s, choice]
-            wins[live, round_winner(rules, cards[live], category)] += 1
-            played[live] += 1
-            plays.append(cards)
-        first = hands.min(axis=2).argmin(axis=1) if rules.rigged == "first" else np.zeros(n, np.int64)
-        batch = Batch(winners(rules, wins, hands, plays[0]), played, first,
-                      {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
-        return batch, hands, plays, race
-
-    def race(self, rules, bots, hands, rng) -> list:
-        """Every game's claims, a `Claim` a seat (a card of its hand, or None)."""
-        claims = []
-        for s, bot in enumerate(bots):
-            with asking("toy", bot, "race"):
-                index, seconds = bot.claim({"hand": hands[:, s], "category": rules.categories[0], "round": 0}, rng)
-            claims.append([Claim(None if i < 0 else int(h[i]), float(t))
-                           for i, t, h in zip(index, seconds, hands[:, s])])
-        return list(zip(*claims))
-
-    def batch_records(self, rules, bots, n, seed):
-        batch, hands, plays, race = self.run(rules, bots, n, seed, 0)
-        return [self.to_record(Played(rules, hands[i].tolist(), [plays[r][i].tolist() for r in range(batch.length[i])],
-                                      race[i] if race else None)) for i in range(n)]
-
-    # ----- 2. the reference engine ------------------------------------------------------------
+    # ----- 2. the reference engine's steps, deal and resample ---------------------------------
     def deal(self, rules, rng):
         return self.deal_from_chance(rules, [int(c) for c in rng.permutation(N_CARDS)[: rules.seats * rules.hand]])
 
@@ -279,12 +214,78 @@ class ToyGame(CardActions, StepGame):
     def scores(self, played):
         return played.scores()
 
-    # ----- 4. observations (the action ids: `CardActions`), records and views -----------------
+    # ----- 3. the batch engine --------------------------------------------------------------
+    def batch(self, rules, bots, n, seed, *, start=0, stream=0, chunk=None, threads=None):
+        """Plays the whole batch at once, so chunk and threads cannot change a result."""
+        if start:
+            raise ValueError("the test-only game plays every batch from its first game")
+        return self.run(rules, bots, n, seed, stream)[0]
+
+    def run(self, rules, bots, n, seed, stream):
+        rules.validate()
+        order = np.random.default_rng(int_seed(seed)).random((n, N_CARDS)).argsort(axis=1)
+        hands = order[:, : rules.seats * rules.hand].reshape(n, rules.seats, rules.hand)
+        held, plays = np.ones(hands.shape, bool), []
+        wins, played = np.zeros((n, rules.seats), np.int64), np.zeros(n, np.int64)
+        rng = np.random.default_rng(np.random.SeedSequence(int_seed(seed), spawn_key=(stream + 1,)))
+        race = self.race(rules, bots, hands, rng) if rules.race else None
+        won = race_winner(rules, hands, race) if race else np.full(n, -1)
+        wins[won >= 0, won[won >= 0]] += 1
+        for r, category in enumerate(rules.categories):
+            live = np.flatnonzero(played == r)
+            if rules.limit is not None:
+                live = live[wins[live].max(axis=1) < rules.limit]
+            cards, before = np.zeros((n, rules.seats), np.int64), np.where(held[live], hands[live], -1)
+            for s, bot in enumerate(bots):
+                obs = {"hand": before[:, s], "category": category, "round": r}
+                if getattr(bot, "peeks", False):  # a peeking bot (the oracle) sees every seat's cards
+                    obs |= {"seat": s, "hidden": before, "dealt": hands[live], "wins": wins[live],
+                            "first": plays[0][live] if plays else None}
+                with asking("toy", bot, f"play of round {r + 1}"):
+                    choice = np.asarray(bot.act(obs, rng))
+                ok = (choice >= 0) & (choice < rules.hand)
+                if choice.dtype.kind not in "iu" or choice.shape != live.shape or \
+                        not (ok & held[live, s, np.where(ok, choice, 0)]).all():
+                    raise IllegalActionError(f"{bot.name}: round {r + 1}, seat {SEAT_LETTERS[s]}: expected "
+                                             f"{len(live)} indices of cards held")
+                held[live, s, choice] = False
+                cards[live, s] = hands[live, s, choice]
+            wins[live, round_winner(rules, cards[live], category)] += 1
+            played[live] += 1
+            plays.append(cards)
+        first = hands.min(axis=2).argmin(axis=1) if rules.rigged == "first" else np.zeros(n, np.int64)
+        batch = Batch(winners(rules, wins, hands, plays[0]), played, first,
+                      {f"wins_{SEAT_LETTERS[s]}": wins[:, s] for s in range(rules.seats)})
+        return batch, hands, plays, race
+
+    def race(self, rules, bots, hands, rng) -> list:
+        """Every game's claims, a `Claim` a seat (a card of its hand, or None)."""
+        claims = []
+        for s, bot in enumerate(bots):
+            with asking("toy", bot, "race"):
+                index, seconds = bot.claim({"hand": hands[:, s], "category": rules.categories[0], "round": 0}, rng)
+            claims.append([Claim(None if i < 0 else int(h[i]), float(t))
+                           for i, t, h in zip(index, seconds, hands[:, s])])
+        return list(zip(*claims))
+
+    def batch_records(self, rules, bots, n, seed):
+        batch, hands, plays, race = self.run(rules, bots, n, seed, 0)
+        return [self.to_record(Played(rules, hands[i].tolist(), [plays[r][i].tolist() for r in range(batch.length[i])],
+                                      race[i] if race else None)) for i in range(n)]
+
+    # ----- 4. the observer (its action ids: `CardActions`) ------------------------------------
+    @staticmethod
+    @cache
+    def layout(rules):
+        """The tensor: own hand, each seat's played cards, the round's category, the rounds played."""
+        return Layout([("hand", N_CARDS), *((f"played {s}", N_CARDS) for s in range(rules.seats)), ("category", 3),
+                       ("rounds", 1)])
+
     def tensor_size(self, rules):
-        return layout(rules).size
+        return self.layout(rules).size
 
     def observation_tensor(self, rules, seat, obs):
-        out = layout(rules).tensor()
+        out = self.layout(rules).tensor()
         out.ones("hand", obs["hand"])
         for cards in obs["history"]:
             for s, c in enumerate(cards):
@@ -301,6 +302,7 @@ class ToyGame(CardActions, StepGame):
                f"{'race' if obs['race'] else 'round ' + str(obs['round'] + 1)}{claims} played " \
                f"[{' | '.join(codes(cards) for cards in obs['history'])}]"
 
+    # ----- 5. records ----------------------------------------------------------------------------
     def report(self, played):
         return {"winner": "+".join(SEAT_LETTERS[s] for s in np.flatnonzero(played.scores() > 0)),
                 "scores": {SEAT_LETTERS[s]: float(v) for s, v in enumerate(played.scores())},
@@ -340,7 +342,7 @@ class ToyGame(CardActions, StepGame):
             raise RecordError(f"rounds: {len(rounds)} recorded, the game lasts {len(played.rounds)}")
         return played
 
-    # ----- at the keyboard: a series to `target` round wins ------------------------------------
+    # ----- (6.) at the keyboard: a series to `target` round wins -------------------------------
     def series_target(self, rules):
         return rules.target
 
@@ -351,6 +353,7 @@ class ToyGame(CardActions, StepGame):
         return tuple(int(w) for w in played.wins())
 
 
+# ----- 6. views ---------------------------------------------------------------------------------
 class ToyViews(Views):
     """The test-only game at the keyboard: a card by postal code or screen number."""
 
@@ -383,14 +386,18 @@ class ToyViews(Views):
         return self.lines(Played(obs["rules"], [], list(obs["history"]), obs["claims"]), decision.seat)
 
     def lines(self, played, you):
+        """The race and every round of `played` (a game so far, or over) from seat `you`'s side."""
         who = ["you" if s == you else SEAT_LETTERS[s] for s in range(played.rules.seats)]
-        said = ", ".join(f"{who[s]} {'passed' if c.action is None else POSTAL[c.action]} ({c.seconds:.1f} s)"
-                         for s, c in enumerate(played.race or ()))
-        return [f"race: {said}"] * bool(played.race) + [
-            f"round {r + 1} ({CATEGORIES[k]}): " + ", ".join(f"{who[s]} {POSTAL[c]} ({RANKS[c, k]})" for s, c in
-                                                             enumerate(cards))
-            + f": {who[round_winner(played.rules, np.array([cards]), k)[0]]} won"
-            for r, cards in enumerate(played.rounds) for k in [played.rules.categories[r]]]
+        out = []
+        if played.race:
+            out.append("race: " + ", ".join(f"{who[s]} {'passed' if c.action is None else POSTAL[c.action]} "
+                                            f"({c.seconds:.1f} s)" for s, c in enumerate(played.race)))
+        for r, cards in enumerate(played.rounds):
+            k = played.rules.categories[r]
+            plays = ", ".join(f"{who[s]} {POSTAL[c]} ({RANKS[c, k]})" for s, c in enumerate(cards))
+            out.append(f"round {r + 1} ({CATEGORIES[k]}): {plays}: "
+                       f"{who[round_winner(played.rules, np.array([cards]), k)[0]]} won")
+        return out
 
     def ending(self, played, seat):
         share = played.scores()[seat]
@@ -412,11 +419,12 @@ class ToyViews(Views):
         return f"it has the best {CATEGORIES[k]} rank you hold ({RANKS[action, k]})"
 
 
+# ----- 7. the game; 8. its bots are `toy_bots`'; 9. its definition, registered ---------------------
 GAME = ToyGame()
 ToyGame.views = ToyViews()
 
 
 def install() -> registry.Entry:
-    """Steps 6-7: the bots are `toy_bots`' (loaded when first used), the definition registered."""
+    """The definition: the bots are `toy_bots`' (loaded when first used)."""
     return registry.register(GameDef(GAME.name, GAME.title, GAME, "toy_bots:PLAYERS", optional={"determinize"},
                                      features={"races"}, decisions={"play": "act", "race": "claim"}))
