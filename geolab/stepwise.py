@@ -253,6 +253,15 @@ class TwoSides(StepGame):
         return played.scores()
 
 
+class Determinized(TwoSides):
+    """A `TwoSides` game whose reference module also builds a state from one seat's observation
+    alone (``determinize(rules, seat, observation, rng, game)``): the optional part
+    `geolab.game.Game.determinize`, delegated here once rather than in each such game."""
+
+    def determinize(self, rules, seat: int, observation, rng: np.random.Generator) -> State:
+        return self.reference.determinize(rules, seat, observation, rng, self)
+
+
 class State:
     """One game in progress: rules, the deal (None: chance is stepped from outside), the log
     of every answer so far, and the node it stands at (`node`: an `Ask`, a `Chance`, or None

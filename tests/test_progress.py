@@ -152,7 +152,7 @@ def test_every_lab_table_says_what_its_columns_mean(capsys, tmp_path):
 
 
 def test_bench_says_what_its_measures_are(capsys, monkeypatch):
-    monkeypatch.setitem(registry.get("toy").offers, "bench", "toy_game:bench")
+    monkeypatch.setitem(registry.get("toy").offers, "bench", "toy_bots:bench")
     assert main(["bench", "toy", "--runs", "1"]) == 0
     assert cli_lab.BENCH_COLUMNS in capsys.readouterr().out
 

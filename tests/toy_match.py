@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import toy_bots
 import toy_game
 
 from geolab import registry
@@ -240,7 +241,7 @@ class Delegate(BatchBot):
     """Plays every game of the match as the Top Rank bot it names (``bot``) would."""
 
     def __init__(self, rules, bot: str = "best"):
-        self.inner = toy_game.BOTS.make(bot, rules.stage)
+        self.inner = toy_bots.BOTS.make(bot, rules.stage)
         self.name = f"stage:bot={bot}"
 
     def act(self, obs, rng):
@@ -257,7 +258,7 @@ def make_bots() -> Bots:
 
 
 def seat(bot, rules, rng):
-    return toy_game.BotSeat(bot.inner, rules.stage, rng)
+    return toy_bots.BotSeat(bot.inner, rules.stage, rng)
 
 
 GAME = MatchGame()

@@ -14,12 +14,12 @@ import numpy as np
 
 from geolab.cards import N_CARDS
 from geolab.common.text import codes
-from geolab.errors import IllegalActionError
-from geolab.game import Decision, shown
+from geolab.game import Decision
 from geolab.games import groups
 from geolab.games.borderup.reference import OUTCOMES, SIDES, WRONG, Seen, Solution, View
 from geolab.games.borderup.rules import Rules
-from geolab.stepwise import checked, legal_index
+from geolab.observer import NO_ACTION, Layout, action_named
+from geolab.stepwise import checked
 
 
 @cache
@@ -56,21 +56,19 @@ def action_id(rules: Rules, decision: Decision, action) -> int:
 def action_of(rules: Rules, decision: Decision, index: int):
     """The legal claim `index` names at `decision` (`action_id` backwards); None for no claim."""
     pairs = _pairs(rules)
-    ok = isinstance(index, (int, np.integer)) and not isinstance(index, bool) and 0 <= index < pairs + 2
-    if ok and index == pairs + 1:
-        return None
-    action = None
-    if ok and index == pairs:
-        action = WRONG
-    elif ok:
-        border, _, starts = _groups(rules.four_corners, rules.water)
-        i = int(np.searchsorted(starts, index, side="right")) - 1
-        action = Solution(border[i], border[i + 1 + int(index) - int(starts[i])])
-    at = -1 if action is None else legal_index(decision, action)
-    if at < 0:
-        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no claim {SIDES[decision.seat]} "
-                                 "can make")
-    return decision.legal[at]
+    border, _, starts = _groups(rules.four_corners, rules.water)
+
+    def decode(i: int):
+        if i == pairs + 1:
+            return None
+        if i == pairs:
+            return WRONG
+        if not 0 <= i < pairs:
+            return NO_ACTION
+        g = int(np.searchsorted(starts, i, side="right")) - 1
+        return Solution(border[g], border[g + 1 + i - int(starts[g])])
+
+    return action_named(decision, index, decode, "claim", SIDES[decision.seat])
 
 
 # ----- observations ----------------------------------------------------------------------------
@@ -106,11 +104,11 @@ SECONDS_SCALE = 600.0
 BLOCKS = (("seat", 2), ("hand", N_CARDS), ("earlier hands", N_CARDS), ("deal", 1), ("over", 1),
           ("outcome", len(OUTCOMES)), ("winner", 3), ("first", 2), ("own claim", 3), ("own seconds", 1),
           ("shown claim", N_CARDS), ("shown seconds", 1))
-SIZE = sum(n for _, n in BLOCKS)
+LAYOUT = Layout(BLOCKS)
 
 
 def tensor_size(rules: Rules) -> int:
-    return SIZE
+    return LAYOUT.size
 
 
 def observation_tensor(rules: Rules, seat: int, view: View) -> np.ndarray:
@@ -119,30 +117,25 @@ def observation_tensor(rules: Rules, seat: int, view: View) -> np.ndarray:
     ended (one-hot, `OUTCOMES`), the winner (A, B, nobody), which teams claimed first, its own
     claim (a solution, wrong, none: one-hot) and seconds / 600, the cards of the other's claim
     where it was laid face-up first, and that claim's seconds / 600."""
-    out = np.zeros(SIZE, np.float32)
-    at = {}
-    k = 0
-    for name, n in BLOCKS:
-        at[name] = k
-        k += n
-    out[at["seat"] + seat] = 1
-    out[[at["hand"] + c for c in view.hand]] = 1
+    out = LAYOUT.tensor()
+    out.one("seat", seat)
+    out.ones("hand", view.hand)
     for hand in view.hands[:-1]:
-        out[[at["earlier hands"] + c for c in hand]] = 1
-    out[at["deal"]] = view.attempt / (rules.redeals + 1)
+        out.ones("earlier hands", hand)
+    out.put("deal", view.attempt / (rules.redeals + 1))
     result = view.result
     if result is None:
-        return out
-    out[at["over"]] = 1
-    out[at["outcome"] + OUTCOMES.index(result.outcome)] = 1
-    out[at["winner"] + (result.winner if result.winner >= 0 else 2)] = 1
+        return out.values
+    out.put("over", 1)
+    out.one("outcome", OUTCOMES.index(result.outcome))
+    out.one("winner", result.winner if result.winner >= 0 else 2)
     for s, claim in result.first:
-        out[at["first"] + s] = 1
+        out.one("first", s)
         if s != seat and claim.action is not None:
-            out[at["shown claim"]:at["shown claim"] + N_CARDS][[*claim.action.first, *claim.action.second]] = 1
-            out[at["shown seconds"]] = min(claim.seconds, SECONDS_SCALE) / SECONDS_SCALE
+            out.ones("shown claim", [*claim.action.first, *claim.action.second])
+            out.put("shown seconds", min(claim.seconds, SECONDS_SCALE) / SECONDS_SCALE)
     if result.own is not None:
         own = result.own
-        out[at["own claim"] + (2 if own.action is None else 1 if own.action == WRONG else 0)] = 1
-        out[at["own seconds"]] = min(own.seconds, SECONDS_SCALE) / SECONDS_SCALE
-    return out
+        out.one("own claim", 2 if own.action is None else 1 if own.action == WRONG else 0)
+        out.put("own seconds", min(own.seconds, SECONDS_SCALE) / SECONDS_SCALE)
+    return out.values

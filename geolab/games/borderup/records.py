@@ -14,12 +14,12 @@ is the record of the game it replays to.
 from __future__ import annotations
 
 from geolab.cards import POSTAL
-from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, envelope, record_rules
+from geolab.errors import RecordError
+from geolab.game import record_rules
 from geolab.games.borderup.reference import ENGINE, SIDES, WRONG, Deal, Played, Solution, has_solution, solutions
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import claim_record, read_claim, read_hand
-from geolab.stepwise import play
+from geolab.recorded import Scripted, record_sides, replay_seats, written
 
 GAME = "border-up"
 BODY_KEYS = ("deals", "claims")
@@ -30,9 +30,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
     body: dict = {"deals": [{SIDES[s]: [POSTAL[c] for c in hands[s]] for s in (0, 1)} for hands in played.deals]}
     if played.claims is not None:
         body["claims"] = {SIDES[s]: claim_record(played.claims[s], WRONG, tuple) for s in (0, 1)}
-    record = envelope(GAME, played.rules.to_spec(), body, seed, players)
-    record["result"] = report(played)
-    return record
+    return written(GAME, played, body, report, seed, players)
 
 
 def report(played: Played) -> dict:
@@ -48,12 +46,6 @@ def report(played: Played) -> dict:
 
 
 # ----- reading -----------------------------------------------------------------------------------
-def _sides(value, where: str) -> dict:
-    if not isinstance(value, dict) or set(value) != set(SIDES):
-        raise RecordError(f"{where}: expected an object with keys A and B")
-    return value
-
-
 def _solution(groups: list[tuple[int, ...]]) -> Solution:
     """A claim's two groups as the record lists them, the smaller first (the one order written)."""
     first, second = groups
@@ -63,22 +55,10 @@ def _solution(groups: list[tuple[int, ...]]) -> Solution:
     return Solution(first, second)
 
 
-class _Recorded:
-    """A team that claims what the record says."""
-
-    def __init__(self, claims: dict | None, seat: int):
-        self.claims, self.seat = claims, seat
-
-    def act(self, decision: Decision):
-        if self.claims is None:
-            raise RecordError("claims: missing; a race was run (a hand held two border groups)")
-        return self.claims[self.seat]
-
-
 def _claims(record: dict) -> dict | None:
     if "claims" not in record:
         return None
-    claims = _sides(record["claims"], "claims")
+    claims = record_sides(record["claims"], "claims")
     out = {}
     for s, side in enumerate(SIDES):
         where = f"claims.{side}"
@@ -100,7 +80,7 @@ def replay_game(record: dict) -> Played:
         raise RecordError(f"deals: {len(listed)} recorded, the rules deal at most {rules.redeals + 1} times")
     deals = []
     for k, entry in enumerate(listed):
-        hands = _sides(entry, f"deals[{k}]")
+        hands = record_sides(entry, f"deals[{k}]")
         deals.append(tuple(read_hand(hands[side], f"deals[{k}].{side}", rules.cards) for side in SIDES))
         both = set(deals[-1][0]) & set(deals[-1][1])
         if both:
@@ -113,13 +93,9 @@ def replay_game(record: dict) -> Played:
     claims = _claims(record)
     if claims is not None and not has_solution(rules, deals[-1]):
         raise RecordError("claims: no race was run (no deal held two border groups)")
-    try:
-        return play(ENGINE, rules, Deal(tuple(deals)), [_Recorded(claims, s) for s in (0, 1)])
-    except IllegalActionError as error:  # a claim the hand does not allow, named by the race
-        text = str(error)
-        raise RecordError(f"claims: {text}" if text.startswith("race") else text) from None
-    except GeolabError as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(str(error)) from None
+    missing = "claims: missing; a race was run (a hand held two border groups)"
+    teams = [Scripted([] if claims is None else [claims[s]], missing) for s in (0, 1)]
+    # a claim the hand does not allow is named by the race
+    return replay_seats(ENGINE, rules, Deal(tuple(deals)), teams,
+                        lambda text: f"claims: {text}" if text.startswith("race") else text)
 

@@ -38,7 +38,7 @@ from geolab.game import Decision
 from geolab.games import groups, groups_batch
 from geolab.games.borderup.rules import Rules
 from geolab.games.race import NOBODY, first_claims, settle_claims
-from geolab.stepwise import Ask, Claim, Resampled, State, TwoSides, draw_cards
+from geolab.stepwise import Ask, Claim, Determinized, Resampled, State, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -345,14 +345,11 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, g
     return State(game or ENGINE, rules, Deal(tuple(new)), log)
 
 
-class Engine(TwoSides):
-    """Border-Up's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
+class Engine(Determinized):
+    """Border-Up's reference engine as a step-wise game (`geolab.stepwise.Determinized`)."""
 
     name = "border-up"
     reference = sys.modules[__name__]
-
-    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from geolab.cards import POSTAL
-from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_choice, record_rules, replayed, shown
+from geolab.errors import RecordError
+from geolab.game import CARD_OF, Decision, record_choice, record_rules, replayed, shown
 from geolab.games.borderup import records as border_up_records
 from geolab.games.borderup import reference as border_up
 from geolab.games.combo1.reference import (
@@ -46,7 +46,7 @@ from geolab.games.dashing import reference as dashing
 from geolab.games.ranks import records as ranks_records
 from geolab.games.ranks import reference as ranks
 from geolab.games.stateiq import records as state_iq_records
-from geolab.stepwise import play
+from geolab.recorded import replay_seats, written
 
 GAME = "combo1"
 BODY_KEYS = ("draw", "picks", "games")
@@ -85,9 +85,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
         body["draw"] = _sides(played.choice_draw)
         body["picks"] = [GAMES[p] for p in played.picks]
     body["games"] = [game_record(g) for g in played.games]
-    record = envelope(GAME, played.rules.to_spec(), body, seed, players)
-    record["result"] = report(played)
-    return record
+    return written(GAME, played, body, report, seed, players)
 
 
 def _side(w) -> str | None:
@@ -248,17 +246,9 @@ def replay_game(record: dict) -> Played:
     games = [_Game(entry, k, rules) for k, entry in enumerate(listed)]
     deals = tuple(tuple(g.deal() for g in games if g.kind == kind) for kind in range(len(GAMES)))
     seats = [_Recorded(rules, games, picks, s) for s in (0, 1)]
-    try:
-        played = play(ENGINE, rules, Deal(deals, draw), seats)
-    except IllegalActionError as error:
-        text = str(error)
-        if text.startswith("deal:") and "is not dealt" in text:
-            raise RecordError(f"games: {len(games)} recorded, the match is not over") from None
-        raise RecordError(text) from None
-    except GeolabError as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(str(error)) from None
+    over = f"games: {len(games)} recorded, the match is not over"
+    played = replay_seats(ENGINE, rules, Deal(deals, draw), seats,
+                          lambda text: over if text.startswith("deal:") and "is not dealt" in text else text)
     if len(games) > len(played.games):
         where = f"games[{len(played.games)}]"
         if final_decided(rules, played.games) and not final_decided(replace(rules, early_stop="literal"), played.games):

@@ -50,7 +50,7 @@ from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, RANKS, STATE_IQ
 from geolab.games.dashing import reference as dashing
 from geolab.games.ranks import reference as ranks
 from geolab.games.stateiq import reference as state_iq
-from geolab.stepwise import Ask, Chance, Claim, Resampled, State, TwoSides, draw_cards, stage
+from geolab.stepwise import Ask, Chance, Claim, Determinized, Resampled, State, draw_cards, stage
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -654,17 +654,14 @@ def _ranks_as_seen(rules: Rules, first: int | None, seen_game: GameSeen, rng: np
     raise IllegalActionError(f"determinize: no Play the Ranks game ends as seen ({seen_game})")  # pragma: no cover
 
 
-class Engine(TwoSides):
-    """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
+class Engine(Determinized):
+    """A Combo 1 match's reference engine as a step-wise game (`geolab.stepwise.Determinized`)."""
 
     name = "combo1"
     reference = sys.modules[__name__]
 
     def chance_outcomes(self, rules: Rules) -> int:
         return DRAW + 1
-
-    def determinize(self, rules: Rules, seat: int, observation: MatchView, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

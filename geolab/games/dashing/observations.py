@@ -15,11 +15,11 @@ import numpy as np
 
 from geolab.cards import CAPITALS, N_CARDS, POSTAL
 from geolab.common.text import codes
-from geolab.errors import IllegalActionError
-from geolab.game import Decision, shown
+from geolab.game import Decision
 from geolab.games.dashing.reference import SIDES, Row, Said, View, rows, sayings
 from geolab.games.dashing.rules import Rules
-from geolab.stepwise import checked, legal_index
+from geolab.observer import NO_ACTION, action_named
+from geolab.stepwise import checked
 
 
 @cache
@@ -44,19 +44,14 @@ def action_id(rules: Rules, decision: Decision, action) -> int:
 def action_of(rules: Rules, decision: Decision, index: int):
     """The legal action `index` names at `decision` (`action_id` backwards)."""
     legal_rows, legal_said = rows(rules), sayings(rules)
-    ok = isinstance(index, (int, np.integer)) and not isinstance(index, bool)
-    action = None
-    if ok and decision.timed and index == len(legal_rows):
-        return None
-    if ok and decision.timed and 0 <= index < len(legal_rows):
-        action = legal_rows[index]
-    elif ok and not decision.timed and 0 <= index - len(legal_rows) - 1 < len(legal_said):
-        action = legal_said[index - len(legal_rows) - 1]
-    i = -1 if action is None else legal_index(decision, action)
-    if i < 0:
-        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no {decision.kind} "
-                                 f"{SIDES[decision.seat]} can make")
-    return decision.legal[i]
+
+    def decode(i: int):
+        if decision.timed:
+            return None if i == len(legal_rows) else legal_rows[i] if 0 <= i < len(legal_rows) else NO_ACTION
+        said = i - len(legal_rows) - 1
+        return legal_said[said] if 0 <= said < len(legal_said) else NO_ACTION
+
+    return action_named(decision, index, decode, decision.kind, SIDES[decision.seat])
 
 
 # ----- observations ----------------------------------------------------------------------------

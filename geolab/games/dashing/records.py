@@ -13,12 +13,13 @@ every check is the engine's own; each problem is one `RecordError` line that nam
 from __future__ import annotations
 
 from geolab.cards import CAPITALS, POSTAL
-from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_cards, record_object, record_rules, shown
+from geolab.errors import IllegalActionError, RecordError
+from geolab.game import CARD_OF, record_cards, record_object, record_rules, shown
 from geolab.games.dashing.reference import ENGINE, SIDES, Deal, Played, Row, Said, checked_hands, placed_cards
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import read_seconds
-from geolab.stepwise import Claim, play
+from geolab.recorded import Scripted, record_sides, replay_seats, written
+from geolab.stepwise import Claim
 
 GAME = "dashing-states"
 BODY_KEYS = ("hands", "claims", "said")
@@ -42,9 +43,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
     body = {"hands": {SIDES[s]: [POSTAL[c] for c in played.hands[s]] for s in (0, 1)},
             "claims": {SIDES[s]: _claim(played.hands[s], played.claims[s]) for s in (0, 1)},
             "said": {SIDES[s]: [_said(x) for x in played.said[s]] for s in (0, 1) if played.said[s]}}
-    record = envelope(GAME, played.rules.to_spec(), body, seed, players)
-    record["result"] = report(played)
-    return record
+    return written(GAME, played, body, report, seed, players)
 
 
 def report(played: Played) -> dict:
@@ -61,12 +60,6 @@ def report(played: Played) -> dict:
 
 
 # ----- reading -----------------------------------------------------------------------------------
-def _sides(value, where: str, both: bool = True) -> dict:
-    if not isinstance(value, dict) or (set(value) != set(SIDES) if both else not set(value) <= set(SIDES)):
-        raise RecordError(f"{where}: expected an object with keys {'A and B' if both else 'A or B'}")
-    return value
-
-
 def _parse_claim(value, hand: tuple[int, ...], rules: Rules, where: str) -> Claim:
     if not isinstance(value, list) or len(value) != 2:
         raise RecordError(f"{where}: expected [claim, seconds]")
@@ -101,31 +94,15 @@ def _parse_said(value, where: str) -> Said:
     return Said(None if state is None else CARD_OF[state], None if capital is None else CAPITAL_OF[capital])
 
 
-class _Recorded:
-    """A team that plays what the record says, and says where the record runs out."""
-
-    def __init__(self, claim: Claim, said: list[Said] | None, seat: int):
-        self.claim, self.said, self.seat = claim, said, seat
-
-    def act(self, decision: Decision):
-        if decision.timed:
-            return self.claim
-        view = decision.observation
-        side = SIDES[self.seat]
-        if self.said is None:
-            raise RecordError(f"said.{side}: missing; {side} announces")
-        if view.place >= len(self.said):
-            raise RecordError(f"said.{side}: {len(self.said)} recorded, {side} announces {view.rules.placed}")
-        return self.said[view.place]
-
-
 def replay_game(record: dict) -> Played:
     """Parse and replay a record with the reference engine; any problem is a `RecordError`."""
     rules = record_rules(Rules, record)
-    hands_in = _sides(record.get("hands"), "hands")
+    hands_in = record_sides(record.get("hands"), "hands", SIDES)
     hands = tuple(tuple(record_cards(hands_in[side], f"hands.{side}")) for side in SIDES)
-    claims_in = _sides(record.get("claims"), "claims")
-    said_in = _sides(record.get("said", {}), "said", both=False)
+    claims_in = record_sides(record.get("claims"), "claims", SIDES)
+    said_in = record.get("said", {})
+    if not isinstance(said_in, dict) or not set(said_in) <= set(SIDES):
+        raise RecordError("said: expected an object with keys A or B")
     deal = Deal((hands[0], hands[1]))
     try:
         checked_hands(rules, deal)
@@ -138,14 +115,10 @@ def replay_game(record: dict) -> Played:
             if not isinstance(said_in[side], list):
                 raise RecordError(f"said.{side}: expected a list of [state, capital]")
             said[s] = [_parse_said(x, f"said.{side}[{i}]") for i, x in enumerate(said_in[side])]
-    try:
-        played = play(ENGINE, rules, deal, [_Recorded(claims[s], said[s], s) for s in (0, 1)])
-    except IllegalActionError as error:
-        raise RecordError(str(error)) from None
-    except GeolabError as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(str(error)) from None
+    teams = [Scripted([claims[s], *(said[s] or ())], f"said.{side}: missing; {side} announces" if said[s] is None
+                      else f"said.{side}: {len(said[s])} recorded, {side} announces {rules.placed}")
+             for s, side in enumerate(SIDES)]
+    played = replay_seats(ENGINE, rules, deal, teams)
     for s, side in enumerate(SIDES):
         if said[s] is not None and len(said[s]) != len(played.said[s]):
             if not played.said[s]:

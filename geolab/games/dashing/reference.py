@@ -44,7 +44,7 @@ from geolab.errors import IllegalActionError
 from geolab.game import Decision
 from geolab.games.dashing.rules import Rules
 from geolab.games.race import race_length, settle
-from geolab.stepwise import Ask, Claim, State, TwoSides, draw_cards
+from geolab.stepwise import Ask, Claim, Determinized, State, draw_cards
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -408,14 +408,11 @@ def determinize(rules: Rules, seat: int, view: View, rng: np.random.Generator, g
     return State(game or ENGINE, rules, resample(rules, deal, log, seat, rng), log)
 
 
-class Engine(TwoSides):
-    """Dashing States' reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
+class Engine(Determinized):
+    """Dashing States' reference engine as a step-wise game (`geolab.stepwise.Determinized`)."""
 
     name = "dashing-states"
     reference = sys.modules[__name__]
-
-    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

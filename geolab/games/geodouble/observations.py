@@ -15,13 +15,13 @@ import numpy as np
 
 from geolab.cards import N_CARDS
 from geolab.common.text import codes
-from geolab.errors import IllegalActionError
-from geolab.game import Decision, shown
+from geolab.game import Decision
 from geolab.games import groups
 from geolab.games.geodouble.reference import WRONG, MatchView, RaceSeen, Solution
 from geolab.games.geodouble.rules import Rules
 from geolab.games.ranks import observations as ranks
-from geolab.stepwise import checked, legal_index
+from geolab.observer import NO_ACTION, Layout, action_named
+from geolab.stepwise import checked
 
 
 @cache
@@ -66,20 +66,18 @@ def action_of(rules: Rules, decision: Decision, index: int):
         return ranks.action_of(rules.stage, _inner(decision), index)
     border, capital, nb, nc = _groups(rules.four_corners, rules.water)
     start = _claims_start(rules)
-    ok = isinstance(index, (int, np.integer)) and not isinstance(index, bool) and start <= index < start + nb * nc + 2
-    if ok and index == start + nb * nc + 1:
-        return None
-    action = None
-    if ok and index == start + nb * nc:
-        action = WRONG
-    elif ok:
-        b, c = divmod(int(index) - start, nc)
-        action = Solution(list(border)[b], list(capital)[c])
-    i = -1 if action is None else legal_index(decision, action)
-    if i < 0:
-        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no claim "
-                                 f"{'AB'[decision.seat]} can make")
-    return decision.legal[i]
+
+    def decode(i: int):
+        if i == start + nb * nc + 1:
+            return None
+        if i == start + nb * nc:
+            return WRONG
+        if not start <= i < start + nb * nc:
+            return NO_ACTION
+        b, c = divmod(i - start, nc)
+        return Solution(list(border)[b], list(capital)[c])
+
+    return action_named(decision, index, decode, "claim", "AB"[decision.seat])
 
 
 # ----- observations ----------------------------------------------------------------------------
@@ -112,13 +110,16 @@ def observation_string(rules: Rules, seat: int, view: MatchView) -> str:
     return " | ".join(parts)
 
 
-#: Tensor blocks before the stage: seat 2, score 2, round 1, race hand 50, deal number 1,
-#: this round's race winner 3 (A, B, void), racing 1, in stage 2 1.
-HEAD = 2 + 2 + 1 + N_CARDS + 1 + 3 + 1 + 1
+@cache
+def _layout(rules: Rules) -> Layout:
+    """The tensor's pieces: before the stage, seat 2, score 2, round 1, race hand 50, deal number
+    1, this round's race winner 3 (A, B, void), racing 1, in stage 2 1; then the stage's own."""
+    return Layout([("seat", 2), ("score", 2), ("round", 1), ("race hand", N_CARDS), ("deal", 1),
+                   ("race winner", 3), ("racing", 1), ("in stage", 1), ("stage", ranks.tensor_size(rules.stage))])
 
 
 def tensor_size(rules: Rules) -> int:
-    return HEAD + ranks.tensor_size(rules.stage)
+    return _layout(rules).size
 
 
 def observation_tensor(rules: Rules, seat: int, view: MatchView) -> np.ndarray:
@@ -126,17 +127,17 @@ def observation_tensor(rules: Rules, seat: int, view: MatchView) -> np.ndarray:
     the round / max_rounds, the race hand (one a card, while racing), the race deal number /
     (redeals + 1), this round's race winner (A, B, void: one-hot once settled), racing (1),
     in stage 2 (1), then Play the Ranks' tensor of the stage view (zeros outside stage 2)."""
-    out = np.zeros(tensor_size(rules), np.float32)
-    out[seat] = 1
-    out[2:4] = np.array(view.score, np.float32) / rules.target
-    out[4] = view.round / rules.max_rounds
+    out = _layout(rules).tensor()
+    out.one("seat", seat)
+    out.put("score", np.array(view.score, np.float32) / rules.target)
+    out.put("round", view.round / rules.max_rounds)
     if view.race_hand is not None:
-        out[[5 + c for c in view.race_hand]] = 1
-        out[HEAD - 2] = 1
-    out[5 + N_CARDS] = view.attempt / (rules.redeals + 1)
+        out.ones("race hand", view.race_hand)
+        out.put("racing", 1)
+    out.put("deal", view.attempt / (rules.redeals + 1))
     if view.race is not None:
-        out[6 + N_CARDS + (view.race.winner if view.race.winner >= 0 else 2)] = 1
+        out.one("race winner", view.race.winner if view.race.winner >= 0 else 2)
     if view.stage is not None:
-        out[HEAD - 1] = 1
-        out[HEAD:] = ranks.observation_tensor(rules.stage, seat, view.stage)
-    return out
+        out.put("in stage", 1)
+        out.put("stage", ranks.observation_tensor(rules.stage, seat, view.stage))
+    return out.values

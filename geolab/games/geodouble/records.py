@@ -16,14 +16,14 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.cards import POSTAL
-from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import Decision, envelope, record_choice, record_object, record_rules, replayed
+from geolab.errors import RecordError
+from geolab.game import Decision, record_choice, record_object, record_rules, replayed
 from geolab.games.geodouble.reference import ENGINE, WRONG, Deal, Played, RoundDeal, Solution, deal_round
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import claim_record, read_claim, read_hand
 from geolab.games.ranks import records as ranks_records
 from geolab.games.ranks.reference import Game, Lead
-from geolab.stepwise import play
+from geolab.recorded import record_sides, replay_seats, written
 
 GAME = "geodouble"
 BODY_KEYS = ("rounds",)
@@ -42,9 +42,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
         if r.stage is not None:
             entry["stage"] = ranks_records.to_record(r.stage, result=False)  # the match's result says it
         rounds.append(entry)
-    record = envelope(GAME, played.rules.to_spec(), {"rounds": rounds}, seed, players)
-    record["result"] = report(played)
-    return record
+    return written(GAME, played, {"rounds": rounds}, report, seed, players)
 
 
 def report(played: Played) -> dict:
@@ -62,12 +60,6 @@ def report(played: Played) -> dict:
 
 
 # ----- reading -----------------------------------------------------------------------------------
-def _sides(value, where: str) -> dict:
-    if not isinstance(value, dict) or set(value) != set(SIDES):
-        raise RecordError(f"{where}: expected an object with keys A and B")
-    return value
-
-
 class _Round:
     """One round as the record tells it."""
 
@@ -77,12 +69,12 @@ class _Round:
         races = entry.get("races")
         if not isinstance(races, list) or not races:
             raise RecordError(f"{where}.races: expected the race deals")
-        self.races = tuple(tuple(read_hand(_sides(h, f"{where}.races[{i}]")[s], f"{where}.races[{i}].{s}")
+        self.races = tuple(tuple(read_hand(record_sides(h, f"{where}.races[{i}]")[s], f"{where}.races[{i}].{s}")
                                  for s in SIDES) for i, h in enumerate(races))
         self.coin = SIDES.index(record_choice(entry.get("coin"), SIDES, f"{where}.coin", "'A' or 'B'"))
         self.claims = None
         if "claims" in entry:
-            claims = _sides(entry["claims"], f"{where}.claims")
+            claims = record_sides(entry["claims"], f"{where}.claims")
             self.claims = {s: read_claim(claims[SIDES[s]], f"{where}.claims.{SIDES[s]}", WRONG, _solution)
                            for s in (0, 1)}
         self.stage: Game | None = None
@@ -158,14 +150,7 @@ def replay_game(record: dict) -> Played:
         raise RecordError(f"rounds: {len(listed)} recorded, the rules play {rules.max_rounds} at most")
     rounds = [_Round(entry, k, rules) for k, entry in enumerate(listed)]
     padded = [r.deal(rules) for r in rounds] + [_unplayed(rules)] * (rules.max_rounds - len(rounds))
-    try:
-        played = play(ENGINE, rules, Deal(tuple(padded)), [_Recorded(rounds, s) for s in (0, 1)])
-    except IllegalActionError as error:
-        raise RecordError(str(error)) from None
-    except GeolabError as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(str(error)) from None
+    played = replay_seats(ENGINE, rules, Deal(tuple(padded)), [_Recorded(rounds, s) for s in (0, 1)])
     for k, (mine, theirs) in enumerate(zip(played.rounds, rounds)):
         if (mine.race.claims is None) != (theirs.claims is None):
             raise RecordError(f"rounds[{k}].claims: no race was run (no deal held a solution)")

@@ -37,7 +37,7 @@ from geolab.games import groups
 from geolab.games.geodouble.rules import Rules
 from geolab.games.race import first_claims, settle_claims
 from geolab.games.ranks import reference as ranks
-from geolab.stepwise import Ask, Chance, Claim, Resampled, State, TwoSides, draw_cards, stage
+from geolab.stepwise import Ask, Chance, Claim, Determinized, Resampled, State, draw_cards, stage
 
 SEATS = (0, 1)
 
@@ -503,14 +503,11 @@ def determinize(rules: Rules, seat: int, view: MatchView, rng: np.random.Generat
     return State(game or ENGINE, rules, Deal(tuple(deals)), log)
 
 
-class Engine(TwoSides):
-    """GeoDouble's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
+class Engine(Determinized):
+    """GeoDouble's reference engine as a step-wise game (`geolab.stepwise.Determinized`)."""
 
     name = "geodouble"
     reference = sys.modules[__name__]
-
-    def determinize(self, rules: Rules, seat: int, observation: MatchView, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()

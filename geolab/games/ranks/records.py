@@ -9,7 +9,7 @@ becomes one `RecordError` line that names the place.
 from __future__ import annotations
 
 from geolab.cards import CATEGORIES, POSTAL, POWER_DECK, category
-from geolab.errors import GeolabError, IllegalActionError, RecordError
+from geolab.errors import GeolabError, RecordError
 from geolab.game import RECORD_FORMAT as FORMAT
 from geolab.game import (
     Decision,
@@ -23,7 +23,7 @@ from geolab.game import (
 )
 from geolab.games.ranks.reference import ENGINE, Deal, Game, Lead, View
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.stepwise import play
+from geolab.recorded import record_sides, replay_seats
 
 GAME = "play-the-ranks"
 #: The record's own top-level keys (besides the envelope's): any other is refused.
@@ -82,9 +82,7 @@ def _side_map(record: dict, key: str, required: bool = True) -> dict | None:
         if required:
             raise RecordError(f"{key}: missing")
         return None
-    if not isinstance(value, dict) or set(value) != set(SIDES):
-        raise RecordError(f"{key}: expected an object with keys A and B")
-    return value
+    return record_sides(value, key, SIDES)
 
 
 def _side(value, where: str) -> int:
@@ -178,10 +176,7 @@ def replay_game(record: dict) -> Game:
         raise RecordError(f"power_bases: rules {rules.name} do not use Power-card bases")
     seats = [_RecordedSeat(record, 0), _RecordedSeat(record, 1)]
     deal = Deal((tuple(hands[0]), tuple(hands[1])), None, None if power is None else tuple(power), first_lead)
-    try:
-        game = play(ENGINE, rules, deal, seats)
-    except IllegalActionError as error:
-        raise RecordError(str(error)) from None
+    game = replay_seats(ENGINE, rules, deal, seats)
     game.discards = (seats[0].discarded, seats[1].discarded)
     if len(tricks) > len(game.tricks):
         raise RecordError(

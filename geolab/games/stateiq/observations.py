@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from geolab.cards import N_CARDS, POSTAL, POWER_DECK
-from geolab.errors import IllegalActionError
-from geolab.game import Decision, shown
+from geolab.game import Decision
 from geolab.games.stateiq.clues import LETTERS
 from geolab.games.stateiq.reference import GUESSES, SIDES, View
 from geolab.games.stateiq.rules import KINDS, Rules
-from geolab.stepwise import checked, legal_index
+from geolab.observer import NO_ACTION, Layout, action_named
+from geolab.stepwise import checked
 
 #: The first clue index: guesses come first.
 CLUE_IDS = N_CARDS
@@ -33,13 +33,9 @@ def action_id(rules: Rules, decision: Decision, action) -> int:
 def action_of(rules: Rules, decision: Decision, index: int):
     """The legal action `index` names at `decision` (`action_id` backwards)."""
     start = CLUE_IDS if decision.kind == "clue" else 0
-    ok = isinstance(index, (int, np.integer)) and not isinstance(index, bool) and start <= index < start + N_CARDS
-    i = legal_index(decision, int(index) - start) if ok else -1
-    if i < 0:
-        what = "border state" if decision.kind == "clue" else "guess"
-        raise IllegalActionError(f"{decision.where}: index {shown(index)} names no {what} {SIDES[decision.seat]} "
-                                 f"may make")
-    return decision.legal[i]
+    what = "border state" if decision.kind == "clue" else "guess"
+    return action_named(decision, index, lambda i: i - start if start <= i < start + N_CARDS else NO_ACTION, what,
+                        SIDES[decision.seat])
 
 
 # ----- observations ----------------------------------------------------------------------------
@@ -61,47 +57,41 @@ def observation_string(rules: Rules, seat: int, view: View) -> str:
 
 #: Per clue slot: given, a letter (26), a border card (50), no clue or no more borders; then the
 #: guess (50 cards) and whether it was right.
-SLOT = 1 + len(LETTERS) + N_CARDS + 1 + N_CARDS + 1
-#: seat, own card, Power card, order (3 slots x 3 kinds), draw (2 x 50), first guesser, phase now
-HEAD = 2 + N_CARDS + len(POWER_DECK) + 3 * len(KINDS) + 2 * N_CARDS + 2 + 2
+SLOT = (("given", 1), ("letter", len(LETTERS)), ("border", N_CARDS), ("none", 1), ("guess", N_CARDS), ("right", 1))
+#: seat, own card, Power card, order (3 slots x 3 kinds), draw (2 x 50), first guesser, phase now; then
+#: each phase's slots
+LAYOUT = Layout([("seat", 2), ("card", N_CARDS), ("power", len(POWER_DECK)),
+                 *((f"order {k}", len(KINDS)) for k in range(3)), ("draw A", N_CARDS), ("draw B", N_CARDS),
+                 ("first", 2), ("phase", 2),
+                 *((f"{p} {k} {name}", size) for p in range(2) for k in range(GUESSES) for name, size in SLOT)])
 
 
 def tensor_size(rules: Rules) -> int:
-    return HEAD + 2 * GUESSES * SLOT
+    return LAYOUT.size
 
 
 def observation_tensor(rules: Rules, seat: int, view: View) -> np.ndarray:
-    """`view` as float32 values, `tensor_size` long: the blocks of `HEAD` (one-hot each; the
+    """`view` as float32 values, `tensor_size` long: the pieces of `LAYOUT` (one-hot each; the
     draw zeros when the first guesser is given), then for each phase and each of its three
     slots the clue and the guess (`SLOT`)."""
-    out = np.zeros(tensor_size(rules), np.float32)
-    at = 0
-
-    def one(size: int, index: int | None) -> None:
-        nonlocal at
-        if index is not None:
-            out[at + index] = 1
-        at += size
-
-    one(2, seat)
-    one(N_CARDS, view.card)
-    one(len(POWER_DECK), view.power)
-    for kind in view.order:
-        one(len(KINDS), KINDS.index(kind))
-    one(N_CARDS, None if view.draw is None else view.draw[0])
-    one(N_CARDS, None if view.draw is None else view.draw[1])
-    one(2, view.first)
-    one(2, len(view.phases) - 1 if view.phases else None)
-    for p in range(2):
-        phase = view.phases[p] if p < len(view.phases) else None
-        for k in range(GUESSES):
-            clue = phase.clues[k] if phase is not None and k < len(phase.clues) else None
-            one(1, None if clue is None else 0)
-            one(len(LETTERS), LETTERS.index(clue.value) if clue is not None and isinstance(clue.value, str) else None)
-            one(N_CARDS, clue.value if clue is not None and clue.kind == "B" and clue.value is not None else None)
-            one(1, 0 if clue is not None and clue.value is None else None)
-            guess = phase.guesses[k] if phase is not None and k < len(phase.guesses) else None
-            one(N_CARDS, guess)
-            one(1, 0 if guess is not None and phase.found == k + 1 else None)
-    assert at == len(out)
-    return out
+    out = LAYOUT.tensor()
+    out.one("seat", seat)
+    out.one("card", view.card)
+    out.one("power", view.power)
+    for k, kind in enumerate(view.order):
+        out.one(f"order {k}", KINDS.index(kind))
+    out.one("draw A", None if view.draw is None else view.draw[0])
+    out.one("draw B", None if view.draw is None else view.draw[1])
+    out.one("first", view.first)
+    out.one("phase", len(view.phases) - 1 if view.phases else None)
+    for p, phase in enumerate(view.phases):
+        for k, clue in enumerate(phase.clues):
+            slot = f"{p} {k}"
+            out.one(f"{slot} given", 0)
+            out.one(f"{slot} letter", LETTERS.index(clue.value) if isinstance(clue.value, str) else None)
+            out.one(f"{slot} border", clue.value if clue.kind == "B" and clue.value is not None else None)
+            out.one(f"{slot} none", 0 if clue.value is None else None)
+        for k, guess in enumerate(phase.guesses):
+            out.one(f"{p} {k} guess", guess)
+            out.one(f"{p} {k} right", 0 if phase.found == k + 1 else None)
+    return out.values

@@ -18,11 +18,11 @@ every clue the record writes against the clue the game gives; each problem is on
 from __future__ import annotations
 
 from geolab.cards import POSTAL, POWER_DECK
-from geolab.errors import GeolabError, IllegalActionError, RecordError
-from geolab.game import CARD_OF, Decision, envelope, record_choice, record_rules, shown
+from geolab.errors import RecordError
+from geolab.game import CARD_OF, Decision, record_choice, record_rules, shown
 from geolab.games.stateiq.reference import ENGINE, SIDES, STATES, Deal, Played
 from geolab.games.stateiq.rules import Rules
-from geolab.stepwise import play
+from geolab.recorded import record_sides, replay_seats, written
 
 GAME = "state-iq"
 NAMES = ("A", "B")  # the sides as records write them
@@ -44,9 +44,7 @@ def to_record(played: Played, seed: int | None = None, players=None) -> dict:
         body["draw"] = _sides(deal.draw)
     body["phases"] = [{"guesser": SIDES[p.guesser], "clues": [None if c.label() == "-" else c.label() for c in p.clues],
                        "guesses": [POSTAL[g] for g in p.guesses]} for p in played.phases]
-    record = envelope(GAME, played.rules.to_spec(), body, seed, players)
-    record["result"] = report(played)
-    return record
+    return written(GAME, played, body, report, seed, players)
 
 
 def report(played: Played) -> dict:
@@ -68,8 +66,7 @@ def _card(value, where: str) -> int:
 
 
 def _pair(value, where: str) -> tuple[int, int]:
-    if not isinstance(value, dict) or set(value) != set(SIDES):
-        raise RecordError(f"{where}: expected an object with keys A and B")
+    value = record_sides(value, where, SIDES)
     a, b = (_card(value[s], f"{where}.{s}") for s in SIDES)
     if a == b:
         raise RecordError(f"{where}: A and B hold the same card {POSTAL[a]}")
@@ -87,9 +84,7 @@ def _deal(record: dict) -> Deal:
         raise RecordError("draw: give either the statehood draw or the first guesser (first), not both or neither")
     if "first" in record:
         return Deal(cards, power - 1, None, NAMES.index(record_choice(record["first"], NAMES, "first", "'A' or 'B'")))
-    draw = record["draw"]
-    if not isinstance(draw, dict) or set(draw) != set(SIDES):
-        raise RecordError("draw: expected an object with keys A and B")
+    draw = record_sides(record["draw"], "draw", SIDES)
     d = tuple(_card(draw[s], f"draw.{s}") for s in SIDES)
     if d[0] == d[1]:
         raise RecordError(f"draw: A and B drew the same card {POSTAL[d[0]]}")
@@ -161,14 +156,7 @@ def replay_game(record: dict) -> Played:
     if len(listed) > 2:
         raise RecordError(f"phases: {len(listed)} recorded, a game has 2")
     phases = [_Phase(entry, p) for p, entry in enumerate(listed)]
-    try:
-        played = play(ENGINE, rules, deal, [_Recorded(phases, s) for s in (0, 1)])
-    except IllegalActionError as error:
-        raise RecordError(str(error)) from None
-    except GeolabError as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(str(error)) from None
+    played = replay_seats(ENGINE, rules, deal, [_Recorded(phases, s) for s in (0, 1)])
     if len(phases) > len(played.phases):
         raise RecordError(f"phases[{len(played.phases)}]: played after the game ended")
     for mine, theirs in zip(played.phases, phases):

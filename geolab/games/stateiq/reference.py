@@ -41,7 +41,7 @@ from geolab.game import Decision
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.clues import Clue
 from geolab.games.stateiq.rules import Rules
-from geolab.stepwise import Ask, Chance, State, TwoSides
+from geolab.stepwise import Ask, Chance, Determinized, State
 
 SEATS = (0, 1)
 SIDES = "AB"
@@ -364,17 +364,14 @@ def max_length(rules: Rules) -> int:
     return 4 + 2 * 2 * GUESSES
 
 
-class Engine(TwoSides):
-    """State IQ's reference engine as a step-wise game (`geolab.stepwise.TwoSides`)."""
+class Engine(Determinized):
+    """State IQ's reference engine as a step-wise game (`geolab.stepwise.Determinized`)."""
 
     name = "state-iq"
     reference = sys.modules[__name__]
 
     def deal(self, rules: Rules, rng: np.random.Generator) -> Deal:
         return deal_one(rng)
-
-    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
-        return determinize(rules, seat, observation, rng, self)
 
 
 ENGINE = Engine()
