@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_web import GAMES, client, needs_web, play_out, served_chromium, start
+from test_web import GAMES, client, needs_web, over, play_out, served_chromium, start, step
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = (390, 844)
@@ -78,6 +78,12 @@ def site():
         for game in GAMES:
             pages[f"setup {game}"] = f"/new/{game}"
             pages[f"play {game}"] = start(c, game, seed=5, **({"bots": SLOW_RIVAL[game]} if game in SLOW_RIVAL else {}))
+            later = pages[f"play {game} later"] = start(c, game, seed=6)
+            for _ in range(4):  # a few moves on: other piles, facts and options on the table
+                text = c.get(later).text
+                if over(text):
+                    break
+                step(c, later, text, use_hint=False)
         pages["end class"] = start(c, "class", seed=4)  # the discard, then the groups and the Championship
         play_out(c, pages["end class"], use_hint=False)
         pages["race border-up"] = pages["play border-up"]
