@@ -63,6 +63,7 @@ SLOW = {
     "test_web.py::test_a_border_up_race_is_won_by_selecting_six_cards": "a real headless Chromium",
     "test_web.py::test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims":
         "a real headless Chromium and a race's real clock",
+    "test_web_a11y.py": "a real headless Chromium over every page kind, at two widths, with axe-core",
 }
 
 

@@ -13,6 +13,7 @@ import socket
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -593,8 +594,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextmanager
+def served_chromium():
+    """A server over a fresh folder and a headless Chromium (`driver.base`, its address;
+    `driver.folder`, the folder), both ended on leaving; skips where the browser is absent."""
     if CHROMIUM is None or DRIVER is None:  # the issue: browser tests skip only where the browser is absent
         pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver)")
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra)")
@@ -622,11 +625,19 @@ def browser():
     driver.implicitly_wait(0)
     driver.base = f"http://127.0.0.1:{port}"
     driver.folder = folder
-    yield driver
-    driver.quit()
-    server.should_exit = True
-    thread.join(timeout=5)
-    shutil.rmtree(folder, ignore_errors=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        server.should_exit = True
+        thread.join(timeout=5)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with served_chromium() as driver:
+        yield driver
 
 
 def by(driver, css: str):

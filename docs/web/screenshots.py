@@ -3,9 +3,11 @@ every page kind of one game (GeoDouble), one play page of every registered game,
 table at a phone's width (390 px) and a desktop's (1280 px): Play the Ranks, Class and a race,
 and the Map cards and a map of groups as `geolab.maps` draws them.
 
-    PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER [GAME ...]]   (default: docs/web)
+    PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER [GAME ... | --views]]   (default: docs/web)
 
-Games named: only their play pages and the maps.
+Games named: only their play pages and the maps. ``--views``: only the phone's and the
+projector's (`views`): the start and setup pages at 390 px, a Class page in the projector view
+at 200 % zoom (a 1280-px window at device scale 2).
 
 Needs the web extra, selenium, and Debian's chromium and chromium-driver."""
 
@@ -69,6 +71,42 @@ def map_sheets(driver, out: Path) -> None:
         image.quantize(colors=64).save(out / name, optimize=True)
 
 
+def emulate(driver, width: int, height: int, scale: float = 1) -> None:
+    """The page's viewport in CSS pixels at a device scale (2: a browser zoomed to 200 %)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
+
+
+def whole_page(driver, path: Path, width: int, scale: float = 1) -> None:
+    """The whole page's height at `width` CSS pixels, then the window as it was."""
+    emulate(driver, width, 844, scale)
+    time.sleep(0.3)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    emulate(driver, width, min(max(height, 600), 2400), scale)
+    time.sleep(0.3)
+    shoot(driver, path)
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def views(driver, base: str, start, out: Path) -> None:
+    """page-index-390.png, page-setup-390.png (a phone); table-class-projector.png and
+    end-class-projector.png: a Class page and its end in the projector view at 200 % zoom (a
+    1280-px window at device scale 2: 640 CSS pixels)."""
+    driver.get(base + "/")
+    whole_page(driver, out / "page-index-390.png", 390)
+    driver.get(base + "/new/geodouble")
+    whole_page(driver, out / "page-setup-390.png", 390)
+    start("class", 4)
+    driver.get(driver.current_url + "?view=projector")
+    for c in driver.find_elements(By.CSS_SELECTOR, ".pile-hand button.card")[:1]:
+        c.click()
+    whole_page(driver, out / "table-class-projector.png", 640, 2)
+    driver.find_element(By.ID, "confirm").click()  # the discard: the groups and the Championship, the end
+    time.sleep(7)  # the last lines appear one at a time
+    whole_page(driver, out / "end-class-projector.png", 640, 2)
+    driver.get(driver.current_url.split("?")[0] + "?view=normal")
+
+
 def main(out: Path, games: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with socket.socket() as s:
@@ -129,6 +167,9 @@ def main(out: Path, games: list[str] | None = None) -> None:
         driver.set_window_size(960, 900)
 
     try:
+        if games == ["--views"]:
+            views(driver, base, start, out)
+            return
         map_sheets(driver, out)
         for name in games or ():
             start(name, 5)
@@ -144,6 +185,7 @@ def main(out: Path, games: list[str] | None = None) -> None:
         widths("table-class", 1)
         start("border-up", 3)
         widths("table-race", 4)
+        views(driver, base, start, out)
         driver.get(base + "/")
         shoot(driver, out / "page-index.png")
         driver.get(base + "/new/geodouble?preset=short")
