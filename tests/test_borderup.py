@@ -352,7 +352,8 @@ def test_the_ending_tells_how_the_game_was_decided():
     won = play(rules, both, first_solution(5.0), first_solution(6.0))
     assert VIEWS.ending(won, 0)[:2] == ["You called GeoPlunge at 5.0 s: AL GA MS / DE MD WV.",
                                         "  AL borders GA and MS; MD borders DE and WV."]
-    assert VIEWS.ending(won, 1)[-2:] == ["Your claim (6.0 s) came too late.", "You lost: A's groups hold first."]
+    assert "Your claim (6.0 s) came too late." in VIEWS.ending(won, 1)
+    assert VIEWS.ending(won, 1)[-1] == "You lost: A's groups hold first."
 
 
 # ----- at a real terminal -------------------------------------------------------------------

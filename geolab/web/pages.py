@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 from geolab.game import INT63_MAX, Decision, MoveError, shown
 from geolab.lab.play import PERSON, opponents, winner_of_series
 from geolab.stepwise import legal_index
-from geolab.web.sessions import BadRequest, Page
+from geolab.web.sessions import BadRequest, Page, Typed
 
 MAX_FIELDS = 200  # a setup form holds one field a rules field, and a few more
 
@@ -75,7 +75,8 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     """The person's action from a move form: ``index`` (a confirmed selection: its place in
     the legal moves), ``cards`` (a race's claim, `claimed_text`), ``text`` (the box, read by
     the game's `Views.parse`; the views' note on words it did not need goes to `say`, as at
-    the keyboard), or ``pass`` (at a race)."""
+    the keyboard), or ``pass`` (at a race). At a race a claim comes with its words (`Typed`),
+    from which the cards of a wrong claim are kept."""
     if "index" in fields:
         if decision.timed:  # a race's legal moves are its solutions: a claim is cards, never their index
             raise BadRequest("at a race, claim with the cards you select (or type them)")
@@ -88,8 +89,9 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     if "cards" in fields:
         if not decision.timed:
             raise BadRequest("cards alone are a race's claim: confirm a move")
+        text = claimed_text(decision, views, fields)
         try:
-            return views.parse(decision, claimed_text(decision, views, fields))
+            return Typed(views.parse(decision, text), text)
         except MoveError as error:
             raise BadRequest(str(error)) from None
     if "text" in fields:
@@ -107,7 +109,7 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
         note = views.note(decision, action, text)
         if note:
             say(note)
-        return action
+        return Typed(action, text) if decision.timed else action
     raise BadRequest("the form names no move (index, text or pass)")
 
 
@@ -189,7 +191,8 @@ def ended(page: Page, review: list) -> dict:
     for k, played in enumerate(match.played):
         lines = views.ending(played, match.you)
         last = lines[min(page.since(), len(lines) - 1):] if k == len(match.played) - 1 else []
-        games.append({"number": k + 1, "lines": lines, "last": last,
+        facts = [f for f in views.ending_facts(played, match.you) if f.picture]  # a race hand's map, after it
+        games.append({"number": k + 1, "lines": lines, "last": last, "facts": facts,
                       "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
     verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
     won = series_winner(page)
