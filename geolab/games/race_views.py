@@ -177,8 +177,8 @@ def hand_map(hand: Sequence[int], shown: Sequence[tuple[str, Sequence[int]]], ti
 
 
 def lesson_maps(hand: Sequence[int], solution, laid: Sequence[Sequence[int]], label) -> tuple[Fact, ...]:
-    """The after-race maps of a hand: its first solution's two groups (blue, green) among the
-    rest of the hand (sand), and a wrong claim's cards (red) where they were kept."""
+    """The after-race maps of a hand: a solution's two groups (blue, green) among the rest of
+    the hand (sand), and a wrong claim's cards (red) where they were kept."""
     facts = []
     if solution is not None:
         a, b = solution

@@ -99,9 +99,10 @@ def read_races(files=(), folders=()) -> Races:
 
 def spec_at(entry, speed: float) -> str | None:
     """The game's hint bot at `speed` (``racer:speed=0.31``), where its spec takes a speed."""
-    if entry.hint is None or "speed" not in [p.name for p in entry.bots.info(entry.hint).params]:
+    head = None if entry.hint is None else entry.hint.split(":")[0]
+    if head is None or "speed" not in [p.name for p in entry.bots.info(head).params]:
         return None
-    return f"{entry.hint}:speed={speed:.3g}"
+    return f"{head}:speed={speed:.3g}"
 
 
 def summary(races: Races, fitted: SpeedFit) -> str:

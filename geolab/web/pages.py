@@ -9,7 +9,9 @@ import time
 from urllib.parse import parse_qsl
 
 from geolab.game import INT63_MAX, Decision, MoveError, shown
+from geolab.games.race import LEVELS
 from geolab.lab.play import PERSON, opponents, winner_of_series
+from geolab.lab.racefit import spec_at
 from geolab.stepwise import legal_index
 from geolab.web.sessions import BadRequest, Page, Typed
 
@@ -120,8 +122,35 @@ def index(entries, saved: list, folder: str) -> dict:
     return {"games": games, "saved": saved, "folder": folder}
 
 
-def setup(entry, preset: str) -> dict:
-    """The setup form: the preset's fields, the seats, the bots that may sit at a table."""
+def races_of(entry) -> str | None:
+    """The parameter of the game's hint bot that takes an opponent level (``level``, else a
+    ``race`` that names one), or None: a game without races."""
+    if entry.hint is None:
+        return None
+    names = [p.name for p in entry.bots.info(entry.hint.split(":")[0]).params]
+    return next((n for n in ("level", "race") if n in names), None)
+
+
+def levels(entry, fitted=None) -> list[dict]:
+    """The opponent levels the setup page offers where the game races (docs/race.md): the named
+    speeds, and the adaptive one, the hint bot at the person's own fitted speed (`fitted`:
+    the races and their `SpeedFit`, from the folder's sessions)."""
+    key = races_of(entry)
+    if key is None:
+        return []
+    out = [{"spec": f"{entry.hint.split(':')[0]}:{key}={name}", "label": f"{name} (search speed {speed:g})"}
+           for name, speed in LEVELS.items()]
+    if fitted is not None:
+        races, fit = fitted
+        out.append({"spec": spec_at(entry, fit.speed) or "",
+                    "label": f"adaptive: your speed {fit.speed:.3g} (95% CI {fit.low:.3g}-{fit.high:.3g}, "
+                             f"{fit.claims} claims in {races.sessions} sessions here)"})
+    return [o for o in out if o["spec"]]
+
+
+def setup(entry, preset: str, fitted=None) -> dict:
+    """The setup form: the preset's fields, the seats, the bots that may sit at a table, and in
+    a game with races the opponent levels (`levels`)."""
     rules = entry.game.Rules.preset(preset)
     seats = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
     table = [name for name in entry.bots.names() if not entry.bots.info(name).peeks]
@@ -129,7 +158,7 @@ def setup(entry, preset: str) -> dict:
     return {"entry": entry, "preset": preset, "presets": list(entry.game.Rules.PRESETS),
             "fields": [{**row, "text": shown_value(row["value"])} for row in rules.describe()],
             "seats": seats, "bots": suggested, "default_bots": entry.hint or entry.simulate_bots,
-            "bot_rows": [entry.bots.info(n).row() for n in table]}
+            "bot_rows": [entry.bots.info(n).row() for n in table], "levels": levels(entry, fitted)}
 
 
 def playing(page: Page, hint, served: float | None, error: str | None = None) -> dict:

@@ -38,6 +38,7 @@ from geolab.lab.play import (
     race_claim,
     read_session,
 )
+from geolab.lab.racefit import read_races
 from geolab.lab.results import write_json
 from geolab.stepwise import Claim
 
@@ -254,6 +255,15 @@ class Store:
         hint = hint_seat(page.match)
         action = None if hint is None else hinted(hint, decision)
         return None if action is None else (action, page.views.reason(decision, action))
+
+    def race_fit(self):
+        """The person's race speed fitted to the races in this folder's sessions (the adaptive
+        opponent level, `geolab.lab.racefit`), or None where they hold no timed claim."""
+        races = read_races((), [self.folder])
+        try:
+            return races, races.fit()
+        except GeolabError:
+            return None
 
     def record(self, gid: str, k: int) -> Path:
         path = self.path(gid, f"-{k}.record.json")

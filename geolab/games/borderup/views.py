@@ -231,12 +231,15 @@ class BorderUpViews(Views):
                    + [verdict(seat, view.result)])
 
     def ending_facts(self, played: Played, seat: int) -> tuple:
-        """The hand on a map after the race: its first solution's groups, a wrong claim's cards."""
+        """The hand on a map after the race: the groups of the team's claim where they held,
+        else of the hand's first solution, and a wrong claim's cards."""
         if played.claims is None:
             return ()
         hand = played.deals[-1][seat]
         found = solutions(played.rules, hand)
-        return lesson_maps(hand, found[0] if found else None, played.claims[seat].laid, claim_label)
+        own = played.claims[seat]
+        shown = own.action if own.action not in (None, WRONG) else found[0] if found else None
+        return lesson_maps(hand, shown, own.laid, claim_label)
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation
