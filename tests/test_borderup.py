@@ -205,7 +205,7 @@ def test_a_faster_racer_wins_more_but_not_all():
 def test_bot_parameters_are_checked():
     rules = Rules()
     for spec, words in (("racer:speed=0", "speed"), ("racer:error=1.5", "error"),
-                        ("racer:race=fast", "human or perfect")):
+                        ("racer:race=fast", "human, perfect or a level")):
         with pytest.raises(Exception, match=words):
             BOTS.make(spec, rules)
     assert BOTS.make("racer:race=perfect,error=0.2", rules).race_model.error == 0.2

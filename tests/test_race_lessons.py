@@ -15,11 +15,13 @@ from geolab.cards import POSTAL, card
 from geolab.cli import main
 from geolab.errors import RecordError
 from geolab.games.borderup import records as bu_records
-from geolab.games.borderup.reference import ENGINE as BU, WRONG, Deal, solutions
+from geolab.games.borderup.reference import ENGINE as BU
+from geolab.games.borderup.reference import WRONG, Deal, solutions
 from geolab.games.borderup.rules import Rules as BURules
 from geolab.games.borderup.views import VIEWS as BU_VIEWS
-from geolab.games.dashing.reference import ENGINE as DS, Row, Said
+from geolab.games.dashing.reference import ENGINE as DS
 from geolab.games.dashing.reference import Deal as DSDeal
+from geolab.games.dashing.reference import Row, Said
 from geolab.games.dashing.rules import Rules as DSRules
 from geolab.games.dashing.views import VIEWS as DS_VIEWS
 from geolab.games.race import LEVELS, RaceModel, fit_speed
