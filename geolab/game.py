@@ -673,6 +673,23 @@ class Views(Protocol):
         (a follow that names a category: the category is the leader's); None for nothing."""
         return None
 
+    def laid(self, decision: Decision, action, text: str) -> tuple:
+        """The cards a race claim's `text` lays down where the action does not say them (a
+        wrong claim of groups, `geolab.stepwise.Claim.laid`): groups of card numbers, each in
+        card order; () for none. A `MoveError` for text that names no such cards."""
+        return ()
+
+    def race_search(self, decision: Decision) -> tuple[int, int] | None:
+        """A race that is a search of a hand for solutions, as the race model reads it:
+        (cards in the hand, solutions it holds); None for a race of another kind (the fit of a
+        person's speed, `geolab.lab.racefit`, leaves it out)."""
+        return None
+
+    def ending_facts(self, played, seat: int) -> tuple:
+        """Facts the end page shows beside `ending` (`geolab.scene.Fact`, a picture among them:
+        a map of a race hand's groups); () for none."""
+        return ()
+
 
 class Game(Protocol):
     """What a game provides to the rest of geolab (see the module docstring)."""

@@ -65,10 +65,13 @@ class Pile:
 @dataclass(frozen=True)
 class Fact:
     """One fact of the table: ``name`` its kind ("score", "base", "round", "geopower",
-    "power", "call", "clock", "match", "rule"), ``text`` what it says."""
+    "power", "call", "clock", "match", "rule", "map"), ``text`` what it says, and where it
+    helps a ``picture`` (SVG made by `geolab.maps`, never from input: a race hand's groups on
+    a map after the race), which a page draws under the text."""
 
     name: str
     text: str
+    picture: str = ""
 
 
 @dataclass(frozen=True)

@@ -76,10 +76,14 @@ class Resampled:
 @dataclass(frozen=True)
 class Claim:
     """A seat's answer to a race: what it claims and the seconds it took to claim it (a
-    person's measured, a bot's drawn from its speed model). ``action`` None: no claim."""
+    person's measured, a bot's drawn from its speed model). ``action`` None: no claim.
+    ``laid``: the cards a wrong claim laid down, as groups of card numbers, where the action
+    does not say them (a person's wrong claim of groups; a bot's wrong claim is modelled
+    without cards), kept for the record and the lesson after the race."""
 
     action: Any
     seconds: float
+    laid: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -339,8 +343,11 @@ class State:
                         or not (np.isfinite(a.seconds) and a.seconds >= 0):
                     raise IllegalActionError(f"{d.kind}: seconds must be a finite number at least 0, "
                                              f"got {shown(a.seconds)}")
+                if not (isinstance(a.laid, tuple) and all(isinstance(g, tuple) for g in a.laid)):
+                    raise IllegalActionError(f"{d.kind}: a claim's laid cards are groups of card numbers, "
+                                             f"got {shown(a.laid)}")
                 answers[d.seat] = a if a.action is None else Claim(checked(d, a.action, self._name(d)),
-                                                                   float(a.seconds))
+                                                                   float(a.seconds), a.laid)
             else:
                 answers[d.seat] = checked(d, a, self._name(d))
         self.log.append(("ask", answers))

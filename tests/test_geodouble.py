@@ -199,7 +199,7 @@ def test_race_model_parameters_are_checked():
         RaceModel(speed=0)
     with pytest.raises(ValueError, match="error"):
         RaceModel(error=1.5)
-    with pytest.raises(ValueError, match="human or perfect"):
+    with pytest.raises(ValueError, match=r"human, perfect or a level \(beginner, club, expert\)"):
         RaceModel.named("fast")
 
 

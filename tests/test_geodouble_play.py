@@ -248,7 +248,8 @@ def test_a_whole_match_at_the_keyboard_claims_right_wrong_pass_too_late_then_pla
     text = keys.text
     assert m.finished and re.search(r"You (won|lost) the match \d+-\d+\.$", text)
     claims = claims_by_round(m)
-    assert len(claims) >= 4 and all(len(c) == 5 for c in claims)
+    # a claim is [seat, kind, index, label, seconds]; a person's wrong claim adds the cards it laid
+    assert len(claims) >= 4 and all(len(c) == (6 if c[0] == 0 and c[3] == "wrong claim" else 5) for c in claims)
     mine = [c for c in claims if c[0] == 0]
     theirs = [c for c in claims if c[0] == 1]
     # round 1: five mistakes or refusals, each one line, asked again each time; then the claim in time
@@ -262,7 +263,10 @@ def test_a_whole_match_at_the_keyboard_claims_right_wrong_pass_too_late_then_pla
     assert mine[0][2] >= 0 and mine[0][4] == pytest.approx(0.5 + 0.4 + 0.3 + 0.2 + 0.2 + 1.5)
     assert "Round 1, the race: You called GeoPlunge at 3.1 s:" in text and "You won the race: 10 points." in text
     # round 2: a wrong claim gives B the race
-    assert mine[1][2:4] == [len(solutions(Rules(), m.played[0].rounds[1].race.races[-1][0])), "wrong claim"]
+    hand2 = m.played[0].rounds[1].race.races[-1][0]
+    assert mine[1][2:4] == [len(solutions(Rules(), hand2)), "wrong claim"]
+    laid = m.played[0].rounds[1].race.claims[0].laid  # the cards kept, as the log says them
+    assert len(laid) == 1 and set(laid[0]) <= set(hand2) and mine[1][5] == " ".join(POSTAL[c] for c in laid[0])
     assert "Round 2, the race: You called GeoPlunge at 1.0 s with a wrong claim." in text
     assert "B won the race (your wrong claim gives it): 10 points." in text
     # round 3: pass; round 4: B's claim is the deadline, and the person's line never arrives

@@ -7,7 +7,8 @@ and the Map cards and a map of groups as `geolab.maps` draws them.
 
 Games named: only their play pages and the maps. ``--views``: only the phone's and the
 projector's (`views`): the start and setup pages at 390 px, a Class page in the projector view
-at 200 % zoom (a 1280-px window at device scale 2).
+at 200 % zoom (a 1280-px window at device scale 2). ``race-lesson`` alone: only the end page
+after a lost Border-Up race, at both widths.
 
 Needs the web extra, selenium, and Debian's chromium and chromium-driver."""
 
@@ -166,9 +167,27 @@ def main(out: Path, games: list[str] | None = None) -> None:
             shoot(driver, out / f"{name}-{width}.png")
         driver.set_window_size(960, 900)
 
+    def race_lesson() -> None:
+        """race-lesson-1280.png, race-lesson-390.png: the end page after a Border-Up race lost to
+        an expert racer (chosen as the setup page's opponent level): both clocks, the bot's
+        claim, the hand's solutions, the hand's groups on a map."""
+        driver.get(f"{base}/new/border-up")
+        find(By.ID, "seed")[0].send_keys("3")
+        Select(find(By.ID, "level")[0]).select_by_value("racer:level=expert")
+        find(By.ID, "start")[0].click()
+        for _ in range(120):  # the page asks the server about once a second; the bot's claim ends it
+            if find(By.ID, "over"):
+                break
+            time.sleep(0.5)
+        time.sleep(2.5)  # the last lines appear one at a time
+        widths("race-lesson")
+
     try:
         if games == ["--views"]:
             views(driver, base, start, out)
+            return
+        if games == ["race-lesson"]:
+            race_lesson()
             return
         map_sheets(driver, out)
         for name in games or ():
@@ -186,6 +205,7 @@ def main(out: Path, games: list[str] | None = None) -> None:
         start("border-up", 3)
         widths("table-race", 4)
         views(driver, base, start, out)
+        race_lesson()
         driver.get(base + "/")
         shoot(driver, out / "page-index.png")
         driver.get(base + "/new/geodouble?preset=short")

@@ -52,6 +52,11 @@ from geolab.stepwise import Claim
 TIE_RULES = ("coin", "tie")
 #: `settle`'s winner where nobody wins: nobody claimed, or a tie under the ``tie`` rule.
 NOBODY = -1
+#: Opponent levels: named search speeds of the one race model (the other parameters its
+#: defaults), slowest first. On an 18-card Border-Up hand (a median of 26 solutions) the median
+#: claim comes after about 48 s (beginner: beatable by a newcomer), 21 s (club) and 8 s
+#: (expert: the defaults); docs/race.md.
+LEVELS = {"beginner": 0.12, "club": 0.3, "expert": 1.0}
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,19 @@ class RaceModel:
         param_range("patience", self.patience, 0, 100)
 
     @classmethod
-    def named(cls, name: str, speed: float = 1.0, error: float | None = None) -> RaceModel:
+    def named(cls, name: str, speed: float = 1.0, error: float | None = None, level: str | None = None) -> RaceModel:
         """``human`` (the defaults) or ``perfect`` (no spread, no errors, no motor time: the
-        expected checks alone, so only the cards decide), at this speed and error."""
+        expected checks alone, so only the cards decide), at this speed and error; a `level`
+        (`LEVELS`) multiplies the speed by its own, and a level's name is the human model at it."""
+        if name in LEVELS and level is None:
+            name, level = "human", name
+        speed = speed * level_speed(level)
         if name == "human":
             model = cls(speed=speed)
         elif name == "perfect":
             model = cls(speed=speed, base=0.0, spread=0.0, error=0.0)
         else:
-            raise ValueError(f"race must be human or perfect, got {name!r}")
+            raise ValueError(f"race must be human, perfect or a level ({', '.join(LEVELS)}), got {name!r}")
         return model if error is None else cls(**{**model.__dict__, "error": error})
 
     def mean_seconds(self, cards, solutions) -> np.ndarray:
@@ -134,6 +143,15 @@ class RaceModel:
         return claim(float(seconds[0]), bool(wrong_claim[0]), legal[0] if k else None, wrong, self.give_up(cards))
 
 
+def level_speed(level: str | None) -> float:
+    """The search speed of an opponent level (`LEVELS`; None: 1, the model's own)."""
+    if level is None:
+        return 1.0
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    return LEVELS[level]
+
+
 def claim(seconds: float, wrong_claim: bool, solution, wrong, give_up: float) -> Claim:
     """One player's claim as the engines write it from the race model's draw: none where the
     seconds are infinite (written with the `give_up` seconds it searched), `wrong` where the
@@ -165,6 +183,76 @@ def settle(seconds, valid, coin=None, *, tie: str = "coin") -> np.ndarray:
     one_valid = valid[:, 0] != valid[:, 1]
     won = np.where(tied, np.where(one_valid, np.where(valid[:, 0], 0, 1), tied_winner), won)
     return np.where(np.isinf(seconds).all(axis=1), NOBODY, won)
+
+
+# ----- fitting a player's speed -----------------------------------------------------------------
+#: The profile-likelihood interval's cut: half the 95 % quantile of chi-square with 1 degree of freedom.
+PROFILE_CUT = 3.841458820694124 / 2
+SPEED_BOUNDS = (1e-3, 100.0)  # `RaceModel`'s speed range, as searched
+
+
+@dataclass(frozen=True)
+class SpeedFit:
+    """A player's search speed fitted to their timed races (`fit_speed`): the maximum
+    likelihood estimate, its 95 % profile-likelihood interval, the claims it rests on and the
+    races that ended before the player claimed (censored: they searched at least that long)."""
+
+    speed: float
+    low: float
+    high: float
+    claims: int
+    censored: int
+
+
+def fit_speed(cards, solutions, seconds, claimed, model: RaceModel | None = None) -> SpeedFit:
+    """The speed under which `model`'s other parameters (default: the race model's defaults)
+    make the player's races most likely, by maximum likelihood: each race a hand of ``cards``
+    with ``solutions``, the player's ``seconds`` and whether they ``claimed`` then (a claim,
+    right or wrong: the model draws its time alike) or stopped searching without one (the
+    rival claimed first, or a pass: right-censored, the search lasting at least that long).
+    With ``x = (seconds - base) / (per_card * checks)``, ``speed * x`` is the model's gamma of
+    mean 1, so x is gamma of shape ``1 / spread**2`` and rate ``speed / spread**2``; a claim
+    sooner than `base` counts as one a hundredth of a check after it. A 1-D fit: the interval
+    is where twice the log-likelihood drop stays under chi-square(1)'s 95 % quantile. Needs at
+    least one claim; anything else is a `ValueError` line."""
+    from scipy.optimize import brentq, minimize_scalar
+    from scipy.special import gammaincc, gammaln
+
+    model = model or RaceModel()
+    if model.spread <= 0:
+        raise ValueError("fitting needs a race model with spread above 0")
+    cards, k = np.asarray(cards, float), np.asarray(solutions, float)
+    seconds, claimed = np.asarray(seconds, float), np.asarray(claimed, bool)
+    if not (cards.shape == k.shape == seconds.shape == claimed.shape) or cards.ndim != 1:
+        raise ValueError("cards, solutions, seconds and claimed must be lists of one length")
+    if not np.all(np.isfinite(seconds)) or np.any(seconds < 0):
+        raise ValueError("seconds must be finite and at least 0")
+    checks = np.where(k > 0, (cards + 1) / (k + 1) ** model.exponent, (cards + 1) * model.patience)
+    x = (seconds - model.base) / (model.per_card * checks)
+    floor = 0.01 / checks
+    events = np.maximum(x[claimed], floor[claimed])
+    gone = x[~claimed & (x > 0)]  # a search stopped before `base` tells nothing of the speed
+    if not len(events):
+        raise ValueError("no timed claims to fit (a race the player never claimed in does not say how fast "
+                         "they find one)")
+    a = 1 / model.spread ** 2
+
+    def loglik(speed: float) -> float:
+        rate = a * speed
+        value = np.sum(a * np.log(rate) + (a - 1) * np.log(events) - rate * events - gammaln(a))
+        return float(value + np.sum(np.log(np.maximum(gammaincc(a, rate * gone), 1e-300))))
+
+    lo, hi = np.log(SPEED_BOUNDS[0]), np.log(SPEED_BOUNDS[1])
+    best = minimize_scalar(lambda u: -loglik(np.exp(u)), bounds=(lo, hi), method="bounded",
+                           options={"xatol": 1e-7})
+    u, top = float(best.x), -float(best.fun)
+
+    def drop(v: float) -> float:
+        return top - loglik(np.exp(v)) - PROFILE_CUT
+
+    low = lo if drop(lo) <= 0 else brentq(drop, lo, u)
+    high = hi if drop(hi) <= 0 else brentq(drop, u, hi)
+    return SpeedFit(float(np.exp(u)), float(np.exp(low)), float(np.exp(high)), int(len(events)), int(len(gone)))
 
 
 # ----- one race of claims ----------------------------------------------------------------------
@@ -199,22 +287,27 @@ def first_claims(claims: Sequence[Claim]) -> tuple[int, ...]:
 # ----- claims in records -----------------------------------------------------------------------
 def claim_record(c: Claim, wrong, groups: Callable[[Any], Sequence[Sequence[int]]]) -> list:
     """A claim as records write it: ``[claim, seconds]``, the claim being its groups as lists
-    of postal codes (``groups(action)``, in the game's order), ``"wrong"`` or null (none)."""
+    of postal codes (``groups(action)``, in the game's order), ``"wrong"`` (a wrong claim whose
+    cards were not kept: a bot's), ``{"wrong": [group, ...]}`` (a wrong claim with the cards it
+    laid, `Claim.laid`: two groups of three, the smaller first, or six cards, each in card
+    order) or null (none)."""
     if c.action is None:
         claimed = None
     elif c.action == wrong:
-        claimed = "wrong"
+        claimed = {"wrong": [[POSTAL[x] for x in g] for g in c.laid]} if c.laid else "wrong"
     else:
         claimed = [[POSTAL[x] for x in g] for g in groups(c.action)]
     return [claimed, c.seconds]
 
 
-def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]], Any], groups: int = 2) -> Claim:
+def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]], Any], groups: int = 2,
+               hand: Sequence[int] | None = None) -> Claim:
     """A record's ``[claim, seconds]`` (`claim_record`) read back: `groups` lists of three postal
     codes, each in card order as records write them, given to ``make`` (which refuses an order
-    the game does not write with a `RecordError`), ``"wrong"`` or null; the seconds a real
-    number at least 0 (``12.0``, as records write them: a whole number is not the same JSON).
-    Anything else is one `RecordError` naming `where`."""
+    the game does not write with a `RecordError`), ``"wrong"``, a wrong claim with its cards
+    (`read_laid`, of the seat's `hand` where given) or null; the seconds a real number at
+    least 0 (``12.0``, as records write them: a whole number is not the same JSON). Anything
+    else is one `RecordError` naming `where`."""
     if not isinstance(value, list) or len(value) != 2:
         raise RecordError(f"{where}: expected [claim, seconds]")
     claimed, seconds = value[0], read_seconds(value[1], where)
@@ -222,11 +315,36 @@ def read_claim(value, where: str, wrong, make: Callable[[list[tuple[int, ...]]],
         return Claim(None, seconds)
     if claimed == "wrong":
         return Claim(wrong, seconds)
+    if isinstance(claimed, dict) and list(claimed) == ["wrong"]:
+        return Claim(wrong, seconds, read_laid(claimed["wrong"], f"{where}.wrong", hand))
     if not (isinstance(claimed, list) and len(claimed) == groups
             and all(isinstance(g, list) and len(g) == 3 for g in claimed)):
-        raise RecordError(f"{where}: a claim is {groups} lists of three postal codes, \"wrong\" or null, "
+        raise RecordError(f"{where}: a claim is {groups} lists of three postal codes, \"wrong\", "
+                          "{\"wrong\": [its cards]} or null, "
                           f"got {shown(claimed)}")
     return Claim(make([read_hand(g, where) for g in claimed]), seconds)
+
+
+def read_laid(value, where: str, hand: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
+    """A wrong claim's cards as records write them (`claim_record`): two groups of three
+    postal codes, the smaller first, or one of six, each in card order, no card twice, every
+    card of `hand` where given; else one `RecordError` naming `where`."""
+    if not (isinstance(value, list) and [len(g) if isinstance(g, list) else 0 for g in value] in ([3, 3], [6])):
+        raise RecordError(f"{where}: a wrong claim's cards are two lists of three postal codes or one of six, "
+                          f"got {shown(value)}")
+    laid = tuple(read_hand(g, where) for g in value)
+    if len(laid) == 2:
+        if laid[0] >= laid[1]:
+            raise RecordError(f"{where}: the smaller group comes first ({' '.join(POSTAL[c] for c in laid[1])} "
+                              f"before {' '.join(POSTAL[c] for c in laid[0])}, in card order)")
+        both = set(laid[0]) & set(laid[1])
+        if both:
+            raise RecordError(f"{where}: {POSTAL[min(both)]} is in both groups")
+    if hand is not None:
+        stray = [c for g in laid for c in g if c not in set(hand)]
+        if stray:
+            raise RecordError(f"{where}: {POSTAL[stray[0]]} is not in the team's hand")
+    return laid
 
 
 def read_seconds(value, where: str) -> float:

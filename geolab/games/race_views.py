@@ -19,6 +19,7 @@ from geolab.cards import NAMES, POSTAL
 from geolab.common.text import codes
 from geolab.game import MoveError
 from geolab.games import groups
+from geolab.maps import states_map
 from geolab.scene import Fact, Race, Scene, pile
 
 #: Words a person may type for a claim known to be wrong.
@@ -26,6 +27,10 @@ WRONG_WORDS = ("wrong", "wrong claim")
 GROUP_BREAK = re.compile(r"[/+|]")
 #: Cards a claim lays down: two groups of three.
 CLAIM_CARDS = 6
+#: Solutions the lesson after a race lists by name (the rest are counted).
+SHOWN_SOLUTIONS = 3
+#: The after-race map's colours: the rest of the hand, a solution's two groups, a wrong claim.
+HAND, FIRST, SECOND, WRONG_COLOUR = "#f3d27a", "#1f77b4", "#2ca02c", "#d62728"
 
 
 
@@ -101,9 +106,86 @@ def claimed(hand: Sequence[int], text: str, example: str) -> list[tuple[int, ...
     return [tuple(sorted(p)) for p in parts]
 
 
+def laid_groups(hand: Sequence[int], text: str, example: str) -> tuple[tuple[int, ...], ...]:
+    """The cards a wrong claim's text laid (`geolab.stepwise.Claim.laid`), as records keep
+    them: two groups of three, the smaller first, or six cards, each in card order; () for the
+    words of a wrong claim (``wrong``), which lay no cards."""
+    if is_wrong_words(text):
+        return ()
+    return tuple(sorted(claimed(hand, text, example)))
+
+
 def race_scene(title: str, hand: Sequence[int], prompt: str, facts: Sequence[Fact], what: str) -> Scene:
     """A race of groups as a scene (`geolab.scene`): the hand by postal code, every card
     selectable and read back by its code, a claim two groups of three; no moves, so nothing of
     the hand's solutions (nor whether there is one) is in it."""
     cards = pile("hand", f"Your {len(hand)} cards", sorted(hand, key=POSTAL.__getitem__), "hand", selectable=hand)
     return Scene(title, "claim", prompt, (cards,), tuple(facts), race=Race((3, 3), what))
+
+
+# ----- after the race: the lesson --------------------------------------------------------------
+def why_not_border(group: Sequence[int], four_corners: bool = False, water: bool = False) -> str:
+    """Why three cards are not a border group (no state borders both others): ``"AK AL AZ: no
+    two of them border each other"`` or ``"AL GA TX: only AL and GA border; TX borders
+    neither"``."""
+    near = groups.neighbours(four_corners, water)
+    pairs = [(a, b) for i, a in enumerate(group) for b in group[i + 1:] if b in near[a]]
+    if not pairs:
+        return f"{codes(group)}: no two of them border each other"
+    if len(pairs) == 1:
+        a, b = pairs[0]
+        (c,) = [x for x in group if x not in pairs[0]]
+        return f"{codes(group)}: only {POSTAL[a]} and {POSTAL[b]} border; {POSTAL[c]} borders neither"
+    return f"{codes(group)}: a border group"  # pragma: no cover - a claim of two groups that hold is no wrong claim
+
+
+def clock_line(me: int, sides: str, claims: Sequence, first: Sequence[int]) -> str:
+    """Both sides' clocks after a race: each claim's seconds and whether it was the first, a
+    later one never made at the table, or none (the seconds searched)."""
+    parts = []
+    for s, claim in enumerate(claims):
+        who = "you" if s == me else sides[s]
+        if claim.action is None:
+            parts.append(f"{who}: no claim (searched {seconds_text(claim.seconds)})")
+        elif s in first:
+            parts.append(f"{who}: called at {seconds_text(claim.seconds)}")
+        else:
+            parts.append(f"{who}: would have called at {seconds_text(claim.seconds)}")
+    return "The clock: " + "; ".join(parts) + "."
+
+
+def solutions_lines(found: Sequence, label, why, kind: str) -> list[str]:
+    """The hand's solutions after a race, from the exact finder: how many, the first few by
+    name with why each holds."""
+    if not found:
+        return [f"Your hand held no {kind}: every claim on it was wrong (pass was right)."]
+    head = f"Your hand held {len(found)} solution{'s' if len(found) != 1 else ''}"
+    lines = [head + (f"; the first {SHOWN_SOLUTIONS}:" if len(found) > SHOWN_SOLUTIONS else ":")]
+    for solution in found[:SHOWN_SOLUTIONS]:
+        lines.append(f"  {label(solution)} ({why(solution)})")
+    return lines
+
+
+def hand_map(hand: Sequence[int], shown: Sequence[tuple[str, Sequence[int]]], title: str) -> str:
+    """A race hand on the map: each of `shown` (colour, cards) in its colour, the rest of the
+    hand in sand (`geolab.maps.states_map`)."""
+    coloured = {c for _, cards in shown for c in cards}
+    layers = {HAND: [POSTAL[c] for c in hand if c not in coloured]}
+    for colour, cards in shown:
+        layers.setdefault(colour, []).extend(POSTAL[c] for c in cards)
+    return states_map(layers, title=title)
+
+
+def lesson_maps(hand: Sequence[int], solution, laid: Sequence[Sequence[int]], label) -> tuple[Fact, ...]:
+    """The after-race maps of a hand: a solution's two groups (blue, green) among the rest of
+    the hand (sand), and a wrong claim's cards (red) where they were kept."""
+    facts = []
+    if solution is not None:
+        a, b = solution
+        text = f"Your hand on the map: {label(solution)} (blue, green), the rest of your cards in sand"
+        facts.append(Fact("map", text, hand_map(hand, [(FIRST, a), (SECOND, b)], text)))
+    if laid:
+        cards = [c for g in laid for c in g]
+        text = f"Your wrong claim on the map: {' / '.join(codes(g) for g in laid)} (red)"
+        facts.append(Fact("map", text, hand_map(hand, [(WRONG_COLOUR, cards)], text)))
+    return tuple(facts)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geolab import registry
+from geolab.cards import POSTAL
 from geolab.common.text import plural
 from geolab.errors import GeolabError, RecordError
 from geolab.game import INT63_MAX, Decision, MoveError, check_format, shown, split_bots
@@ -209,7 +210,7 @@ class Person:
         for line in views.screen(decision):
             self.io.write(line)
         started = self.clock()
-        pending = None
+        pending, pending_text = None, ""
         while True:
             try:
                 text = self._read(views.prompt(decision) if pending is None else
@@ -221,7 +222,9 @@ class Person:
                 return Claim(None, self._since(started))
             if not word:
                 if pending is not None:
-                    return Claim(pending, self._since(started)) if decision.timed else pending
+                    if decision.timed:
+                        return race_claim(views, decision, pending, pending_text, self._since(started))
+                    return pending
                 continue
             if word in ("help", "?", "h"):
                 self._help(decision)
@@ -267,8 +270,10 @@ class Person:
                 if said:
                     self.say(said)
                 if not self.confirm:
-                    return Claim(action, self._since(started)) if decision.timed else action
-                pending = action
+                    if decision.timed:
+                        return race_claim(views, decision, action, text, self._since(started))
+                    return action
+                pending, pending_text = action, text
                 for line in wrapped(views.echo(decision, action, text), "  "):
                     self.io.write(line)
 
@@ -346,13 +351,27 @@ def hint_seat(match: Match) -> Callable[[Decision], object] | None:
     return hint
 
 
+def race_claim(views, decision: Decision, action, text: str, seconds: float) -> Claim:
+    """The person's claim at a race: the action their `text` names, its seconds, and the cards
+    it laid where the action does not say them (`Views.laid`: a wrong claim's groups)."""
+    laid = () if action is None else views.laid(decision, action, text)
+    return Claim(action, seconds, tuple(tuple(int(c) for c in g) for g in laid))
+
+
+def laid_words(laid) -> str:
+    """A claim's laid cards as a session logs them: postal codes, groups split by ``/``."""
+    return " / ".join(" ".join(POSTAL[c] for c in group) for group in laid)
+
+
 def logged(decision: Decision, action, views) -> list:
-    """A move as the session logs it: ``[seat, kind, index, label]`` (+ seconds at a race)."""
+    """A move as the session logs it: ``[seat, kind, index, label]`` (+ seconds at a race, and
+    the cards a wrong claim laid, `laid_words`, where it kept them)."""
     if decision.timed:
         claimed = action.action
         index = -1 if claimed is None else legal_index(decision, claimed)
         label = "pass" if claimed is None else views.label(decision, claimed)
-        return [decision.seat, decision.kind, index, label, float(action.seconds)]
+        move = [decision.seat, decision.kind, index, label, float(action.seconds)]
+        return move + [laid_words(action.laid)] if getattr(action, "laid", ()) else move
     return [decision.seat, decision.kind, legal_index(decision, action), views.label(decision, action)]
 
 
@@ -360,12 +379,13 @@ def scripted(move, decision: Decision, views, number: int):
     """The action a logged move names, checked: the right seat and decision, an index into
     the legal moves, and the same words (the log was made by this game and these rules)."""
     where = f"move {number + 1}"
-    size = 5 if decision.timed else 4
-    if not (isinstance(move, list) and len(move) == size and type(move[0]) is int and isinstance(move[1], str)
+    sizes = (5, 6) if decision.timed else (4,)
+    if not (isinstance(move, list) and len(move) in sizes and type(move[0]) is int and isinstance(move[1], str)
             and type(move[2]) is int and isinstance(move[3], str)
-            and (size == 4 or (isinstance(move[4], (int, float)) and not isinstance(move[4], bool)
-                               and 0 <= move[4] < 1e9))):
-        shape = "[seat, kind, index, label, seconds]" if decision.timed else "[seat, kind, index, label]"
+            and (not decision.timed or (isinstance(move[4], (int, float)) and not isinstance(move[4], bool)
+                                        and 0 <= move[4] < 1e9))
+            and (len(move) < 6 or (isinstance(move[5], str) and 0 < len(move[5]) <= 300))):
+        shape = "[seat, kind, index, label, seconds(, cards laid)]" if decision.timed else "[seat, kind, index, label]"
         raise RecordError(f"{where}: expected {shape}, got {shown(move)}")
     seat, kind, index, label = move[:4]
     if (seat, kind) != (decision.seat, decision.kind):
@@ -379,7 +399,17 @@ def scripted(move, decision: Decision, views, number: int):
     if views.label(decision, action) != label:
         raise RecordError(f"{where}: the log says {shown(label)}, but that move is "
                           f"{views.label(decision, action)!r} in this game")
-    return Claim(action, float(move[4])) if decision.timed else action
+    if not decision.timed:
+        return action
+    if len(move) < 6:
+        return Claim(action, float(move[4]))
+    try:
+        claim = race_claim(views, decision, action, move[5], float(move[4]))
+    except MoveError as error:
+        raise RecordError(f"{where}: cards laid {shown(move[5])}: {error}") from None
+    if not claim.laid or laid_words(claim.laid) != move[5]:
+        raise RecordError(f"{where}: cards laid {shown(move[5])} are not what this claim lays, as logged")
+    return claim
 
 
 def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, views, you: int | None = None,
@@ -441,7 +471,7 @@ def play_game(game, rules, deal, seats: Sequence, script: deque, log: list, view
             mine = [i for i, move in enumerate(log) if move[0] == you]
             if not mine:
                 seats[you].say("nothing to undo yet: this is your first move of the game")
-            elif len(log[mine[-1]]) == 5:  # a race's claim: its cards are seen, its clock is gone
+            elif len(log[mine[-1]]) >= 5:  # a race's claim: its cards are seen, its clock is gone
                 seats[you].say("your last move was a race claim: a race is never run again")
             else:
                 del log[mine[-1]:]

@@ -84,7 +84,8 @@ def create_app(folder: Path) -> Starlette:
         try:
             entry = game_entry(request.path_params["game"])
             preset = request.query_params.get("preset", entry.game.Rules.DEFAULT)
-            return render(request, "new.html", **pages.setup(entry, preset))
+            fitted = await run_in_threadpool(store.race_fit) if pages.races_of(entry) else None
+            return render(request, "new.html", **pages.setup(entry, preset, fitted))
         except GeolabError as error:
             return refused(request, error)
 
@@ -99,7 +100,7 @@ def create_app(folder: Path) -> Starlette:
             if seat not in seats:
                 raise BadRequest(f"seat: {seat[:20]!r} is not a seat of this game ({seats[0]}-{seats[-1]})")
             seed = pages.whole(fields["seed"], "seed") if fields.get("seed", "").strip() else None
-            vs = fields.get("bots", "").strip() or None
+            vs = fields.get("level", "").strip() or fields.get("bots", "").strip() or None
             gid = await run_in_threadpool(store.create, entry, rules, seats.index(seat), vs, seed)
         except GeolabError as error:
             return refused(request, error, f"/new/{name}" if name in registry.names() else "/")

@@ -9,9 +9,11 @@ import time
 from urllib.parse import parse_qsl
 
 from geolab.game import INT63_MAX, Decision, MoveError, shown
+from geolab.games.race import LEVELS
 from geolab.lab.play import PERSON, opponents, winner_of_series
+from geolab.lab.racefit import spec_at
 from geolab.stepwise import legal_index
-from geolab.web.sessions import BadRequest, Page
+from geolab.web.sessions import BadRequest, Page, Typed
 
 MAX_FIELDS = 200  # a setup form holds one field a rules field, and a few more
 
@@ -75,7 +77,8 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     """The person's action from a move form: ``index`` (a confirmed selection: its place in
     the legal moves), ``cards`` (a race's claim, `claimed_text`), ``text`` (the box, read by
     the game's `Views.parse`; the views' note on words it did not need goes to `say`, as at
-    the keyboard), or ``pass`` (at a race)."""
+    the keyboard), or ``pass`` (at a race). At a race a claim comes with its words (`Typed`),
+    from which the cards of a wrong claim are kept."""
     if "index" in fields:
         if decision.timed:  # a race's legal moves are its solutions: a claim is cards, never their index
             raise BadRequest("at a race, claim with the cards you select (or type them)")
@@ -88,8 +91,9 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
     if "cards" in fields:
         if not decision.timed:
             raise BadRequest("cards alone are a race's claim: confirm a move")
+        text = claimed_text(decision, views, fields)
         try:
-            return views.parse(decision, claimed_text(decision, views, fields))
+            return Typed(views.parse(decision, text), text)
         except MoveError as error:
             raise BadRequest(str(error)) from None
     if "text" in fields:
@@ -107,7 +111,7 @@ def chosen(decision: Decision, views, fields: dict, say=lambda line: None):
         note = views.note(decision, action, text)
         if note:
             say(note)
-        return action
+        return Typed(action, text) if decision.timed else action
     raise BadRequest("the form names no move (index, text or pass)")
 
 
@@ -118,8 +122,35 @@ def index(entries, saved: list, folder: str) -> dict:
     return {"games": games, "saved": saved, "folder": folder}
 
 
-def setup(entry, preset: str) -> dict:
-    """The setup form: the preset's fields, the seats, the bots that may sit at a table."""
+def races_of(entry) -> str | None:
+    """The parameter of the game's hint bot that takes an opponent level (``level``, else a
+    ``race`` that names one), or None: a game without races."""
+    if entry.hint is None:
+        return None
+    names = [p.name for p in entry.bots.info(entry.hint.split(":")[0]).params]
+    return next((n for n in ("level", "race") if n in names), None)
+
+
+def levels(entry, fitted=None) -> list[dict]:
+    """The opponent levels the setup page offers where the game races (docs/race.md): the named
+    speeds, and the adaptive one, the hint bot at the person's own fitted speed (`fitted`:
+    the races and their `SpeedFit`, from the folder's sessions)."""
+    key = races_of(entry)
+    if key is None:
+        return []
+    out = [{"spec": f"{entry.hint.split(':')[0]}:{key}={name}", "label": f"{name} (search speed {speed:g})"}
+           for name, speed in LEVELS.items()]
+    if fitted is not None:
+        races, fit = fitted
+        out.append({"spec": spec_at(entry, fit.speed) or "",
+                    "label": f"adaptive: your speed {fit.speed:.3g} (95% CI {fit.low:.3g}-{fit.high:.3g}, "
+                             f"{fit.claims} claims in {races.sessions} sessions here)"})
+    return [o for o in out if o["spec"]]
+
+
+def setup(entry, preset: str, fitted=None) -> dict:
+    """The setup form: the preset's fields, the seats, the bots that may sit at a table, and in
+    a game with races the opponent levels (`levels`)."""
     rules = entry.game.Rules.preset(preset)
     seats = [entry.game.seat_name(rules, s) for s in range(entry.game.seats(rules))]
     table = [name for name in entry.bots.names() if not entry.bots.info(name).peeks]
@@ -127,7 +158,7 @@ def setup(entry, preset: str) -> dict:
     return {"entry": entry, "preset": preset, "presets": list(entry.game.Rules.PRESETS),
             "fields": [{**row, "text": shown_value(row["value"])} for row in rules.describe()],
             "seats": seats, "bots": suggested, "default_bots": entry.hint or entry.simulate_bots,
-            "bot_rows": [entry.bots.info(n).row() for n in table]}
+            "bot_rows": [entry.bots.info(n).row() for n in table], "levels": levels(entry, fitted)}
 
 
 def playing(page: Page, hint, served: float | None, error: str | None = None) -> dict:
@@ -189,7 +220,8 @@ def ended(page: Page, review: list) -> dict:
     for k, played in enumerate(match.played):
         lines = views.ending(played, match.you)
         last = lines[min(page.since(), len(lines) - 1):] if k == len(match.played) - 1 else []
-        games.append({"number": k + 1, "lines": lines, "last": last,
+        facts = [f for f in views.ending_facts(played, match.you) if f.picture]  # a race hand's map, after it
+        games.append({"number": k + 1, "lines": lines, "last": last, "facts": facts,
                       "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
     verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
     won = series_winner(page)

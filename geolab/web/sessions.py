@@ -35,8 +35,10 @@ from geolab.lab.play import (
     late_claim,
     new_match,
     play_match,
+    race_claim,
     read_session,
 )
+from geolab.lab.racefit import read_races
 from geolab.lab.results import write_json
 from geolab.stepwise import Claim
 
@@ -61,6 +63,15 @@ class Stale(BadRequest):
 
 class TooLarge(BadRequest):
     status = 413
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A race claim as a request brings it: the action and the words it was read from (the
+    cards a wrong claim laid are read from them, `geolab.lab.play.race_claim`)."""
+
+    action: object
+    text: str
 
 
 class WebSeat:
@@ -189,9 +200,9 @@ class Store:
             return page
 
     def move(self, gid: str, length: int, choose: Callable[..., object]) -> Page:
-        """Play the person's move: ``choose(decision, views, say)`` gives the legal action (or None
-        to pass at a race), raising `BadRequest` for one it cannot read; what it ``say``s (the
-        views' note on typed words) the page shows."""
+        """Play the person's move: ``choose(decision, views, say)`` gives the legal action (at a
+        race `Typed`, or None to pass), raising `BadRequest` for one it cannot read; what it
+        ``say``s (the views' note on typed words) the page shows."""
         with self.lock(gid):
             page = self._current(gid, length)
             served = self.served(page)
@@ -205,6 +216,8 @@ class Store:
                 if first is not None and seconds > first[1].seconds:
                     seat.notes.extend(called_first(page.views, decision, first))
                     return late_claim(first, seconds)
+                if isinstance(action, Typed):
+                    return race_claim(page.views, decision, action.action, action.text, seconds)
                 return Claim(action, seconds)
 
             seat = WebSeat(answer)
@@ -242,6 +255,15 @@ class Store:
         hint = hint_seat(page.match)
         action = None if hint is None else hinted(hint, decision)
         return None if action is None else (action, page.views.reason(decision, action))
+
+    def race_fit(self):
+        """The person's race speed fitted to the races in this folder's sessions (the adaptive
+        opponent level, `geolab.lab.racefit`), or None where they hold no timed claim."""
+        races = read_races((), [self.folder])
+        try:
+            return races, races.fit()
+        except GeolabError:
+            return None
 
     def record(self, gid: str, k: int) -> Path:
         path = self.path(gid, f"-{k}.record.json")

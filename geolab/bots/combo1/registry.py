@@ -14,6 +14,7 @@ from geolab.bots.stateiq import registry as state_iq_bots
 from geolab.definition import Players
 from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.combo1.rules import GAMES, TITLES
+from geolab.games.race import level_speed
 
 #: The afternoon preference a team has unless told: its longest game first (the most tricks to
 #: win), then the races, then State IQ.
@@ -35,21 +36,25 @@ def _prefer(text: str) -> tuple[int, ...] | None:
 
 def team(rules, speed: float = 1.0, knowledge: float = 0.9, tricks: str = "greedy", prefer: str = PREFER,
          seed: int = 0, border_up: str | None = None, state_iq: str | None = None,
-         dashing: str | None = None) -> Team:
+         dashing: str | None = None, level: str | None = None) -> Team:
     """speed: race speed at Border-Up and Dashing States (2: twice as fast); knowledge: the share
     of borders, capitals and postal codes it knows at State IQ (drawn from seed), and its chance
     of recognising a map and knowing a capital at Dashing States; tricks: a Play the Ranks bot
-    spec (in brackets when it has parameters); prefer: its afternoon games by preference
-    (games separated by /; the rest follow in the text's order) or random; border_up, state_iq,
-    dashing: that game's bot spec whole, instead of the one speed and knowledge make."""
+    spec (in brackets when it has parameters); prefer: its afternoon games by preference (games
+    separated by /; the rest follow in the text's order) or random; border_up, state_iq,
+    dashing: that game's bot spec whole, instead of the one speed and knowledge make; level: an
+    opponent level, beginner, club or expert (a named speed, docs/race.md), which multiplies
+    speed at both races."""
     param_range("speed", speed, 0, 100, low_open=True)
     param_range("knowledge", knowledge, 0, 1)
     param_range("seed", seed, 0, INT63_MAX)
+    level_speed(level)  # an unknown level: one line naming the levels
     order = _prefer(prefer)
+    paced = f"speed={speed}" + (f",race={level}" if level is not None else "")
     made = {
-        "border-up": border_up or f"racer:speed={speed}",
+        "border-up": border_up or f"racer:{paced}",
         "state-iq": state_iq or f"player:borders={knowledge},capitals={knowledge},postal={knowledge},seed={seed}",
-        "dashing-states": dashing or f"team:speed={speed},recognise={knowledge},capital={knowledge}",
+        "dashing-states": dashing or f"team:{paced},recognise={knowledge},capital={knowledge}",
         "ranks": tricks,
     }
     bots = []

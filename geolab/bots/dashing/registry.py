@@ -24,16 +24,17 @@ def team(rules, race: str = "human", speed: float = 1.0, error: float | None = N
          confuse: float = 0.3, misname: float = 0.3, face_up: float | None = None, slow: float = 0.5,
          sort: float = 2.0, base: float | None = None, per_card: float | None = None,
          spread: float | None = None) -> Team:
-    """race: human or perfect (every map and capital known, no slips, no motor time, no
-    spread); speed: card-checks faster by this factor; error: chance of a sorting slip;
-    recognise: chance of recognising a median-sized state's map; size: log-odds lost per
-    standard deviation smaller; capital: chance of knowing a median-population state's
-    capital; fame: log-odds lost per standard deviation less populous; confuse: chance an
-    unrecognised map is taken for a neighbour; misname: chance an unknown capital is taken
-    for another; face_up: chance of shouting before turning the unused card face-down; slow:
-    how much longer a smaller state's card takes; sort: the sorting's cost in card-checks;
-    base, per_card, spread: the race model's seconds. Left out, a parameter takes the value
-    of the race named (docs/rules-dashing.md, "Bots")."""
+    """race: human, perfect (every map and capital known, no slips, no motor time, no spread), or
+    an opponent level, beginner, club or expert (the human model at a named speed, docs/race.md);
+    speed: card-checks faster by this factor; error: chance of a sorting slip; recognise: chance
+    of recognising a median-sized state's map; size: log-odds lost per standard deviation
+    smaller; capital: chance of knowing a median-population state's capital; fame: log-odds lost
+    per standard deviation less populous; confuse: chance an unrecognised map is taken for a
+    neighbour; misname: chance an unknown capital is taken for another; face_up: chance of
+    shouting before turning the unused card face-down; slow: how much longer a smaller state's
+    card takes; sort: the sorting's cost in card-checks; base, per_card, spread: the race
+    model's seconds. Left out, a parameter takes the value of the race named
+    (docs/rules-dashing.md, "Bots")."""
     param_range("speed", speed, 0, 100, low_open=True)
     param_range("error", error, 0, 1, none_ok=True)
     model = RaceModel.named(race, speed, error)

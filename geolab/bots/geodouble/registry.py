@@ -12,11 +12,13 @@ from geolab.games.race import RaceModel
 
 
 def player(rules, speed: float = 1.0, error: float | None = None, race: str = "human", tricks: str = "greedy",
-           declare: str = "score", threshold: float = 0.5, samples: int = 32) -> Player:
-    """speed: search-speed multiplier (2: twice as fast); error: chance a claim is wrong
-    (default: the race model's); race: human or perfect (no spread, no errors, no motor time);
-    tricks: a Play the Ranks bot spec (in brackets when it has parameters); declare: the
-    declaration policy; threshold: its win-chance threshold; samples: its Monte Carlo deals."""
+           declare: str = "score", threshold: float = 0.5, samples: int = 32, level: str | None = None) -> Player:
+    """speed: search-speed multiplier (2: twice as fast); error: chance a claim is wrong (default:
+    the race model's); race: human or perfect (no spread, no errors, no motor time); tricks: a
+    Play the Ranks bot spec (in brackets when it has parameters); declare: the declaration
+    policy; threshold: its win-chance threshold; samples: its Monte Carlo deals; level: an
+    opponent level, beginner, club or expert (a named speed, docs/race.md), which multiplies
+    speed."""
     param_range("speed", speed, 0, 100, low_open=True)
     param_range("error", error, 0, 1, none_ok=True)
     param_range("threshold", threshold, 0, 1)
@@ -29,7 +31,7 @@ def player(rules, speed: float = 1.0, error: float | None = None, race: str = "h
         raise ValueError(f"tricks: {tricks!r} peeks at hidden cards; a GeoDouble player plays fair")
     trick_bot = RANKS_BOTS.make(tricks, rules.stage)
     declarer = POLICIES[declare][0](rules, trick_bot, threshold, samples)
-    return Player(RaceModel.named(race, speed, error), trick_bot, declarer, declare)
+    return Player(RaceModel.named(race, speed, error, level), trick_bot, declarer, declare)
 
 
 BOTS = Bots("geodouble")

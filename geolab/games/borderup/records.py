@@ -4,7 +4,8 @@ A record's body is ``deals``: each deal's hands (``{"A": [...], "B": [...]}``, p
 card order; every deal before the last held no solution in either hand, so the cards were
 dealt again), and ``claims`` where a race was run: each team's ``[claim, seconds]``, the claim
 its two border groups as two lists of three postal codes (the smaller group first, each in
-card order), ``"wrong"`` for a wrong claim, or null for none (`geolab.games.race.claim_record`).
+card order), ``"wrong"`` for a wrong claim (``{"wrong": [...]}`` with the cards it laid, where
+they were kept), or null for none (`geolab.games.race.claim_record`).
 Replay steps the reference engine with the record's claims, so every check is the engine's
 own; each problem is one `RecordError` line that names the place (``claims.A: ...``). A record
 has one form for one game (the orders above, seconds as real numbers), so an accepted record
@@ -55,7 +56,7 @@ def _solution(groups: list[tuple[int, ...]]) -> Solution:
     return Solution(first, second)
 
 
-def _claims(record: dict) -> dict | None:
+def _claims(record: dict, hands) -> dict | None:
     if "claims" not in record:
         return None
     claims = record_sides(record["claims"], "claims")
@@ -63,7 +64,7 @@ def _claims(record: dict) -> dict | None:
     for s, side in enumerate(SIDES):
         where = f"claims.{side}"
         try:
-            out[s] = read_claim(claims[side], where, WRONG, _solution)
+            out[s] = read_claim(claims[side], where, WRONG, _solution, hand=hands[s])
         except RecordError as error:
             text = str(error)
             raise RecordError(text if text.startswith(where) else f"{where}: {text}") from None
@@ -90,7 +91,7 @@ def replay_game(record: dict) -> Played:
     if not has_solution(rules, deals[-1]) and len(deals) <= rules.redeals:
         raise RecordError(f"deals[{len(deals) - 1}]: neither hand holds two border groups, so the cards are dealt "
                           f"again ({len(deals)} deals recorded)")
-    claims = _claims(record)
+    claims = _claims(record, deals[-1])
     if claims is not None and not has_solution(rules, deals[-1]):
         raise RecordError("claims: no race was run (no deal held two border groups)")
     missing = "claims: missing; a race was run (a hand held two border groups)"

@@ -24,16 +24,22 @@ from collections.abc import Sequence
 from geolab.cards import card
 from geolab.common.text import WIDTH, codes, fit, plural, wrapped
 from geolab.game import Decision, Views
-from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view
+from geolab.games import groups
+from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view, solutions
 from geolab.games.race_views import (
     claimed,
+    clock_line,
     fewest_shared,
     hand_grid,
     is_wrong_words,
+    laid_groups,
+    lesson_maps,
     race_scene,
     seconds_text,
+    solutions_lines,
     typed_cards,
     why_border,
+    why_not_border,
 )
 from geolab.scene import Fact, Scene
 from geolab.stepwise import Claim
@@ -87,7 +93,8 @@ def race_lines(rules, me: int, result: Seen) -> list[str]:
     for seat, claim in result.first:
         name = _who(seat, me, not head)
         if claim.action == WRONG:
-            out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim.")
+            cards = f": {' / '.join(codes(g) for g in claim.laid)}" if claim.laid else ""
+            out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim{cards}.")
         else:
             out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)}: {claim_label(claim.action)}.")
             reason = why(claim.action, rules)
@@ -102,6 +109,42 @@ def race_lines(rules, me: int, result: Seen) -> list[str]:
         else:
             out.append(f"Your claim ({seconds_text(own.seconds)}) came too late.")
     return out
+
+
+def why_wrong(laid, rules) -> list[str]:
+    """Why a wrong claim's cards (`geolab.stepwise.Claim.laid`) are not two border groups: each
+    group of three that is not one, and why; six cards laid unsplit: the border groups among
+    them, none of which leaves a second."""
+    fc, water = rules.four_corners, rules.water
+    if len(laid) == 2:
+        return [f"  {why_not_border(g, fc, water)}." for g in laid if not groups.centers(g, fc, water)]
+    six = laid[0]
+    found = groups.border_groups(six, fc, water)
+    if not found:
+        return [f"  No three of {codes(six)} are a border group."]
+    named = ", ".join(codes(g) for g in found)
+    return [f"  Among {codes(six)} the border groups are {named}; none leaves the other three a border group."]
+
+
+def lesson(played: Played, me: int) -> list[str]:
+    """After the race: both clocks (a claim never made at the table included: the game is
+    over), the hand's solutions from the exact finder, and why a wrong claim of yours failed."""
+    if played.claims is None:
+        return []
+    rules = played.rules
+    hand = played.deals[-1][me]
+    out = [clock_line(me, SIDES, played.claims, played.first)]
+    other = played.claims[1 - me]
+    if 1 - me not in played.first and other.action not in (None, WRONG):
+        out.append(f"{SIDES[1 - me]}'s claim would have been {claim_label(other.action)}.")
+    own = played.claims[me]
+    if own.action == WRONG:
+        if own.laid:
+            out.append(f"Your claim {' / '.join(codes(g) for g in own.laid)} was wrong:")
+            out += why_wrong(own.laid, rules)
+        else:
+            out.append("Your claim was wrong.")
+    return out + solutions_lines(solutions(rules, hand), claim_label, lambda s: why(s, rules), "two border groups")
 
 
 def verdict(me: int, result: Seen) -> str:
@@ -184,7 +227,19 @@ class BorderUpViews(Views):
 
     def ending(self, played: Played, seat: int) -> list[str]:
         view = final_view(played, seat)
-        return fit(deal_lines(view) + race_lines(played.rules, seat, view.result) + [verdict(seat, view.result)])
+        return fit(deal_lines(view) + race_lines(played.rules, seat, view.result) + lesson(played, seat)
+                   + [verdict(seat, view.result)])
+
+    def ending_facts(self, played: Played, seat: int) -> tuple:
+        """The hand on a map after the race: the groups of the team's claim where they held,
+        else of the hand's first solution, and a wrong claim's cards."""
+        if played.claims is None:
+            return ()
+        hand = played.deals[-1][seat]
+        found = solutions(played.rules, hand)
+        own = played.claims[seat]
+        shown = own.action if own.action not in (None, WRONG) else found[0] if found else None
+        return lesson_maps(hand, shown, own.laid, claim_label)
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation
@@ -224,6 +279,13 @@ class BorderUpViews(Views):
     def race_note(self, decision: Decision) -> str:
         """What the loop adds when it refuses moves or a hint at a race."""
         return "geolab groups checks a hand after"
+
+    def laid(self, decision: Decision, action, text: str) -> tuple:
+        """A wrong claim's cards, as typed (`laid_groups`), kept for the record and the lesson."""
+        return laid_groups(decision.observation.hand, text, EXAMPLES[0]) if action == WRONG else ()
+
+    def race_search(self, decision: Decision) -> tuple[int, int]:
+        return len(decision.observation.hand), len(decision.legal) - 1
 
 
 VIEWS = BorderUpViews()

@@ -242,6 +242,16 @@ class Combo1Views(Views):
     def race_note(self, decision: Decision) -> str:
         return _views(decision).race_note(inner(decision))
 
+    def laid(self, decision: Decision, action, text: str) -> tuple:
+        return () if decision.kind == "choose" else _views(decision).laid(inner(decision), action, text)
+
+    def race_search(self, decision: Decision) -> tuple[int, int] | None:
+        return None if decision.kind == "choose" else _views(decision).race_search(inner(decision))
+
+    def ending_facts(self, played: Played, seat: int) -> tuple:
+        """Each game's own end-page facts (a race hand's map), in the order played."""
+        return tuple(f for g in played.games for f in GAME_VIEWS[g.game].ending_facts(g.played, seat))
+
     def note(self, decision: Decision, action, text: str) -> str | None:
         """The game's own line on words a move ignored, where it has one."""
         return None if decision.kind == "choose" else _views(decision).note(inner(decision), action, text)

@@ -34,7 +34,18 @@ from collections.abc import Sequence
 from geolab.cards import CAPITALS, NAMES, POSTAL
 from geolab.common.text import WIDTH, fit, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
-from geolab.games.dashing.reference import SIDES, Played, Row, Said, View, final_view, placed_cards, unused
+from geolab.games.dashing.reference import (
+    SIDES,
+    Played,
+    Row,
+    Said,
+    View,
+    final_view,
+    placed_cards,
+    row_fault,
+    unused,
+)
+from geolab.games.race_views import FIRST, clock_line, hand_map
 from geolab.maps import state_map, text_map
 from geolab.scene import Card, Fact, Pile, Race, Scene, hidden
 from geolab.scene import moves as scene_moves
@@ -166,7 +177,7 @@ def judgement(played: Played, seat: int, me: int) -> list[str]:
         left = ", ".join(NAMES[hand[p]] for p in unused(rules, row))
         out += wrapped(f"  The unused card ({left}) was left face-up: a wrong claim.")
     elif fault == "order":
-        out += wrapped("  That is not alphabetical order: a wrong claim.")
+        out += wrapped(f"  That is not alphabetical order: {out_of_order(rules, hand, row)}: a wrong claim.")
     elif fault == "state":
         k = next(k for k, (x, c) in enumerate(zip(said, cards)) if x.state != c)
         named = "no state" if said[k].state is None else NAMES[said[k].state]
@@ -181,6 +192,39 @@ def judgement(played: Played, seat: int, me: int) -> list[str]:
         if seat in played.first and len(played.first) == 2 and not played.judged(seat) and rules.announce != "none":
             what = "in alphabetical order (at the same time, the row alone is judged)"
         out += wrapped(f"  {what[0].upper() + what[1:]}: the claim holds.")
+    return out
+
+
+def out_of_order(rules, hand: Sequence[int], row: Row) -> str:
+    """Where a row breaks alphabetical order: the first card that comes before its left
+    neighbour in the alphabet (``"card 5, Nevada, comes before card 1, Ohio"``)."""
+    cards = placed_cards(hand, row)
+    for k in range(1, len(cards)):
+        if cards[k] < cards[k - 1]:
+            a, b = row.order[k] + 1, row.order[k - 1] + 1
+            return f"card {a}, {NAMES[cards[k]]}, comes before card {b}, {NAMES[cards[k - 1]]}"
+    return "the order goes neither up nor down"  # pragma: no cover - an order fault has a pair out of order
+
+
+def lesson(played: Played, me: int) -> list[str]:
+    """After the race: both clocks, the person's cards in alphabetical order (every correct row
+    is `placed` of them in this order), and what was wrong with a row of theirs the table never
+    judged (it came after the first shout)."""
+    rules = played.rules
+    hand = played.hands[me]
+    out = [clock_line(me, SIDES, played.claims, played.first)]
+    own = played.claims[me].action
+    if own is not None and me not in played.first:
+        fault = row_fault(rules, hand, own)
+        if fault == "order":
+            out += wrapped(f"Your row, never judged, was out of order: {out_of_order(rules, hand, own)}.")
+        elif fault == "face-up":
+            out += wrapped("Your row, never judged, left its unused card face-up: a wrong claim.")
+    sorted_hand = sorted(range(len(hand)), key=lambda p: hand[p])
+    words = ", ".join(f"{p + 1} {NAMES[hand[p]]}" for p in sorted_hand)
+    either = " (or the reverse)" if rules.either_direction else ""
+    out += wrapped(f"Your cards in alphabetical order: {words}; any {rules.placed} of them in this order{either} was "
+                   f"a correct row (for example {' '.join(str(p + 1) for p in sorted_hand[:rules.placed])}).")
     return out
 
 
@@ -303,7 +347,16 @@ class DashingViews(Views):
         lines = story(final_view(played, seat))
         for s in played.first:
             lines += judgement(played, s, seat)
-        return fit(lines + verdict(played, seat))
+        return fit(lines + lesson(played, seat) + verdict(played, seat))
+
+    def ending_facts(self, played: Played, seat: int) -> tuple:
+        """The person's Map cards on one map after the race, named, the row they laid in blue."""
+        hand = played.hands[seat]
+        own = played.claims[seat].action
+        row = placed_cards(hand, own) if own is not None else ()
+        names = ", ".join(f"{p + 1} {NAMES[c]}" for p, c in enumerate(hand))
+        text = f"Your Map cards: {names}" + (" (your row in blue)" if row else "")
+        return (Fact("map", text, hand_map(hand, [(FIRST, row)], text)),)
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation

@@ -75,8 +75,8 @@ class _Round:
         self.claims = None
         if "claims" in entry:
             claims = record_sides(entry["claims"], f"{where}.claims")
-            self.claims = {s: read_claim(claims[SIDES[s]], f"{where}.claims.{SIDES[s]}", WRONG, _solution)
-                           for s in (0, 1)}
+            self.claims = {s: read_claim(claims[SIDES[s]], f"{where}.claims.{SIDES[s]}", WRONG, _solution,
+                                         hand=self.races[-1][s]) for s in (0, 1)}
         self.stage: Game | None = None
         if "stage" in entry:
             if isinstance(entry["stage"], dict) and "result" in entry["stage"]:

@@ -49,6 +49,7 @@ from geolab.games.race_views import (
     fewest_shared,
     hand_grid,
     is_wrong_words,
+    laid_groups,
     race_scene,
     seconds_text,
     typed_cards,
@@ -379,6 +380,15 @@ class GeoDoubleViews(Views):
     def race_note(self, decision: Decision) -> str:
         """What the loop adds when it refuses moves or a hint at a race."""
         return "geolab groups checks a hand after"
+
+    def laid(self, decision: Decision, action, text: str) -> tuple:
+        """A wrong claim's cards, as typed (`laid_groups`), kept for the record and the lesson."""
+        if not decision.timed or action != WRONG:
+            return ()
+        return laid_groups(decision.observation.race_hand, text, EXAMPLES[0])
+
+    def race_search(self, decision: Decision) -> tuple[int, int] | None:
+        return (len(decision.observation.race_hand), len(decision.legal) - 1) if decision.timed else None
 
     def note(self, decision: Decision, action, text: str) -> str | None:
         """Play the Ranks' line on words a stage move ignored (a category named at a follow)."""
