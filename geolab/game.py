@@ -649,6 +649,13 @@ class Views(Protocol):
     def reason(self, decision: Decision, action) -> str:
         """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
 
+    def pictures(self, played, seat: int) -> list:
+        """Pictures of the finished game from `seat`'s side, shown after it with its ending
+        (the web's end page and a replay's last step): `geolab.scene.Picture` s, SVG made by
+        `geolab.maps`, never from input (State IQ: the border states named as clues on a map).
+        Optional: none by default."""
+        return []
+
     def scene(self, decision: Decision):
         """The table as objects (`geolab.scene.Scene`): piles of cards, facts, the category in
         play, and the legal moves as cards selected plus an option; at a race no moves, only

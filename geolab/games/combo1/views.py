@@ -225,6 +225,12 @@ class Combo1Views(Views):
                       played.picks)
         return fit(lines + verdict(played, seat))
 
+    def pictures(self, played: Played, seat: int) -> list:
+        """Each finished game's own pictures (State IQ's clue map), captioned with the game."""
+        return [dataclasses.replace(p, caption=f"Game {k} ({TITLES[g.game]}): {p.caption}")
+                for k, g in enumerate(played.games, start=1)
+                for p in GAME_VIEWS[g.game].pictures(own(g), seat)]
+
     def reason(self, decision: Decision, action) -> str:
         if decision.kind == "choose":
             return f"{TITLES[action]} comes first among the open games in the hint team's preference"
