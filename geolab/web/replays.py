@@ -101,10 +101,11 @@ class Replays:
         whole = self.file(kind, rid)
         if match is not None and not records.is_collection(whole):
             raise BadRequest("match: this file holds one record, not a collection of them")
+        count = len(records.collected(whole)) if records.is_collection(whole) else 1
         if records.is_collection(whole) and match is None:
-            raise BadRequest(f"this file holds {len(records.collected(whole))} records: open its page, /tournament/{rid}")
-        if match is not None and not 1 <= match <= len(records.collected(whole)):
-            raise BadRequest(f"match: expected a whole number from 1 to {len(records.collected(whole))}, got {match}")
+            raise BadRequest(f"this file holds {count} records: open its page, /tournament/{rid}")
+        if match is not None and not 1 <= match <= count:
+            raise BadRequest(f"match: expected a whole number from 1 to {count}, got {match}")
         record = records.chosen(whole, match)
         if not isinstance(record, dict):
             raise RecordError("record: not a record (a JSON object with a format)")
@@ -287,6 +288,9 @@ def tournament(record: dict) -> dict:
         kind = stage.get("kind")
         out["rounds"].append({"stage": _text(stage.get("stage"), f"{where}.stage"),
                               "kind": None if kind is None else _text(kind, f"{where}.kind"), "matches": matches})
+    # the standings stand after the rounds, before the playoffs and the final (as the command prints them)
+    out["later"] = [s for s in out["rounds"] if not s["stage"].startswith("round")]
+    out["rounds"] = [s for s in out["rounds"] if s["stage"].startswith("round")]
     for r, row in enumerate(_list(record, "standings")):
         if not isinstance(row, dict):
             raise RecordError(f"standings[{r}]: expected an object")
