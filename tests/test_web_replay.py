@@ -206,3 +206,44 @@ def test_the_tournament_page_lists_every_round_and_opens_every_match(tmp_path):
         assert r.status_code == 200 and "Combo 1" in r.text and "step 1 of" in r.text, r.text[-300:]
         assert 'class="parts"' in r.text  # a match replays game by game
     assert c.get(html.unescape(links[0][0]).replace("match=1", "match=99")).status_code == 400
+
+
+@needs_web
+def test_in_the_browser_the_arrow_keys_step_and_the_back_button_returns(browser):  # noqa: F811 (the fixture)
+    from selenium.webdriver.common.keys import Keys
+
+    path = browser.folder / "chosen.json"
+    path.write_text(json.dumps(record_of("ranks", 2)))
+    browser.get(f"{browser.base}/replay")
+    by(browser, "#file")[0].send_keys(str(path))  # the file chosen is read into the form
+    wait_for(browser, lambda d: by(d, "#record")[0].get_attribute("value").startswith("{"))
+    click(browser, by(browser, "#open")[0])
+    assert "step 1 of" in by(browser, "#where")[0].text
+    total = int(by(browser, "#where")[0].text.split()[-1])
+    for n in (2, 3):
+        before = by(browser, "html")[0]
+        by(browser, "body")[0].send_keys(Keys.ARROW_RIGHT)
+        wait_for(browser, lambda d: stale(before) and by(d, "#where") and by(d, "#where")[0].text == f"step {n} of {total}")
+        assert browser.current_url.endswith(f"step={n}")  # the step is in the URL
+    before = by(browser, "html")[0]
+    by(browser, "body")[0].send_keys(Keys.ARROW_LEFT)
+    wait_for(browser, lambda d: stale(before) and by(d, "#where") and by(d, "#where")[0].text == f"step 2 of {total}")
+    browser.back()  # the browser's own back: the step before
+    wait_for(browser, lambda d: by(d, "#where") and by(d, "#where")[0].text == f"step 3 of {total}")
+    assert by(browser, ".card.mark-played")  # the move played is marked on its card
+
+
+def stale(element) -> bool:
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        element.is_enabled()
+        return False
+    except WebDriverException:
+        return True
+
+
+def wait_for(driver, condition, timeout: float = 20) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, timeout).until(condition)
