@@ -197,7 +197,7 @@ def test_the_tournament_page_lists_every_round_and_opens_every_match(tmp_path):
     for team in book["teams"]:
         assert team["name"] in text and team["team"] in text
     for row in book["standings"]:
-        assert "<td>" + "</td><td>".join(map(str, row.values())) + "</td>" in text  # the lab's table
+        assert "".join(f'<td data-label="{c}">{v}</td>' for c, v in row.items()) in text  # the lab's table
     assert book["final"]["text"] in text and book["points"] in text
     links = re.findall(r'href="(/replay/u/[0-9a-f]{16}\?match=(\d+))"', page.text)
     assert sorted(int(k) for _, k in links) == list(range(1, len(book["records"]) + 1))
