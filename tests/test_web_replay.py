@@ -77,6 +77,7 @@ def test_a_replay_steps_through_a_record_of_every_game_to_its_end_and_back(name,
         if n == total:
             first = entry.game.seat_name(game.rules, 0)
             assert f"the end, as {first} saw it" in text and views.ending(game.played, 0)[-1] in text
+            assert text.count('class="picture-map"') == len(views.pictures(game.played, 0))
             forward.append(r.text)
             break
         d, action = game.moves[n - 1]
@@ -156,6 +157,10 @@ def test_malformed_uploads_are_one_line_refusals(tmp_path):
 @needs_web
 def test_a_web_games_end_page_opens_its_replay_and_a_state_iq_game_draws_its_clue_map(tmp_path):
     c = client(tmp_path)
+    playing = start(c, "ranks", seed=3)
+    r = c.get(playing.replace("/g/", "/replay/g/"))  # a game being played: no replay yet (the bot's hand)
+    assert r.status_code == 400 and "not over" in error_line(r.text)
+    assert playing.replace("/g/", "/replay/g/") not in c.get("/replay").text
     for seed in range(1, 12):  # a game whose clues named a border state
         loc = start(c, "state-iq", seed=seed)
         end = play_out(c, loc)
@@ -220,17 +225,23 @@ def test_in_the_browser_the_arrow_keys_step_and_the_back_button_returns(browser)
     click(browser, by(browser, "#open")[0])
     assert "step 1 of" in by(browser, "#where")[0].text
     total = int(by(browser, "#where")[0].text.split()[-1])
-    for n in (2, 3):
+    def press(key, n: int) -> None:
         before = by(browser, "html")[0]
-        by(browser, "body")[0].send_keys(Keys.ARROW_RIGHT)
-        wait_for(browser, lambda d: stale(before) and by(d, "#where") and by(d, "#where")[0].text == f"step {n} of {total}")
+        by(browser, "body")[0].send_keys(key)
+        wait_for(browser, lambda d: stale(before) and at(d, n, total))
         assert browser.current_url.endswith(f"step={n}")  # the step is in the URL
-    before = by(browser, "html")[0]
-    by(browser, "body")[0].send_keys(Keys.ARROW_LEFT)
-    wait_for(browser, lambda d: stale(before) and by(d, "#where") and by(d, "#where")[0].text == f"step 2 of {total}")
+
+    press(Keys.ARROW_RIGHT, 2)
+    press(Keys.ARROW_RIGHT, 3)
+    press(Keys.ARROW_LEFT, 2)
     browser.back()  # the browser's own back: the step before
-    wait_for(browser, lambda d: by(d, "#where") and by(d, "#where")[0].text == f"step 3 of {total}")
+    wait_for(browser, lambda d: at(d, 3, total))
     assert by(browser, ".card.mark-played")  # the move played is marked on its card
+
+
+def at(driver, n: int, total: int) -> bool:
+    where = by(driver, "#where")
+    return bool(where) and where[0].text == f"step {n} of {total}"
 
 
 def stale(element) -> bool:

@@ -31,7 +31,7 @@ from geolab.stepwise import RandomSeat
 from geolab.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from screenshots import FLAGS, shoot  # noqa: E402 (the other sheet's helpers)
+from screenshots import FLAGS, shoot  # the other sheet's helpers
 
 
 def record(name: str, seed: int) -> dict:
@@ -39,7 +39,8 @@ def record(name: str, seed: int) -> dict:
     entry = registry.get(name)
     rules = entry.game.Rules.preset(entry.game.Rules.DEFAULT)
     rng = np.random.default_rng(seed)
-    played = entry.game.play(rules, entry.game.deal(rules, rng), [RandomSeat(rng) for _ in range(entry.game.seats(rules))])
+    seats = [RandomSeat(rng) for _ in range(entry.game.seats(rules))]
+    played = entry.game.play(rules, entry.game.deal(rules, rng), seats)
     return json.loads(json.dumps(entry.game.to_record(played)))
 
 

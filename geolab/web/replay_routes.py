@@ -37,7 +37,9 @@ def routes(store, render, refused) -> list[Route]:
             rows = []
             for gid in store.ids()[:30]:
                 try:
-                    rows.append(store.summary(gid))
+                    row = store.summary(gid)
+                    if row["finished"]:  # an unfinished game's replay would show the bots' hands
+                        rows.append(row)
                 except GeolabError:  # a file this server did not write: not listed
                     continue
             return rows

@@ -99,6 +99,8 @@ class Replays:
                 self._kept.move_to_end(key)
                 return self._kept[key]
         whole = self.file(kind, rid)
+        if kind == "g" and whole.get("finished") is not True:  # the bots' hands are in its replay
+            raise BadRequest("the game is not over: its replay opens when it ends")
         if match is not None and not records.is_collection(whole):
             raise BadRequest("match: this file holds one record, not a collection of them")
         count = len(records.collected(whole)) if records.is_collection(whole) else 1
