@@ -649,6 +649,13 @@ class Views(Protocol):
     def reason(self, decision: Decision, action) -> str:
         """Why `action` is a good move, from what the seat sees (the hint's "because ...")."""
 
+    def pictures(self, played, seat: int) -> list:
+        """Pictures of the finished game from `seat`'s side, shown after it with its ending
+        (the web's end page and a replay's last step): `geolab.scene.Picture` s, SVG made by
+        `geolab.maps`, never from input (State IQ: the border states named as clues on a map;
+        Border-Up and Dashing States: the race hand on a map). Optional: none by default."""
+        return []
+
     def scene(self, decision: Decision):
         """The table as objects (`geolab.scene.Scene`): piles of cards, facts, the category in
         play, and the legal moves as cards selected plus an option; at a race no moves, only
@@ -685,10 +692,6 @@ class Views(Protocol):
         person's speed, `geolab.lab.racefit`, leaves it out)."""
         return None
 
-    def ending_facts(self, played, seat: int) -> tuple:
-        """Facts the end page shows beside `ending` (`geolab.scene.Fact`, a picture among them:
-        a map of a race hand's groups); () for none."""
-        return ()
 
 
 class Game(Protocol):

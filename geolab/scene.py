@@ -99,6 +99,16 @@ class Race:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture of a finished game (`geolab.game.Views.pictures`): ``svg`` made by
+    `geolab.maps` (with ``role="img"`` and a ``<title>``), never from input, and the
+    ``caption`` that says in words what it shows."""
+
+    caption: str
+    svg: str
+
+
+@dataclass(frozen=True)
 class Scene:
     """What one seat sees at a decision (module docstring)."""
 

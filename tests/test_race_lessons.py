@@ -82,10 +82,10 @@ def test_border_up_after_the_race_won_lost_and_wrong():
     six = border_up(typed("AK HI ME FL OR NV", 4.0), first(12.0))
     assert "  No three of AK FL HI ME NV OR are a border group." in BU_VIEWS.ending(six, 0)
     for played, maps in ((won, 1), (lost, 1), (wrong, 2)):  # the hand's groups, and a wrong claim's cards
-        facts = BU_VIEWS.ending_facts(played, 0)
-        assert len(facts) == maps and all(f.picture.startswith("<svg") and "<title>" in f.picture for f in facts)
-    assert "AL GA MS / DE MD WV" in BU_VIEWS.ending_facts(won, 0)[0].text
-    assert "(red)" in BU_VIEWS.ending_facts(wrong, 0)[1].text
+        pictures = BU_VIEWS.pictures(played, 0)
+        assert len(pictures) == maps and all(p.svg.startswith("<svg") and "<title>" in p.svg for p in pictures)
+    assert "AL GA MS / DE MD WV" in BU_VIEWS.pictures(won, 0)[0].caption
+    assert "(red)" in BU_VIEWS.pictures(wrong, 0)[1].caption
 
 
 def test_a_wrong_claims_cards_round_trip_through_a_record_and_old_records_still_read():
@@ -141,8 +141,8 @@ def test_dashing_after_the_race_won_lost_and_wrong():
     assert "Your row, never judged, was out of order: card 2, Nevada, comes before card 1, Ohio." in \
         " ".join(" ".join(DS_VIEWS.ending(late, 0)).split())
     for played in (won, lost, wrong):
-        (fact,) = DS_VIEWS.ending_facts(played, 0)
-        assert fact.picture.startswith("<svg") and "1 Ohio" in fact.text
+        (picture,) = DS_VIEWS.pictures(played, 0)
+        assert picture.svg.startswith("<svg") and "1 Ohio" in picture.caption
 
 
 # ----- opponent levels ----------------------------------------------------------------------

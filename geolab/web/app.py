@@ -28,6 +28,7 @@ from starlette.templating import Jinja2Templates
 from geolab import registry
 from geolab.errors import GeolabError
 from geolab.web import pages
+from geolab.web.replay_routes import routes as replay_routes
 from geolab.web.sessions import BadRequest, NotFound, Store, TooLarge, entries
 
 HERE = Path(__file__).parent
@@ -208,6 +209,7 @@ def create_app(folder: Path) -> Starlette:
         Route("/g/{gid}/again", again, methods=["POST"]),
         Route("/g/{gid}/session.json", session_file),
         Route("/g/{gid}/record/{k}", record_file),
+        *replay_routes(store, render, refused),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: unrouted, 405: unrouted})

@@ -220,8 +220,7 @@ def ended(page: Page, review: list) -> dict:
     for k, played in enumerate(match.played):
         lines = views.ending(played, match.you)
         last = lines[min(page.since(), len(lines) - 1):] if k == len(match.played) - 1 else []
-        facts = [f for f in views.ending_facts(played, match.you) if f.picture]  # a race hand's map, after it
-        games.append({"number": k + 1, "lines": lines, "last": last, "facts": facts,
+        games.append({"number": k + 1, "lines": lines, "last": last, "pictures": views.pictures(played, match.you),
                       "review": review[k] if k < len(review) else [], "record": f"/g/{page.id}/record/{k + 1}"})
     verdict = games[-1]["lines"][-1] if games and games[-1]["lines"] else ""
     won = series_winner(page)

@@ -41,7 +41,7 @@ from geolab.games.race_views import (
     why_border,
     why_not_border,
 )
-from geolab.scene import Fact, Scene
+from geolab.scene import Fact, Picture, Scene
 from geolab.stepwise import Claim
 
 #: Claims shown as examples of how to type one (two border groups under every border
@@ -230,16 +230,16 @@ class BorderUpViews(Views):
         return fit(deal_lines(view) + race_lines(played.rules, seat, view.result) + lesson(played, seat)
                    + [verdict(seat, view.result)])
 
-    def ending_facts(self, played: Played, seat: int) -> tuple:
+    def pictures(self, played: Played, seat: int) -> list[Picture]:
         """The hand on a map after the race: the groups of the team's claim where they held,
         else of the hand's first solution, and a wrong claim's cards."""
         if played.claims is None:
-            return ()
+            return []
         hand = played.deals[-1][seat]
         found = solutions(played.rules, hand)
         own = played.claims[seat]
         shown = own.action if own.action not in (None, WRONG) else found[0] if found else None
-        return lesson_maps(hand, shown, own.laid, claim_label)
+        return [Picture(f.text, f.picture) for f in lesson_maps(hand, shown, own.laid, claim_label)]
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation

@@ -225,6 +225,13 @@ class Combo1Views(Views):
                       played.picks)
         return fit(lines + verdict(played, seat))
 
+    def pictures(self, played: Played, seat: int) -> list:
+        """Each finished game's own pictures (State IQ's clue map, a race hand's groups), captioned
+        with the game."""
+        return [dataclasses.replace(p, caption=f"Game {k} ({TITLES[g.game]}): {p.caption}")
+                for k, g in enumerate(played.games, start=1)
+                for p in GAME_VIEWS[g.game].pictures(own(g), seat)]
+
     def reason(self, decision: Decision, action) -> str:
         if decision.kind == "choose":
             return f"{TITLES[action]} comes first among the open games in the hint team's preference"
@@ -247,10 +254,6 @@ class Combo1Views(Views):
 
     def race_search(self, decision: Decision) -> tuple[int, int] | None:
         return None if decision.kind == "choose" else _views(decision).race_search(inner(decision))
-
-    def ending_facts(self, played: Played, seat: int) -> tuple:
-        """Each game's own end-page facts (a race hand's map), in the order played."""
-        return tuple(f for g in played.games for f in GAME_VIEWS[g.game].ending_facts(g.played, seat))
 
     def note(self, decision: Decision, action, text: str) -> str | None:
         """The game's own line on words a move ignored, where it has one."""

@@ -47,7 +47,7 @@ from geolab.games.dashing.reference import (
 )
 from geolab.games.race_views import FIRST, clock_line, hand_map
 from geolab.maps import state_map, text_map
-from geolab.scene import Card, Fact, Pile, Race, Scene, hidden
+from geolab.scene import Card, Fact, Picture, Pile, Race, Scene, hidden
 from geolab.scene import moves as scene_moves
 from geolab.stepwise import Claim
 
@@ -349,14 +349,14 @@ class DashingViews(Views):
             lines += judgement(played, s, seat)
         return fit(lines + lesson(played, seat) + verdict(played, seat))
 
-    def ending_facts(self, played: Played, seat: int) -> tuple:
+    def pictures(self, played: Played, seat: int) -> list[Picture]:
         """The person's Map cards on one map after the race, named, the row they laid in blue."""
         hand = played.hands[seat]
         own = played.claims[seat].action
         row = placed_cards(hand, own) if own is not None else ()
         names = ", ".join(f"{p + 1} {NAMES[c]}" for p, c in enumerate(hand))
         text = f"Your Map cards: {names}" + (" (your row in blue)" if row else "")
-        return (Fact("map", text, hand_map(hand, [(FIRST, row)], text)),)
+        return [Picture(text, hand_map(hand, [(FIRST, row)], text))]
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation

@@ -21,9 +21,11 @@ from geolab.common.text import WIDTH, fit, ordinal, wrapped
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.stateiq import clues as facts
 from geolab.games.stateiq.reference import GUESSES, SIDES, Played, View, seen
-from geolab.scene import Fact, Scene, pile
+from geolab.maps import RED, states_map
+from geolab.scene import Fact, Picture, Scene, pile
 from geolab.scene import moves as scene_moves
 
+BLUE, AMBER = "#1c7ed6", "#f59f00"  # a State IQ map's clue states and wrong guesses (the answer red)
 #: A state's name in lower case, without spaces -> its card ("newyork", "new york")
 BY_NAME = {" ".join(n.lower().split()): c for c, n in enumerate(NAMES)}
 ORDER_WORDS = {"AAA": "postal code letters 1 and 2, then no clue", "BBB": "three border states",
@@ -266,6 +268,27 @@ class StateIQViews(Views):
         view = View(played.rules, seat, deal.cards[seat], deal.power, played.order, deal.draw, played.first,
                     tuple(map(seen, played.phases)))
         return fit(story(view, seat, True) + self._verdict(played, seat))
+
+    def pictures(self, played: Played, seat: int) -> list[Picture]:
+        """After the game, each phase whose clues named border states: the state guessed in
+        red, the border states named as clues in blue, the wrong guesses in amber, on the
+        real map (the cards are public once the game is over)."""
+        out = []
+        for n, phase in enumerate(played.phases, start=1):
+            named = [c.value for c in phase.clues if c.kind == "B" and c.value is not None]
+            if not named:
+                continue
+            giver, answer = 1 - phase.guesser, played.deal.cards[1 - phase.guesser]
+            wrong = [c for c in phase.guesses if c != answer]
+            caption = (f"Phase {n}, {_who(phase.guesser, seat)} guessing: {_whose(giver, seat)} state "
+                       f"{state(answer)} in red; the border states named as clues in blue: "
+                       f"{', '.join(state(c) for c in named)}")
+            also = " (a clue state stays blue)" if set(wrong) & set(named) else ""
+            caption += f"; wrong guesses in amber: {' '.join(POSTAL[c] for c in wrong)}{also}." if wrong else "."
+            groups = {AMBER: [POSTAL[c] for c in wrong if c not in named], BLUE: [POSTAL[c] for c in named],
+                      RED: [POSTAL[answer]]}
+            out.append(Picture(caption, states_map(groups, title=caption)))
+        return out
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation

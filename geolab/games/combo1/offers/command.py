@@ -86,7 +86,7 @@ def _one(out, rules, profiles, args) -> None:
 
     for stage in (s for s in rounds if s["stage"].startswith("round")):
         show(stage)
-    print(f"\nStandings after the rounds (a match won 1 point, drawn {rules.draw_value:g}, a bye 1); "
+    print(f"\nStandings after the rounds ({lab.points_words(rules)}); "
           f"games won by game ({', '.join(TITLES)}):")
     print_table(table)
     for stage in (s for s in rounds if not s["stage"].startswith("round")):

@@ -177,6 +177,11 @@ def _points(x: float) -> int | float:
     return int(x) if float(x).is_integer() else float(x)
 
 
+def points_words(rules: TournamentRules) -> str:
+    """How the standings count, in words."""
+    return f"a match won 1 point, drawn {rules.draw_value:g}, a bye 1"
+
+
 def stage_name(m: MatchResult) -> str:
     return {-1: "playoff", -2: "final"}.get(m.round, f"round {m.round + 1}")
 
@@ -266,11 +271,15 @@ def saved(out: TournamentPlayed, profiles: Sequence[Profile], rules: TournamentR
     its stage and teams, then the teams, the rounds, the standings and the final;
     ``geolab replay FILE --match K`` replays match K."""
     played = [m for m in out.matches if m.played is not None]
+    rounds = rounds_of(out, profiles)
+    numbered = (m for stage in rounds for m in stage["matches"] if m["games"] is not None)
+    for k, m in enumerate(numbered, start=1):  # each played match's place in `records`
+        m["record"] = k
     return {"format": COLLECTION_FORMAT, "what": "a Combo 1 tournament (geolab tournament --save)",
             "rules": rules.to_spec(), "seed": seed,
             "teams": [{"name": p.name, "team": p.team} for p in profiles],
             "order": [profiles[t].name for t in out.order],
-            "rounds": rounds_of(out, profiles), "standings": standings_of(out, profiles),
+            "rounds": rounds, "points": points_words(rules), "standings": standings_of(out, profiles),
             "final": final_of(out, profiles),
             "records": [{"label": f"{stage_name(m)}: {match_line(m, profiles)}", "record": match_record(m, profiles)}
                         for m in played]}
