@@ -100,14 +100,22 @@ def parse(text: str | bytes, where: str = "record"):
 def load(path: str | Path) -> dict:
     """Read a record file (see `parse`): a missing or unreadable file, one of more than
     `MAX_BYTES`, text that is not UTF-8 or not JSON are `RecordError` s naming the file."""
+    return parse(read_at_most(path, MAX_BYTES, RecordError, "; a record file holds at most 10 MB"), str(path))
+
+
+def read_at_most(path: str | Path, most: int, error: type[Exception] = RecordError, why: str = "",
+                 name: str | None = None) -> bytes:
+    """A file's bytes, reading no more than `most` + 1 of them: a file that cannot be read or is
+    larger is one `error` line naming it (``name``, else the path)."""
+    name = str(path) if name is None else name
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise RecordError(f"{path}: cannot read ({error.strerror or error})") from None
-    if len(data) > MAX_BYTES:
-        raise RecordError(f"{path}: larger than {MAX_BYTES:,} bytes; a record file holds at most 10 MB")
-    return parse(data, str(path))
+            data = handle.read(most + 1)
+    except OSError as failure:
+        raise error(f"{name}: cannot read ({failure.strerror or failure})") from None
+    if len(data) > most:
+        raise error(f"{name}: larger than {most:,} bytes{why}")
+    return data
 
 
 def replay_played(record):

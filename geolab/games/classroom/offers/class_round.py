@@ -180,13 +180,7 @@ def _settings(args) -> Rules:
 
 
 def _script(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SCRIPT + 1)
-    except OSError as error:
-        raise GeolabError(f"--from {path}: cannot read ({reason(error)})") from None
-    if len(data) > MAX_SCRIPT:
-        raise GeolabError(f"--from {path}: larger than {MAX_SCRIPT:,} bytes")
+    data = records.read_at_most(path, MAX_SCRIPT, GeolabError, name=f"--from {path}")
     try:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
