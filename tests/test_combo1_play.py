@@ -218,7 +218,7 @@ def test_each_game_ends_with_its_own_story_and_verdict_before_the_next_begins():
                      for d in state.decisions()})
     d = state.decisions()[0]
     assert not any(isinstance(x, GamePlayed) for x in vars(d.observation).values() if isinstance(x, tuple))
-    opening, words = d.observation.told[0]
+    opening, words, _ = d.observation.told[0]
     lines = VIEWS.events(d)
     assert words and all(line in lines for line in words)
     first_game = next(iter(_finished(rules, state)))

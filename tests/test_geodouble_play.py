@@ -262,12 +262,20 @@ def test_a_whole_match_at_the_keyboard_claims_right_wrong_pass_too_late_then_pla
     assert keys.out.count(PROMPT) >= 6 + 3
     assert mine[0][2] >= 0 and mine[0][4] == pytest.approx(0.5 + 0.4 + 0.3 + 0.2 + 0.2 + 1.5)
     assert "Round 1, the race: You called GeoPlunge at 3.1 s:" in text and "You won the race: 10 points." in text
+    # what the race teaches, told at the next decision (stage 2's discard), not only at the end
+    hand1 = m.played[0].rounds[0].race.races[-1][0]
+    clock = f"  The clock: you: called at 3.1 s; B: would have called at {theirs[0][4]:.1f} s."
+    assert keys.out.index(clock) < keys.out.index("discard 2 CARDS > ")
+    assert f"  Your hand held {len(solutions(Rules(), hand1))} solutions; the first 3:" in keys.out
+    assert any(line.startswith("  B's claim would have been ") for line in keys.out)
     # round 2: a wrong claim gives B the race
     hand2 = m.played[0].rounds[1].race.races[-1][0]
     assert mine[1][2:4] == [len(solutions(Rules(), hand2)), "wrong claim"]
     laid = m.played[0].rounds[1].race.claims[0].laid  # the cards kept, as the log says them
     assert len(laid) == 1 and set(laid[0]) <= set(hand2) and mine[1][5] == " ".join(POSTAL[c] for c in laid[0])
-    assert "Round 2, the race: You called GeoPlunge at 1.0 s with a wrong claim." in text
+    assert "Round 2, the race: You called GeoPlunge at 1.0 s with a wrong claim: " + mine[1][5] in \
+        " ".join(text.split())
+    assert f"  Your claim {mine[1][5]} was wrong:" in keys.out
     assert "B won the race (your wrong claim gives it): 10 points." in text
     # round 3: pass; round 4: B's claim is the deadline, and the person's line never arrives
     assert mine[2][2:4] == [-1, "pass"] and mine[2][4] == pytest.approx(2.0)

@@ -1,19 +1,20 @@
 """The keyboard's words for a race of groups, shared by GeoDouble's stage 1 and Border-Up
-(`geolab.game.Views`): the hand as a person sees it, a claim as a person types it, and why a
-border group holds.
+(`geolab.game.Views`): the hand as a person sees it, a claim as a person types it, why a
+border group holds, and what a race teaches once it is over (`Lesson`).
 
 A claim is typed as two groups of three postal codes (``MD VA NC / ME NH VT``, split by ``/``,
 ``+`` or ``|``; commas are spaces) or as the six codes in any order, in any case. `claimed`
 reads the text against the seat's hand and refuses, in one `MoveError` line, anything that is
 not six different cards of the hand (two groups of three, where two are given); which split
-holds is the game's to find, since only it knows what a group is there. Nothing here reads
-the hand's solutions: a race screen never shows them.
+holds is the game's to find, since only it knows what a group is there. Nothing a race
+screen shows reads the hand's solutions; only the lesson, once the race is over, is handed them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from geolab.cards import NAMES, POSTAL
 from geolab.common.text import codes
@@ -31,7 +32,6 @@ CLAIM_CARDS = 6
 SHOWN_SOLUTIONS = 3
 #: The after-race map's colours: the rest of the hand, a solution's two groups, a wrong claim.
 HAND, FIRST, SECOND, WRONG_COLOUR = "#f3d27a", "#1f77b4", "#2ca02c", "#d62728"
-
 
 
 def seconds_text(s: float) -> str:
@@ -124,19 +124,28 @@ def race_scene(title: str, hand: Sequence[int], prompt: str, facts: Sequence[Fac
 
 
 # ----- after the race: the lesson --------------------------------------------------------------
-def why_not_border(group: Sequence[int], four_corners: bool = False, water: bool = False) -> str:
-    """Why three cards are not a border group (no state borders both others): ``"AK AL AZ: no
-    two of them border each other"`` or ``"AL GA TX: only AL and GA border; TX borders
-    neither"``."""
+def laid_text(laid: Sequence[Sequence[int]]) -> str:
+    """A wrong claim's cards as laid (`geolab.stepwise.Claim.laid`): ``"AL AK GA / DE MD WV"``."""
+    return " / ".join(codes(g) for g in laid)
+
+
+def not_border(group: Sequence[int], four_corners: bool = False, water: bool = False) -> str:
+    """Why three cards are not a border group (no state borders both others): ``"no two of
+    them border each other"`` or ``"only AL and GA border; TX borders neither"``."""
     near = groups.neighbours(four_corners, water)
     pairs = [(a, b) for i, a in enumerate(group) for b in group[i + 1:] if b in near[a]]
     if not pairs:
-        return f"{codes(group)}: no two of them border each other"
+        return "no two of them border each other"
     if len(pairs) == 1:
         a, b = pairs[0]
         (c,) = [x for x in group if x not in pairs[0]]
-        return f"{codes(group)}: only {POSTAL[a]} and {POSTAL[b]} border; {POSTAL[c]} borders neither"
-    return f"{codes(group)}: a border group"  # pragma: no cover - a claim of two groups that hold is no wrong claim
+        return f"only {POSTAL[a]} and {POSTAL[b]} border; {POSTAL[c]} borders neither"
+    return "a border group"  # pragma: no cover - a claim of two groups that hold is no wrong claim
+
+
+def why_not_border(group: Sequence[int], four_corners: bool = False, water: bool = False) -> str:
+    """``"AK AL AZ: no two of them border each other"`` (`not_border`)."""
+    return f"{codes(group)}: {not_border(group, four_corners, water)}"
 
 
 def clock_line(me: int, sides: str, claims: Sequence, first: Sequence[int]) -> str:
@@ -176,16 +185,53 @@ def hand_map(hand: Sequence[int], shown: Sequence[tuple[str, Sequence[int]]], ti
     return states_map(layers, title=title)
 
 
-def lesson_maps(hand: Sequence[int], solution, laid: Sequence[Sequence[int]], label) -> tuple[Fact, ...]:
-    """The after-race maps of a hand: a solution's two groups (blue, green) among the rest of
-    the hand (sand), and a wrong claim's cards (red) where they were kept."""
-    facts = []
-    if solution is not None:
-        a, b = solution
-        text = f"Your hand on the map: {label(solution)} (blue, green), the rest of your cards in sand"
-        facts.append(Fact("map", text, hand_map(hand, [(FIRST, a), (SECOND, b)], text)))
-    if laid:
-        cards = [c for g in laid for c in g]
-        text = f"Your wrong claim on the map: {' / '.join(codes(g) for g in laid)} (red)"
-        facts.append(Fact("map", text, hand_map(hand, [(WRONG_COLOUR, cards)], text)))
-    return tuple(facts)
+@dataclass(frozen=True)
+class Lesson:
+    """What a race of groups teaches once it is over, in one game's words (Border-Up's two
+    border groups, GeoDouble's border group and capital group): both clocks, the rival's claim
+    (one never made at the table too: the race is over), why a wrong claim of the person's
+    failed, the hand's solutions from the exact finder, and the hand on a map.
+
+    ``wrong`` is the game's wrong claim; ``label(action)`` a claim in the words a person
+    types; ``why(solution, rules)`` why a solution holds; ``why_wrong(laid, rules)`` the lines
+    saying why a wrong claim's cards fail; ``kind`` what a solution is, in words."""
+
+    sides: str
+    wrong: object
+    label: Callable
+    why: Callable
+    why_wrong: Callable
+    kind: str
+
+    def lines(self, rules, me: int, claims: Sequence, first: Sequence[int], found: Sequence) -> list[str]:
+        """The lesson of a race whose `claims` (one a seat) were settled with `first` (the seats
+        that called first), seat `me`'s hand holding `found` (its solutions, in order)."""
+        them = 1 - me
+        out = [clock_line(me, self.sides, claims, first)]
+        other = claims[them]
+        if them not in first and other.action not in (None, self.wrong):
+            out.append(f"{self.sides[them]}'s claim would have been {self.label(other.action)}.")
+        own = claims[me]
+        if own.action == self.wrong:
+            if own.laid:
+                out.append(f"Your claim {laid_text(own.laid)} was wrong:")
+                out += self.why_wrong(own.laid, rules)
+            else:
+                out.append("Your claim was wrong.")
+        return out + solutions_lines(found, self.label, lambda s: self.why(s, rules), self.kind)
+
+    def maps(self, hand: Sequence[int], found: Sequence, own, whose: str = "Your") -> tuple[Fact, ...]:
+        """The hand on a map after the race: the two groups (blue, green) of the seat's own
+        claim where it held, else of the hand's first solution, the rest of the hand in sand;
+        and a wrong claim's cards (red) where they were kept. `whose` starts each caption."""
+        solution = own.action if own.action not in (None, self.wrong) else found[0] if found else None
+        facts = []
+        if solution is not None:
+            a, b = solution
+            text = f"{whose} hand on the map: {self.label(solution)} (blue, green), the rest of your cards in sand"
+            facts.append(Fact("map", text, hand_map(hand, [(FIRST, a), (SECOND, b)], text)))
+        if own.laid:
+            cards = [c for g in own.laid for c in g]
+            text = f"{whose} wrong claim on the map: {laid_text(own.laid)} (red)"
+            facts.append(Fact("map", text, hand_map(hand, [(WRONG_COLOUR, cards)], text)))
+        return tuple(facts)

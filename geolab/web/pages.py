@@ -164,8 +164,10 @@ def setup(entry, preset: str, fitted=None) -> dict:
 def playing(page: Page, hint, served: float | None, error: str | None = None) -> dict:
     """A decision's page: the scene (`Views.scene`: cards, piles, facts, the legal moves as
     cards and options), what happened since the person's last move, the keyboard's screen as
-    text. At a race (`served`: when its page was first served) only the person's own elapsed
-    time: nothing of the rivals' claims, nor any move, is on the page (the server judges)."""
+    text. A fact's picture (a race's lesson map) is drawn open the first time, folded on the
+    pages after (`old_pictures`), as events already seen are. At a race (`served`: when its
+    page was first served) only the person's own elapsed time: nothing of the rivals' claims,
+    nor any move, is on the page (the server judges)."""
     match, decision, views = page.match, page.decision, page.views
     events = views.events(decision)
     since = min(page.since(), len(events))
@@ -180,7 +182,11 @@ def playing(page: Page, hint, served: float | None, error: str | None = None) ->
     data = {"moves": [[m.index, list(m.cards), list(m.option)] for m in scene.moves], "ordered": scene.ordered,
             "options": list(scene.options), "category": scene.category, "race": race,
             "hint": None if hinted is None else hinted["index"], "poll": f"/g/{page.id}/race?n={page.length}"}
+    seen = page.pictures_seen()  # shown at the person's last decision: folded away now
+    pictures = [f for f in scene.facts if f.picture]
     return {**header(page), "decision": decision, "scene": scene, "data": data, "screen": views.screen(decision),
+            "pictures": [f for f in pictures if f.picture not in seen],
+            "old_pictures": [f for f in pictures if f.picture in seen],
             "prompt": views.prompt(decision).rstrip(" >"), "help": views.help(decision),
             "old_events": events[:since], "new_events": events[since:], "hint": hinted, "race": race,
             "error": error, "length": page.length,

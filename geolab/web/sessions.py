@@ -124,11 +124,22 @@ class Page:
     def views(self):
         return self.match.game.views
 
+    def last_decision(self) -> Decision | None:
+        """The person's last decision in the current game (None before their first)."""
+        mine = [d for d, _ in self.moves if d.seat == self.match.you]
+        return mine[-1] if mine else None
+
     def since(self) -> int:
         """How many of the current game's event lines the person had seen at their last
         decision: the lines after it are what their move and the bots' replies did."""
-        mine = [d for d, _ in self.moves if d.seat == self.match.you]
-        return len(self.views.events(mine[-1])) if mine else 0
+        last = self.last_decision()
+        return 0 if last is None else len(self.views.events(last))
+
+    def pictures_seen(self) -> set[str]:
+        """The pictures of the scene at the person's last decision (a race's lesson map, shown
+        on the next scene after the race and kept on the table after it)."""
+        last = self.last_decision()
+        return set() if last is None else {f.picture for f in self.views.scene(last).facts if f.picture}
 
 
 class Store:

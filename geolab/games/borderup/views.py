@@ -27,16 +27,15 @@ from geolab.game import Decision, Views
 from geolab.games import groups
 from geolab.games.borderup.reference import SIDES, WRONG, Played, Seen, Solution, View, final_view, solutions
 from geolab.games.race_views import (
+    Lesson,
     claimed,
-    clock_line,
     fewest_shared,
     hand_grid,
     is_wrong_words,
     laid_groups,
-    lesson_maps,
+    laid_text,
     race_scene,
     seconds_text,
-    solutions_lines,
     typed_cards,
     why_border,
     why_not_border,
@@ -93,7 +92,7 @@ def race_lines(rules, me: int, result: Seen) -> list[str]:
     for seat, claim in result.first:
         name = _who(seat, me, not head)
         if claim.action == WRONG:
-            cards = f": {' / '.join(codes(g) for g in claim.laid)}" if claim.laid else ""
+            cards = f": {laid_text(claim.laid)}" if claim.laid else ""
             out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim{cards}.")
         else:
             out.append(f"{head}{name} called GeoPlunge at {seconds_text(claim.seconds)}: {claim_label(claim.action)}.")
@@ -126,25 +125,17 @@ def why_wrong(laid, rules) -> list[str]:
     return [f"  Among {codes(six)} the border groups are {named}; none leaves the other three a border group."]
 
 
+#: What a Border-Up race teaches once it is over (`geolab.games.race_views.Lesson`).
+LESSON = Lesson(SIDES, WRONG, claim_label, why, why_wrong, "two border groups")
+
+
 def lesson(played: Played, me: int) -> list[str]:
     """After the race: both clocks (a claim never made at the table included: the game is
     over), the hand's solutions from the exact finder, and why a wrong claim of yours failed."""
     if played.claims is None:
         return []
     rules = played.rules
-    hand = played.deals[-1][me]
-    out = [clock_line(me, SIDES, played.claims, played.first)]
-    other = played.claims[1 - me]
-    if 1 - me not in played.first and other.action not in (None, WRONG):
-        out.append(f"{SIDES[1 - me]}'s claim would have been {claim_label(other.action)}.")
-    own = played.claims[me]
-    if own.action == WRONG:
-        if own.laid:
-            out.append(f"Your claim {' / '.join(codes(g) for g in own.laid)} was wrong:")
-            out += why_wrong(own.laid, rules)
-        else:
-            out.append("Your claim was wrong.")
-    return out + solutions_lines(solutions(rules, hand), claim_label, lambda s: why(s, rules), "two border groups")
+    return LESSON.lines(rules, me, played.claims, played.first, solutions(rules, played.deals[-1][me]))
 
 
 def verdict(me: int, result: Seen) -> str:
@@ -236,10 +227,8 @@ class BorderUpViews(Views):
         if played.claims is None:
             return []
         hand = played.deals[-1][seat]
-        found = solutions(played.rules, hand)
-        own = played.claims[seat]
-        shown = own.action if own.action not in (None, WRONG) else found[0] if found else None
-        return [Picture(f.text, f.picture) for f in lesson_maps(hand, shown, own.laid, claim_label)]
+        maps = LESSON.maps(hand, solutions(played.rules, hand), played.claims[seat])
+        return [Picture(f.text, f.picture) for f in maps]
 
     def reason(self, decision: Decision, action) -> str:
         view: View = decision.observation

@@ -36,7 +36,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -194,6 +194,15 @@ def seen(g: GamePlayed) -> GameSeen:
     return GameSeen(g.game, g.winner, g.seconds, g.counted, g.tiebreak)
 
 
+class Told(NamedTuple):
+    """A finished game as a seat was told it (`MatchView.told`): the statehood draw that opened
+    it (or None), its ending's lines, and the facts shown beside them (`geolab.scene.Fact`)."""
+
+    draw: tuple[int, int] | None
+    lines: tuple[str, ...]
+    facts: tuple = ()
+
+
 @dataclass(frozen=True)
 class MatchView:
     """What one seat may see at a node of the match (module docstring): ``game`` is the game
@@ -202,11 +211,12 @@ class MatchView:
     the statehood draw (A's card, B's, face up) that gave the game being played its first
     turn, where one did.
 
-    ``told`` holds, for each finished game, the statehood draw that opened it (or None) and its
-    ending as this seat was told it, in words (``steps``'s `tell`; empty when stepped without
-    one): for the table's words only, so it is not part of the observation (its strings,
-    tensors and equality leave it out). It never holds a game as played, which keeps hidden
-    cards (Combo 1's Play the Ranks discards) that the seat never saw."""
+    ``told`` holds, for each finished game, a `Told`: the statehood draw that opened it (or
+    None), its ending as this seat was told it, in words, and the facts its views show beside
+    them (a race hand's map) (``steps``'s `tell`; empty when stepped without one): for the
+    table's words only, so it is not part of the observation (its strings, tensors and equality
+    leave it out). It never holds a game as played, which keeps hidden cards (Combo 1's Play
+    the Ranks discards) that the seat never saw."""
 
     rules: Rules
     seat: int
@@ -220,7 +230,7 @@ class MatchView:
     index: int = 0
     inner: Any = None
     draw: tuple[int, int] | None = None
-    told: tuple[tuple[tuple[int, int] | None, tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
+    told: tuple[Told, ...] = field(default=(), compare=False, repr=False)
 
 
 # ----- the reference engine ------------------------------------------------------------------
@@ -267,10 +277,10 @@ def with_first(game: int, deal, first: int | None):
     return replace(deal, first=first) if game == STATE_IQ else replace(deal, first_lead=first)
 
 
-def steps(rules: Rules, deal: Deal | None = None, tell: Callable[[GamePlayed, int], tuple[str, ...]] | None = None):
+def steps(rules: Rules, deal: Deal | None = None, tell: Callable[[GamePlayed, int], tuple] | None = None):
     """The match, as a generator of nodes (`geolab.stepwise`); returns the `Played` match.
-    ``tell(game, seat)``: a finished game's ending in words for that seat, kept in its later
-    views (`MatchView.told`; the game's views give it, `geolab.games.combo1.game`)."""
+    ``tell(game, seat)``: a finished game's ending for that seat, its lines and facts, kept in
+    its later views (`MatchView.told`; the game's views give it, `geolab.games.combo1.game`)."""
     rules.validate()
     match = Played(rules)
     now: dict = {"game": None, "choice_draw": None, "draw": None}
@@ -311,7 +321,8 @@ def steps(rules: Rules, deal: Deal | None = None, tell: Callable[[GamePlayed, in
         counted = limit is None or start + seconds <= limit or rules.unfinished == "count"
         match.games.append(GamePlayed(game, used[game], played, start, seconds, counted, first, tiebreak, draw))
         for seat in SEATS if tell is not None else ():
-            told[seat].append((draw, tuple(tell(match.games[-1], seat))))
+            lines, facts = tell(match.games[-1], seat)
+            told[seat].append(Told(draw, tuple(lines), tuple(facts)))
         used[game] += 1
         now["game"] = now["draw"] = None
         if limit is not None and match.clock >= limit:

@@ -16,8 +16,10 @@ second chooser's is seen here first); a line as each game begins (who takes the 
 and what decided it: the game that gave it, or the statehood draw and its cards), and as it
 ends, that game's own ending as its own views tell it from the seat's side (State IQ's clues,
 guesses and answers, Play the Ranks' tricks to the last, a race's times and claims, and its
-verdict), then a line with its winner, its minutes and whether it counted; lines are only
-ever added, as the play loop needs. `ending` is the whole story and the match's verdict.
+verdict; a race's lesson: both clocks, the rival's claim, the hand's solutions), then a line
+with its winner, its minutes and whether it counted; lines are only ever added, as the play
+loop needs. `ending` is the whole story and the match's verdict. The next game's scenes carry
+the facts of the game before (a race hand's map: `told`), except at a race.
 
 Inside a match State IQ's first guesser is given by Border-Up where Border-Up had a winner:
 its deal's statehood draw was not made, so State IQ's views are shown the game without it.
@@ -33,7 +35,17 @@ from geolab.common.text import WIDTH
 from geolab.game import Decision, MoveError, Views, typed_number
 from geolab.games.borderup.views import VIEWS as BORDER_UP_VIEWS
 from geolab.games.combo1.observations import clock_text
-from geolab.games.combo1.reference import DECIDER, SIDES, GamePlayed, MatchView, Played, drawn, first_player, seen
+from geolab.games.combo1.reference import (
+    DECIDER,
+    SIDES,
+    GamePlayed,
+    MatchView,
+    Played,
+    Told,
+    drawn,
+    first_player,
+    seen,
+)
 from geolab.games.combo1.rules import GAMES, RANKS, STATE_IQ, TITLES
 from geolab.games.dashing.views import VIEWS as DASHING_VIEWS
 from geolab.games.ranks.views import VIEWS as RANKS_VIEWS
@@ -136,22 +148,29 @@ def choice_line(me: int, chooser: int | None, picks) -> list[str]:
             f"{_who(second, me)} chose {TITLES[picks[1]]}, played second."]
 
 
-def told(game: GamePlayed, me: int) -> tuple[str, ...]:
-    """A finished game's ending from seat `me`'s side, by its own views: what the match keeps
-    of it for that seat (`MatchView.told`)."""
+def ending_lines(game: GamePlayed, me: int) -> tuple[str, ...]:
+    """A finished game's ending from seat `me`'s side, by its own views."""
     return tuple(GAME_VIEWS[game.game].ending(own(game), me))
+
+
+def told(game: GamePlayed, me: int) -> tuple[tuple[str, ...], tuple]:
+    """What the match keeps of a finished game for seat `me` (`MatchView.told`): its ending's
+    lines and its pictures (`Views.pictures`: a race hand's map, a State IQ clue map) as facts
+    of the next game's table."""
+    pictures = GAME_VIEWS[game.game].pictures(own(game), me)
+    return ending_lines(game, me), tuple(Fact("map", p.caption, p.svg) for p in pictures)
 
 
 def story(rules, me: int, past, endings, now: int | None, chooser: int | None = None, picks=(),
           draw=None) -> list[str]:
     """The afternoon's choices; each finished game (`past`, as both teams saw it end) begun,
-    told to its end as seat `me` was told it (`endings`: (its opening draw, its ending's
-    lines)), and ended; and the first line of the game now begun (`draw`: the statehood draw
-    that gives it its first turn, where one does)."""
+    told to its end as seat `me` was told it (`endings`: a `Told` each, its opening draw and
+    its ending's lines), and ended; and the first line of the game now begun (`draw`: the
+    statehood draw that gives it its first turn, where one does)."""
     lines, start = choice_line(me, chooser, picks), 0.0
-    for n, (game, (opening, ending)) in enumerate(zip(past, endings), start=1):
-        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start, opening))
-        lines += ending
+    for n, (game, kept) in enumerate(zip(past, endings), start=1):
+        lines.append(begin_line(rules, me, n, game.game, past[:n - 1], start, kept.draw))
+        lines += kept.lines
         lines.append(end_line(me, n, game, start))
         start += game.seconds
     if now is not None:
@@ -220,7 +239,7 @@ class Combo1Views(Views):
         return fit(story(view.rules, view.seat, view.past, view.told, view.game, view.chooser, view.picks, view.draw))
 
     def ending(self, played: Played, seat: int) -> list[str]:
-        endings = [(g.draw, told(g, seat)) for g in played.games]
+        endings = [Told(g.draw, ending_lines(g, seat)) for g in played.games]
         lines = story(played.rules, seat, tuple(seen(g) for g in played.games), endings, None, played.chooser,
                       played.picks)
         return fit(lines + verdict(played, seat))
@@ -261,12 +280,16 @@ class Combo1Views(Views):
 
     # ----- the scene (geolab.scene) ------------------------------------------------------------
     def scene(self, decision: Decision) -> Scene:
-        """The game being played's own scene under the match's line; at the afternoon's choice,
+        """The game being played's own scene under the match's line and, while it is not a race,
+        the facts of the game before it (a race's lesson on a map); at the afternoon's choice,
         the statehood draw's two cards and the open games as options."""
         view: MatchView = decision.observation
         match = Fact("match", match_line(view))
         if decision.kind != "choose":
-            return _views(decision).scene(inner(decision)).with_facts([match], f"Combo 1: {TITLES[view.game]}")
+            # the game before, over: its lesson's map (a race hand's), never on a race's own table
+            before = view.told[-1].facts if view.told and not decision.timed else ()
+            return _views(decision).scene(inner(decision)).with_facts([match, *before],
+                                                                       f"Combo 1: {TITLES[view.game]}")
         draw = Pile("table", "The statehood draw (A, B)",
                     tuple(state_card(c, f"draw-{SIDES[s]}") for s, c in enumerate(view.choice_draw)))
         told = " ".join(line.strip() for line in self._choosing(view, ())[:-1])

@@ -180,12 +180,19 @@ def score_of(rounds: Sequence[RoundPlayed]) -> tuple[int, int]:
 @dataclass(frozen=True)
 class RaceSeen:
     """A settled race as a seat saw it: its own claim, the first claim(s) (the others were
-    never made at the table), the winner (-1: void) and the seat's own race hands."""
+    never made at the table), the winner (-1: void) and the seat's own race hands.
+
+    ``rival`` is the other's claim, made at the table or not, told to the seat once the race
+    is over for the lesson after it (`geolab.games.race_views.Lesson`: both clocks, the
+    rival's claim): for the table's words only, as Combo 1's `told`, so it is not part of the
+    observation (its strings, tensors and equality leave it out) and no bot reads it. None
+    where no race was run, or in a view built without it."""
 
     hands: tuple[tuple[int, ...], ...]  # the seat's hand in each race deal
     own: Claim | None
     first: tuple[tuple[int, Claim], ...]
     winner: int
+    rival: Claim | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -218,9 +225,9 @@ class MatchView:
 
 
 def race_seen(race: RacePlayed, seat: int) -> RaceSeen:
-    own = None if race.claims is None else race.claims[seat]
+    own, rival = (None, None) if race.claims is None else (race.claims[seat], race.claims[1 - seat])
     first = tuple((s, race.claims[s]) for s in race.first())
-    return RaceSeen(tuple(h[seat] for h in race.races), own, first, race.winner)
+    return RaceSeen(tuple(h[seat] for h in race.races), own, first, race.winner, rival)
 
 
 # ----- the reference engine ------------------------------------------------------------------

@@ -21,9 +21,13 @@ the declaration screen adds what declaring is worth here (5 -> 10 -> 20; after t
 answer, only the two totals still open) against the score.
 
 **The story** (`events`, `ending`): each finished round's race (who called GeoPlunge first,
-with which groups and why they hold, a wrong claim or a void race), the stage's own lines
-(discards, declarations, tricks), the stage's result, the round's points and the running
-score; the ending adds the verdict of the match.
+with which groups and why they hold, a wrong claim and its cards, or a void race) and what it
+teaches, told at the next decision (`lesson`: both clocks, the rival's claim, why a wrong claim
+of yours failed, for a capital group which capital's letter does not match, and your hand's
+solutions from the exact finder), the stage's own lines (discards, declarations, tricks), the
+stage's result, the round's points and the running score; the ending adds the verdict of the
+match. The stage's scenes carry the round's race hand on a map (`lesson_maps`; the end page
+every round's, `pictures`); a race's scene carries nothing of any race but its own hand.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from collections.abc import Sequence
 from geolab.cards import CAPITALS, POSTAL
 from geolab.common.text import WIDTH, codes, plural
 from geolab.game import Decision, Views
+from geolab.games import groups
 from geolab.games.geodouble.reference import (
     WRONG,
     MatchView,
@@ -43,13 +48,17 @@ from geolab.games.geodouble.reference import (
     Solution,
     final_view,
     race_seen,
+    solutions,
 )
 from geolab.games.race_views import (
+    Lesson,
     claimed,
     fewest_shared,
     hand_grid,
     is_wrong_words,
     laid_groups,
+    laid_text,
+    not_border,
     race_scene,
     seconds_text,
     typed_cards,
@@ -57,7 +66,7 @@ from geolab.games.race_views import (
 from geolab.games.race_views import why_border as border_reason
 from geolab.games.ranks.views import VIEWS as RANKS
 from geolab.games.ranks.views import Story, fit, open_points, wrapped
-from geolab.scene import Fact, Scene
+from geolab.scene import Fact, Picture, Scene
 from geolab.stepwise import Claim
 
 SIDES = "AB"
@@ -102,6 +111,81 @@ def why(solution: Solution, rules) -> str:
     return f"{why_border(solution.border, rules)}; {why_capital(solution.capital)}"
 
 
+def not_capital(group: Sequence[int]) -> str | None:
+    """Why three cards are not a capital group, naming the capital whose letter does not match
+    (``"Annapolis and Austin begin with A; Dover's D does not match"``), or the three letters;
+    None where they are one."""
+    names = [CAPITALS[c] for c in group]
+    if len({name[0] for name in names}) == 1:
+        return None
+    for odd in range(3):
+        a, b = (name for k, name in enumerate(names) if k != odd)
+        if a[0] == b[0]:
+            return f"{a} and {b} begin with {a[0]}; {names[odd]}'s {names[odd][0]} does not match"
+    return f"{names[0]}, {names[1]} and {names[2]} begin with three different letters"
+
+
+def group_lines(border: Sequence[int], capital: Sequence[int], rules) -> list[str]:
+    """Two groups read as a border group and a capital group: what each is, or why not."""
+    fc, water = rules.four_corners, rules.water
+    not_one = not_capital(capital)
+    return [f"  {codes(border)} is a border group: {why_border(border, rules)}." if groups.centers(border, fc, water)
+            else f"  {codes(border)} is no border group: {not_border(border, fc, water)}.",
+            f"  {codes(capital)} is no capital group: {not_one}." if not_one
+            else f"  {codes(capital)} is a capital group: {why_capital(capital)}."]
+
+
+def why_wrong(laid, rules) -> list[str]:
+    """Why a wrong claim's cards (`geolab.stepwise.Claim.laid`) hold no border group and
+    capital group. Two groups: read the way round that comes closer to holding (the fewest
+    groups failing; the claim does not say which is which), each group, what it is or why not
+    (for a capital group, which capital's letter does not match). Six cards laid unsplit: the
+    groups among them, and why no border group and capital group of them are apart."""
+    fc, water = rules.four_corners, rules.water
+    if len(laid) == 2:
+        a, b = laid
+
+        def failing(border, capital) -> int:
+            return (not groups.centers(border, fc, water)) + (not_capital(capital) is not None)
+
+        border, capital = min(((a, b), (b, a)), key=lambda pair: failing(*pair))
+        return group_lines(border, capital, rules)
+    six = laid[0]
+    borders, capitals = groups.border_groups(six, fc, water), groups.capital_groups(six)
+    letters = ", ".join(CAPITALS[c] for c in six)
+    if not borders and not capitals:
+        return [f"  No three of {codes(six)} are a border group, nor a capital group (their capitals: {letters})."]
+    if not borders:
+        return [f"  No three of {codes(six)} are a border group."]
+    if not capitals:
+        return [f"  No three of {codes(six)} are a capital group (their capitals: {letters})."]
+    return [f"  Among {codes(six)} the border groups are {', '.join(codes(g) for g in borders)} and the capital "
+            f"groups {', '.join(codes(g) for g in capitals)}; each border group shares a card with each capital group."]
+
+
+#: What a GeoDouble race teaches once it is over (`geolab.games.race_views.Lesson`).
+LESSON = Lesson(SIDES, WRONG, claim_label, why, why_wrong, "border group and capital group without a card in common")
+
+
+def lesson(rules, me: int, race: RaceSeen) -> list[str]:
+    """After a race (`RaceSeen`, its rival's claim told once it is over): both clocks, the
+    rival's claim, why a wrong claim of the seat's failed and its hand's solutions from the
+    exact finder, two spaces in under the round's race; nothing where no race was run."""
+    if race.own is None or race.rival is None:
+        return []
+    claims = (race.own, race.rival) if me == 0 else (race.rival, race.own)
+    found = solutions(rules, race.hands[-1])
+    return [f"  {line}" for line in LESSON.lines(rules, me, claims, [s for s, _ in race.first], found)]
+
+
+def lesson_maps(rules, n: int, race: RaceSeen) -> tuple:
+    """Round n's race hand on a map after the race (`Lesson.maps`)."""
+    if race.own is None:
+        return ()
+    hand = race.hands[-1]
+    return LESSON.maps(hand, solutions(rules, hand), race.own, f"Round {n}, your")
+
+
 def example(hand: Sequence[int]) -> str:
     """The example claim to show: the fixed one sharing the fewest cards with the hand."""
     return fewest_shared(EXAMPLES, hand)
@@ -132,7 +216,7 @@ def _score(score: Sequence[int], me: int) -> str:
 def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) -> list[str]:
     """A settled race as seat `me` saw it: the first call(s) and why they hold or not, its own
     claim if it came later, the winner and the score after the race (`before` it: the score
-    when the round began)."""
+    when the round began), then what the race teaches (`lesson`)."""
     them = SIDES[1 - me]
     out = []
     deals = len(race.hands)
@@ -145,11 +229,12 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
             out.append(f"{head} void, no hand held a solution in {plural(deals, 'deal')}: no points.")
         else:
             out.append(f"{head} nobody called GeoPlunge: void, no points.")
-        return out
+        return out + lesson(rules, me, race)
     for seat, claim in race.first:
         name = _who(seat, me, True)
         if claim.action == WRONG:
-            out.append(f"{head} {name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim.")
+            cards = f": {laid_text(claim.laid)}" if claim.laid else ""
+            out.append(f"{head} {name} called GeoPlunge at {seconds_text(claim.seconds)} with a wrong claim{cards}.")
         else:
             out.append(f"{head} {name} called GeoPlunge at {seconds_text(claim.seconds)}: {claim_label(claim.action)}.")
             out.append(f"  {upper_first(why(claim.action, rules))}.")
@@ -174,7 +259,7 @@ def race_lines(rules, me: int, n: int, race: RaceSeen, before: Sequence[int]) ->
             because = " (the coin, both at the same second)"
         out.append(f"  {_who(race.winner, me, True)} won the race{because}: {plural(rules.race_points, 'point')}. "
                    f"Score: {_score(score, me)}.")
-    return out
+    return out + lesson(rules, me, race)
 
 
 def stage_lines(rules, me: int, won: Sequence[int], race: RaceSeen, points: Sequence[int],
@@ -272,6 +357,8 @@ class GeoDoubleViews(Views):
         if not decision.timed:
             if decision.kind == "declare":
                 facts += [Fact("rule", line) for line in self._stakes(view)]
+            if view.race is not None:  # this round's race, over: its lesson's map (its words are the events')
+                facts += lesson_maps(view.rules, view.round + 1, view.race)
             return RANKS.scene(inner(decision)).with_facts(facts, "GeoDouble")
         them = SIDES[1 - view.seat]
         if view.attempt > 1:
@@ -348,6 +435,11 @@ class GeoDoubleViews(Views):
                                  r.points) for r in played.rounds)
         lines = seen_rounds(rules, seat, rounds)
         return fit(lines + self._verdict(played, seat))
+
+    def pictures(self, played: Played, seat: int) -> list[Picture]:
+        """Each round's race hand on a map, after its race (`lesson_maps`)."""
+        return [Picture(f.text, f.picture) for n, r in enumerate(played.rounds, start=1)
+                for f in lesson_maps(played.rules, n, race_seen(r.race, seat))]
 
     def reason(self, decision: Decision, action) -> str:
         view: MatchView = decision.observation
