@@ -141,11 +141,11 @@ class Rules(RulesBase):
         tiny: 6 cards, 2 each, 2 tricks (the second trick decides; the tests' variant).
         small: 8 cards, 3 each, 3 tricks, the first to 2 tricks wins."""
         if name == "tiny":
-            return cls(name="tiny", deck=6, hand_size=2, discards=0, tricks=2, bases=(1, 50), win_tricks=2,
-                       end_at=None)
+            return cls(name="tiny", deck=6, hand_size=2, discards=0, tricks=2, bases=(1, 50),
+                       power_split=1, win_tricks=2, end_at=None)
         if name == "small":
-            return cls(name="small", deck=8, hand_size=3, discards=0, tricks=3, bases=(1, 50, 1), win_tricks=2,
-                       end_at=2)
+            return cls(name="small", deck=8, hand_size=3, discards=0, tricks=3, bases=(1, 50, 1),
+                       power_split=2, win_tricks=2, end_at=2)
         raise RulesError(f"no analysis variant {name!r} (tiny, small)")
 
     # ----- checks ------------------------------------------------------------------------
