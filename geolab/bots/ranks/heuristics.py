@@ -158,6 +158,12 @@ class RandomPolicy(Policy):
     def follow(self, obs, rng):
         return self._cards(obs, 1)[:, 0]
 
+    @staticmethod
+    def probabilities(decision) -> dict:
+        """Its choice at a reference decision as what it is, uniform over the legal actions
+        (the exact best response reads it: `geolab.bots.ranks.behaviour`)."""
+        return {a: 1 / len(decision.legal) for a in decision.legal}
+
 
 # ----- greedy ------------------------------------------------------------------------------
 # The greedy kernels rank candidates by one integer key (distance, then card, then category,
