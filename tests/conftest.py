@@ -14,6 +14,8 @@ toy_match.install()
 #: with why they are slow. ``pytest -m "not slow"`` (the fast tier a developer runs every few
 #: minutes) leaves them out; CI runs everything. Measured with ``--durations=0`` on two cores.
 SLOW = {
+    "test_best_response.py::test_best_response_is_exact_on_tiny": "the textbook best response over every state of "
+                                                                   "the tiny variant (about 10 s)",
     "test_openspiel.py": "OpenSpiel's own random simulation and search bots over every game and preset",
     "test_pettingzoo.py": "PettingZoo's api_test over every game",
     "test_notebooks.py": "executes every notebook",

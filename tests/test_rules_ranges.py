@@ -22,10 +22,11 @@ RECORDS = Path(__file__).parent / "records"
 OUT_OF_RANGE = {
     "ranks": {
         "name": ["", "x" * 41, "tab\there"],
+        "deck": [0, 5, 51],
         "hand_size": [0, 7, 30],
         "discards": [-1, 3],
         "tricks": [0, 30],
-        "bases": [[0] * 8, [51] * 8, [1] * 3, [1] * 6, [0, 0, 0, 0, 0, 0]],
+        "bases": [[0] * 8, [51] * 8, [1] * 4, [1] * 6, [0, 0, 0, 0, 0, 0]],
         "base_mode": ["chosen"],
         "lead_bases": [[], [0, 50], [1, 51], [1, 1]],
         "power_split": [0, -1, 8, 99],

@@ -158,6 +158,12 @@ class RandomPolicy(Policy):
     def follow(self, obs, rng):
         return self._cards(obs, 1)[:, 0]
 
+    @staticmethod
+    def probabilities(decision) -> dict:
+        """Its choice at a reference decision as what it is, uniform over the legal actions
+        (the exact best response reads it: `geolab.bots.ranks.behaviour`)."""
+        return {a: 1 / len(decision.legal) for a in decision.legal}
+
 
 # ----- greedy ------------------------------------------------------------------------------
 # The greedy kernels rank candidates by one integer key (distance, then card, then category,
@@ -367,7 +373,7 @@ def planner_decide(kind, hand, t, p0, p1, lead, k, now, hidden, bases, kr, assig
     (`ranks.batch.KernelRules`): the discards, the declaration (1 or 0) or the card go to out;
     returns the lead's (category, base), else (0, 0). `now`: the base of the trick followed;
     `assign`: scratch of 50."""
-    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, _ = kr
+    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, _, _ = kr
     h = hand
     _plan(h, t, mode, fixed, lead_bases, split, tricks, p0, p1, assign)
     if kind == 0:  # discard the spare cards (or, with no spares, the farthest from any base)
@@ -502,7 +508,6 @@ def _closer_masks(strict: bool) -> np.ndarray:
 #: Cards that beat c when c leads in category k at base b (by the trick's tie rule); passed
 #: to the kernels as an argument, as numba will not cache a function using a large global.
 _BEATS_LEAD = np.stack([_closer_masks(True), _closer_masks(False)])  # [follow_wins_ties, k, b, c]
-_ALL = (1 << N_CARDS) - 1
 
 
 @njit(cache=True, nogil=True)
@@ -544,7 +549,7 @@ def counter_decide(kind, hand, seen, t, p0, p1, lead, k, b, hidden, bases, kr, b
     go to out; returns the lead's (category, base), else (0, 0)."""
     mode, masks, split, ties, win_tricks = kr.mode, kr.base_masks, kr.split, kr.follow_wins_ties, kr.win_tricks
     h = hand
-    unseen = _ALL & ~(h | seen)
+    unseen = kr.deck & ~(h | seen)
     if kind == 0:  # discard the worst prospects; in battles, a low statehood among them
         future = future_bases(mode, masks, split, p0, p1, 0)
         for j in range(out.shape[0]):
@@ -754,7 +759,7 @@ def _play_fused(seats, deals, kr, choices, state, history):
     than they do."""
     codes, concede = seats
     draw, power, keys = deals
-    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, end_at = kr
+    mode, fixed, lead_bases, masks, split, tricks, follow_wins_ties, win_tricks, end_at, _ = kr
     ties = 1 if follow_wins_ties else 0
     given, by_discards, declarations, public, hidden, _ = choices
     hand, disc, discarded, played, won, first, decl, n_tricks = state

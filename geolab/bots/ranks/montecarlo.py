@@ -36,7 +36,7 @@ from itertools import combinations
 import numpy as np
 
 from geolab.bots.ranks.seats import GreedySeat, uselessness
-from geolab.cards import N_CARDS, RANKS, STATEHOOD
+from geolab.cards import RANKS, STATEHOOD
 from geolab.errors import GeolabError
 from geolab.games.ranks.reference import Lead, View
 from geolab.games.ranks.solver.double_dummy import CUT_SHORT, OracleSolver
@@ -46,13 +46,14 @@ WORK_SAFETY = 0.7  # a batch's work limit is this share of the time left at the 
 
 
 def unseen_cards(view: View) -> np.ndarray:
-    """Cards the seat cannot place: not in its hand or discards, not public, not played."""
+    """Cards of the deck the seat cannot place: not in its hand or discards, not public, not
+    played."""
     known = set(view.hand) | set(view.discards) | set(view.opponent_discards or ())
     for trick in view.history:
         known.update((trick.lead, trick.follow))
     if view.lead_card is not None:
         known.add(view.lead_card)
-    return np.array(sorted(set(range(N_CARDS)) - known), np.int64)
+    return np.array(sorted(set(range(view.rules.deck)) - known), np.int64)
 
 
 def visible_key(view: View) -> int:

@@ -109,6 +109,7 @@ class KernelRules(NamedTuple):
     follow_wins_ties: bool
     win_tricks: int
     end_at: int  # tricks + 1 when the deal always plays every trick
+    deck: int  # bitmask of the cards in play (all 50 but in the analysis variants)
 
 
 def kernel_rules(rules: Rules) -> KernelRules:
@@ -125,6 +126,7 @@ def kernel_rules(rules: Rules) -> KernelRules:
         follow_wins_ties=rules.equal_distance == "follow",
         win_tricks=rules.win_tricks,
         end_at=rules.tricks + 1 if rules.end_at is None else rules.end_at,
+        deck=(1 << rules.deck) - 1,
     )
 
 
@@ -174,12 +176,13 @@ def _shuffled_prefix(u, size, deck, r):
 
 
 @njit(cache=True, nogil=True)
-def _deal(u, pu, power_bases, h, hands, masks, draw, power):
-    """`reference.deal_arrays` from its floats: u (n, 2h + 2) for the cards, pu (n, 2) for the
-    Power cards (n = 0 rows without them); hands sorted and as bitmasks."""
-    deck = np.empty(N_CARDS, np.int64)
+def _deal(u, pu, power_bases, size, h, hands, masks, draw, power):
+    """`reference.deal_arrays` from its floats: u (n, 2h + 2) for the cards of a deck of
+    `size`, pu (n, 2) for the Power cards (n = 0 rows without them); hands sorted and as
+    bitmasks."""
+    deck = np.empty(max(size, power_bases.shape[0]), np.int64)
     for r in range(u.shape[0]):
-        _shuffled_prefix(u, N_CARDS, deck, r)
+        _shuffled_prefix(u, size, deck, r)
         for s in range(2):
             m = 0
             for j in range(h):
@@ -246,7 +249,7 @@ def _deal_from(rules: Rules, rng: np.random.Generator, d: Deals, part: slice) ->
     power = d.power if d.power is not None else np.empty((0, 2), np.int8)  # no Power cards: no rows
     u = rng.random((size, 2 * h + 2))
     pu = rng.random((len(power[part]), 2))
-    _deal(u, pu, _POWER_BASES, h, d.hands[part], d.masks[part], d.draw[part], power[part])
+    _deal(u, pu, _POWER_BASES, rules.deck, h, d.hands[part], d.masks[part], d.draw[part], power[part])
     d.keys[part] = rng.integers(0, 2**63, size=size, dtype=np.int64)
 
 

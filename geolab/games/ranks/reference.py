@@ -109,13 +109,14 @@ class Deal:
 def deal_arrays(rules: Rules, n: int, rng: np.random.Generator):
     """Deal n games at once: hands (n, 2, hand_size) sorted, draw (n, 2), power bases (n, 2).
 
-    The canonical deal: a partial shuffle of the 50 cards (`shuffled_prefix`) on
+    The canonical deal: a partial shuffle of the deck (`shuffled_prefix`: cards 0 to
+    ``rules.deck - 1``, all 50 but in the analysis variants) on
     ``rng.random((n, 2 * hand_size + 2))``; side A takes the first `hand_size` cards, side B
     the next, then two cards for the statehood draw. Power cards: two of the 15 by the same
     shuffle on ``rng.random((n, 2))``, drawn after. Every engine deals as this function does.
     """
     h = rules.hand_size
-    order = shuffled_prefix(rng.random((n, 2 * h + 2)), N_CARDS)
+    order = shuffled_prefix(rng.random((n, 2 * h + 2)), rules.deck)
     hands = np.sort(order[:, : 2 * h].reshape(n, 2, h), axis=2)
     draw = order[:, 2 * h :]
     power = None
@@ -377,8 +378,9 @@ def _check_hands(rules: Rules, hands) -> None:
         if len(hand) != rules.hand_size:
             raise IllegalActionError(f"deal.{_name(side)}: expected {rules.hand_size} cards, got {len(hand)}")
         for c in hand:
-            if not (isinstance(c, (int, np.integer)) and 0 <= c < N_CARDS):
-                raise IllegalActionError(f"deal.{_name(side)}: {c!r} is not a card")
+            if not (isinstance(c, (int, np.integer)) and 0 <= c < rules.deck):
+                raise IllegalActionError(f"deal.{_name(side)}: {c!r} is not a card"
+                                         + (f" of the {rules.deck}-card deck" if rules.deck < N_CARDS else ""))
             if c in seen:
                 raise IllegalActionError(f"deal: {_card_name(c)} dealt twice")
             seen.add(int(c))
@@ -392,8 +394,8 @@ def deal_by_chance(rules: Rules):
     what the statehood draw of two unseen cards gives), and the two Power cards turned
     face-up before the discards (Level 3). Returns the `Deal`, which then has no draw."""
     h = rules.hand_size
-    a = yield from draw_cards(range(N_CARDS), h)
-    b = yield from draw_cards([c for c in range(N_CARDS) if c not in a], h)
+    a = yield from draw_cards(range(rules.deck), h)
+    b = yield from draw_cards([c for c in range(rules.deck) if c not in a], h)
     first_lead = (yield Chance("first lead", SEATS)) if rules.first_lead == "given" else None
     power_bases = None
     if rules.base_mode == "power":
@@ -457,7 +459,7 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
         public = {int(c) for answers in asks if _is_discard(answers.get(other)) for c in answers[other]}
     kept = played | public
     mine = set(deal.hands[seat])
-    pool = [c for c in range(N_CARDS) if c not in mine and c not in kept]
+    pool = [c for c in range(rules.deck) if c not in mine and c not in kept]
     fresh = [int(c) for c in rng.choice(pool, rules.hand_size - len(kept), replace=False)]
     theirs = tuple(sorted(kept | set(fresh)))
     discarded: tuple[int, ...] = ()

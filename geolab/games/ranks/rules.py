@@ -30,6 +30,7 @@ class Rules(RulesBase):
     """
 
     name: str = "combo1"
+    deck: int = N_CARDS
     hand_size: int = 9
     discards: int = 1
     tricks: int = 8
@@ -53,6 +54,8 @@ class Rules(RulesBase):
     DEFAULT = "combo1"
     HELP = {
         "name": "the form's name (a preset's name, kept when fields are changed)",
+        "deck": "cards in play: card numbers 0 to deck - 1 (the states in alphabetical order: AL, AK, AZ, ...); "
+                "fewer than 50 only for the analysis variants (tiny, small) whose whole game tree can be enumerated",
         "hand_size": "cards dealt to each side (tricks + discards)",
         "discards": "cards each side discards before play",
         "tricks": "tricks in a deal when nobody stops it early",
@@ -128,6 +131,23 @@ class Rules(RulesBase):
             win_points=(5, 10, 20),
         )
 
+    @classmethod
+    def analysis(cls, name: str) -> Rules:
+        """The cut-down analysis variants (not official rules): a deck, hands and tricks small
+        enough that the exact best response to a bot can be enumerated
+        (`geolab.games.ranks.solver.best_response`). Level 1 play otherwise: a given first
+        lead, bases 1 then 50 (then 1), no discards shown.
+
+        tiny: 6 cards, 2 each, 2 tricks (the second trick decides; the tests' variant).
+        small: 8 cards, 3 each, 3 tricks, the first to 2 tricks wins."""
+        if name == "tiny":
+            return cls(name="tiny", deck=6, hand_size=2, discards=0, tricks=2, bases=(1, 50),
+                       power_split=1, win_tricks=2, end_at=None)
+        if name == "small":
+            return cls(name="small", deck=8, hand_size=3, discards=0, tricks=3, bases=(1, 50, 1),
+                       power_split=2, win_tricks=2, end_at=2)
+        raise RulesError(f"no analysis variant {name!r} (tiny, small)")
+
     # ----- checks ------------------------------------------------------------------------
     def validate(self) -> Rules:
         """Raise `RulesError` naming the first impossible or inconsistent setting.
@@ -149,7 +169,9 @@ class Rules(RulesBase):
             self.hand_size == self.tricks + self.discards,
             f"hand_size ({self.hand_size}) must equal tricks + discards ({self.tricks} + {self.discards})",
         )
-        need(2 * self.hand_size + 2 <= N_CARDS, f"two hands of {self.hand_size} (+2 draw cards) exceed {N_CARDS} cards")
+        need(1 <= self.deck <= N_CARDS, f"deck must be between 1 and {N_CARDS} cards, got {self.deck}")
+        need(2 * self.hand_size + 2 <= self.deck,
+             f"two hands of {self.hand_size} (+2 draw cards) exceed the deck of {self.deck} cards")
         need(self.base_mode in BASE_MODES, f"base_mode must be one of {', '.join(BASE_MODES)}")
         need(len(self.bases) == self.tricks, f"bases has {len(self.bases)} entries for {self.tricks} tricks "
                                              f"(one a trick, even when base_mode is not fixed)")
@@ -216,4 +238,6 @@ PRESETS = Rules.PRESETS = {
     "battle2": lambda: Rules.battle(2),
     "battle3": lambda: Rules.battle(3),
     "geodouble": Rules.geodouble,
+    "tiny": lambda: Rules.analysis("tiny"),
+    "small": lambda: Rules.analysis("small"),
 }

@@ -149,7 +149,7 @@ def unseen_cards(view: View) -> list[int]:
         known |= {t.lead, t.follow}
     if view.lead_card is not None:
         known.add(view.lead_card)
-    return [c for c in range(N_CARDS) if c not in known]
+    return [c for c in range(view.rules.deck) if c not in known]
 
 
 def opponent_holds(view: View, kind: str) -> int:

@@ -23,7 +23,6 @@ from geolab.games.ranks.batch import Observation, future_bases, kernel_rules, us
 from geolab.games.ranks.rules import Rules
 
 _R = RANKS.astype(np.int64)
-_ALL = (1 << N_CARDS) - 1
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "discard": (
@@ -127,7 +126,7 @@ def public(obs: Observation) -> Public:
         kind=obs.kind,
         trick=obs.trick,
         hand=obs.hand.astype(np.int64),
-        unseen=np.int64(_ALL) & ~seen,
+        unseen=np.int64((1 << obs.rules.deck) - 1) & ~seen,
         won=np.stack([won[rows, side], won[rows, 1 - side]], axis=1),
         lead_card=lead_card,
         lead_category=lead_category,
@@ -181,7 +180,7 @@ def _no_beater(unseen_n, beaters, held):
 @njit(cache=True, nogil=True)
 def _lead_kernel(hand, unseen, bases, won, power, greedy, t, kr, card, cat, base, valid, X):
     """The lead candidates' features under the rules `kr` (`ranks.batch.KernelRules`)."""
-    mode, _, _, masks, split, T, fwt, win_tricks, _ = kr
+    mode, _, _, masks, split, T, fwt, win_tricks, _, _ = kr
     nb = bases.shape[1]
     below = np.zeros((3, nb, N_CARDS + 1), np.int64)  # below[k, q, d]: unseen cards nearer than d
     useless = np.zeros(N_CARDS, np.int64)
@@ -243,7 +242,7 @@ def _lead_kernel(hand, unseen, bases, won, power, greedy, t, kr, card, cat, base
 @njit(cache=True, nogil=True)
 def _follow_kernel(hand, unseen, lead, cat, base, won, power, greedy, t, kr, card, valid, X):
     """The follow candidates' features under the rules `kr` (`ranks.batch.KernelRules`)."""
-    mode, _, _, masks, split, T, fwt, win_tricks, _ = kr
+    mode, _, _, masks, split, T, fwt, win_tricks, _, _ = kr
     for i in range(hand.shape[0]):
         future = future_bases(mode, masks, split, power[i, 0], power[i, 1], t + 1)
         k, b = cat[i], base[i]
