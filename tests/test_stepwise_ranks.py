@@ -78,7 +78,8 @@ def test_every_legal_action_has_its_own_index_and_the_index_gives_it_back(case):
                         GAME.action_of(rules, d, bad)
                 with pytest.raises(IllegalActionError):
                     GAME.action_id(rules, d, "not an action")
-    assert kinds == {"discard", "follow", "lead"} | ({"declare"} if rules.declarations else set())
+    asked = {"declare"} if rules.declarations else set()
+    assert kinds == {"follow", "lead"} | asked | ({"discard"} if rules.discards else set())
 
 
 def test_the_index_scheme_by_hand():
@@ -252,8 +253,9 @@ def test_a_game_with_chance_stepped_plays_to_the_end_and_its_deal_replays_it(cas
         assert len(set(deal.hands[0]) | set(deal.hands[1])) == 2 * rules.hand_size
         again = State(GAME, rules, deal, [e for e in state.log if e[0] == "ask"])
         assert again.is_over() and again.played == state.played and again.observe(1) == state.observe(1)
-    partial = GAME.deal_from_chance(rules, [49, 48])  # what chance has not dealt is filled in
-    assert partial.hands[0][-2:] == (48, 49) \
+    top = rules.deck - 1  # the deck's last card
+    partial = GAME.deal_from_chance(rules, [top, top - 1])  # what chance has not dealt is filled in
+    assert partial.hands[0][-2:] == (top - 1, top) \
         and len(set(partial.hands[0]) | set(partial.hands[1])) == 2 * rules.hand_size
     with pytest.raises(IllegalActionError, match="card: 49 is not a possible outcome"):
         GAME.deal_from_chance(rules, [49, 49])

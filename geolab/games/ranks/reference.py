@@ -313,8 +313,11 @@ def steps(rules: Rules, deal: Deal | None = None):
                          theirs if rules.discards_public and theirs is not None else None,
                          known_lead, said, power_bases, tuple(tricks), *on_table)
 
-    # 1. Discards: both sides choose at once, so neither sees the other's.
-    chosen = yield Ask(tuple(decision("discard", observe(s)) for s in SEATS), observe)
+    # 1. Discards: both sides choose at once, so neither sees the other's. A variant without
+    # discards asks nothing here: an empty choice would be a node that looks, to the side that
+    # leads first, just like the first lead after it (no View could tell them apart).
+    chosen = (yield Ask(tuple(decision("discard", observe(s)) for s in SEATS), observe)) if rules.discards \
+        else {side: () for side in SEATS}
     for side in SEATS:
         discards[side] = chosen[side]
         for c in chosen[side]:
@@ -489,21 +492,17 @@ def determinized(rules: Rules, seat: int, view: View, rng: np.random.Generator) 
     lead and answer, a lead on the table. What the View does not show (the opponent's cards
     in hand, a hidden discard, a face-down lead) is left blank, and `resample` deals and
     chooses it anew, uniformly, as it does for a State: so a state on this deal and log has
-    the seat's observation equal to `view`. Where two nodes look alike (no discards, as a
-    variant may rule: the empty discards and the node after them), it stands at the one where
-    the seat decides."""
+    the seat's observation equal to `view`."""
     first = view.first_lead
     asks: list[dict] = []
-    alike = rules.discards == 0 and not rules.discards_public  # the empty discards change no View
     discarded = bool(view.discards) or view.opponent_discards is not None \
-        or any(d is not None for d in view.declarations) \
-        or bool(view.history) or view.lead_category is not None or (alike and first == seat)
-    if discarded:
+        or any(d is not None for d in view.declarations) or bool(view.history) or view.lead_category is not None
+    if discarded and rules.discards:  # a variant without discards asks none (`steps`)
         theirs = view.opponent_discards if view.opponent_discards is not None else (None,) * rules.discards
         asks.append({0: view.discards, 1: theirs} if seat == 0 else {0: theirs, 1: view.discards})
-        for side in (first, 1 - first):
-            if view.declarations[side] is not None:
-                asks.append({side: view.declarations[side]})
+    for side in (first, 1 - first) if discarded else ():
+        if view.declarations[side] is not None:
+            asks.append({side: view.declarations[side]})
     mine = set(view.hand) | set(view.discards)
     for t in view.history:
         asks += [{t.leader: Lead(t.lead, t.category, t.base)}, {1 - t.leader: t.follow}]
