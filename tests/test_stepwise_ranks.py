@@ -361,15 +361,17 @@ def test_determinize_deals_the_unseen_cards_uniformly():
 
 
 def test_without_discards_determinize_stands_where_the_seat_decides():
-    """With no discards (a variant) the empty discards change no View: the determinized
-    state stands at the discards or after them, wherever the seat decides."""
+    """With no discards (a variant) no empty discard is asked (it would be a node the first
+    leader could not tell from the first lead): the game, and every determinized state, begins
+    at the first lead."""
     rules, rng = Rules.preset("combo1").replace(hand_size=8, discards=0), np.random.default_rng(14)
     state = GAME.state(rules, GAME.deal(rules, rng))
     first = state.observe(0).first_lead
     for seat in (0, 1):
         det = GAME.determinize(rules, seat, state.observe(seat), rng)
         assert det.observe(seat) == state.observe(seat)
-        assert [d.kind for d in det.decisions() if d.seat == seat] == ["lead" if seat == first else "discard"]
+        assert [d.kind for d in det.decisions() if d.seat == seat] == (["lead"] if seat == first else [])
+    assert [d.kind for d in state.decisions()] == ["lead"]
 
 
 @pytest.mark.parametrize("case", CASES)
