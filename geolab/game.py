@@ -817,7 +817,25 @@ class Game(Protocol):
         "how often does the bonus decide the series" reads it."""
 
 
-class Packaged:
+class OneGame:
+    """The series verbs of a game whose one game is the whole match, written once: no series
+    target, a point to a sole winner, no bonus levels (a game that plays series or pays
+    bonuses writes its own)."""
+
+    def series_target(self, rules) -> int | None:
+        """One game is the whole match (a game that plays series says otherwise)."""
+        return None
+
+    def deal_points(self, played) -> tuple[int, ...]:
+        """A point to the seat that won the game, none at a tie (a game scored otherwise says so)."""
+        return tuple(int(s == 1) for s in self.scores(played))
+
+    def bonus_free_points(self, rules) -> int | None:
+        """No bonus levels (a game that pays them says otherwise)."""
+        return None
+
+
+class Packaged(OneGame):
     """The contract's verbs a game keeps in its package's own modules, delegated once: a game
     class sets ``observations`` (the module with num_actions, action_id, action_of,
     observation_string, observation_tensor and tensor_size) and ``records`` (the module with
@@ -839,18 +857,6 @@ class Packaged:
 
     def batch_records(self, rules, bots, n, seed) -> list[dict]:
         return self.batch_engine.batch_records(rules, bots, n, seed)
-
-    def series_target(self, rules) -> int | None:
-        """One game is the whole match (a game that plays series says otherwise)."""
-        return None
-
-    def deal_points(self, played) -> tuple[int, ...]:
-        """A point to the seat that won the game, none at a tie (a game scored otherwise says so)."""
-        return tuple(int(s == 1) for s in self.scores(played))
-
-    def bonus_free_points(self, rules) -> int | None:
-        """No bonus levels (a game that pays them says otherwise)."""
-        return None
 
     def num_actions(self, rules) -> int:
         return self.observations.num_actions(rules)

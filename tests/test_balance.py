@@ -22,6 +22,9 @@ from geolab.lab import balance, sweep
 from geolab.lab.stats import moments_ci
 from geolab.lab.tables import Totals, play_totals
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 HERE = Path(__file__).parent
 SPEC = HERE / "sweeps" / "toy.toml"
 

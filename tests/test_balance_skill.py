@@ -19,6 +19,9 @@ from geolab.errors import GeolabError
 from geolab.lab import skill
 from geolab.lab.series import Estimate, flips, lead_changes, play_one, walk
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 
 def toy_rules(**overrides):
     return registry.get("toy").game.Rules.preset("standard").replace(**overrides)

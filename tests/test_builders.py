@@ -40,6 +40,7 @@ def test_an_action_id_is_read_back_among_the_legal_actions_or_refused_in_one_lin
             action_named(play, index, decode, "card", "A")
 
 
+@pytest.mark.usefixtures("rigs")
 def test_every_game_with_a_card_action_map_round_trips_its_ids():
     game = registry.get("toy").game
     rules = game.Rules.preset("race")
@@ -61,6 +62,7 @@ def test_a_record_names_its_seats_and_its_scripted_seats_say_where_it_runs_out()
         seat.act(None)
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_replay_turns_a_refused_action_into_the_records_line():
     game = registry.get("toy").game
     rules = game.Rules.preset("race")

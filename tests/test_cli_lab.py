@@ -1,4 +1,4 @@
-"""The lab's commands are the same for every registered game, the test-only one included:
+"""The lab's commands are the same for every registered game, the minimal test-only one included:
 `geolab games`, `bots`, `rules`, `simulate`, `arena`, `replay`, with the same flags."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def run_json(capsys, argv) -> dict:
 
 def test_games_lists_every_registered_game(capsys):
     rows = run_json(capsys, ["games", "--json"])
-    assert [r["game"] for r in rows] == GAMES and "toy" in GAMES
-    assert main(["games"]) == 0 and "Top Rank" in capsys.readouterr().out
+    assert [r["game"] for r in rows] == GAMES and "mini" in GAMES
+    assert main(["games"]) == 0 and "High Card" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -76,6 +76,7 @@ def test_simulate_changes_rules_with_set(game, capsys):
     assert rules.with_settings([]) == rules
 
 
+@pytest.mark.usefixtures("rigs")
 def test_toy_game_end_to_end_arena_and_replay(capsys, tmp_path):
     """The test-only game gets the arena, its files and replay without any code of its own."""
     out = tmp_path / "arena"
@@ -109,6 +110,7 @@ def test_toy_game_end_to_end_arena_and_replay(capsys, tmp_path):
     (["arena", "toy", "--bots", "best,best"], "named twice"),
     (["bench", "toy"], "no benchmark"),
 ])
+@pytest.mark.usefixtures("rigs")
 def test_user_mistakes_are_one_line_and_exit_2(argv, words, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -134,6 +136,7 @@ def test_a_simulation_in_pieces_gives_the_numbers_of_one_piece(game, monkeypatch
     assert no_table is None and summary["bots"] == pieces["bots"]
 
 
+@pytest.mark.usefixtures("rigs")
 def test_set_reaches_a_stages_rules_from_the_command_line(capsys):
     rules = run_json(capsys, ["rules", "toy-match", "--set", "stage.hand=4", "--json"])
     assert {"field": "stage.hand", "value": 4} in [{k: f[k] for k in ("field", "value")} for f in rules["fields"]]
@@ -145,6 +148,7 @@ def test_set_reaches_a_stages_rules_from_the_command_line(capsys):
     assert "stage.seats: 9 is outside 2-6" in err and "\n" not in err
 
 
+@pytest.mark.usefixtures("rigs")
 def test_what_a_game_offers_is_on_its_entry_and_the_command_line_finds_it(capsys):
     assert registry.offering("bench")[:3] == ["ranks", "jumbled", "class"] and "toy" not in registry.offering("bench")
     assert registry.offering("solve") == ["ranks"] and registry.offering("equilibrium") == ["class"]

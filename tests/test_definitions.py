@@ -24,7 +24,7 @@ def test_each_definition_is_true_to_its_game(name):
         assert callable(entry.offer(what)), f"{name}: its {what} offer is not a function"
 
 
-@pytest.mark.parametrize("name", list(registry.builtin()))
+@pytest.mark.parametrize("name", registry.names())
 def test_each_game_says_in_two_sentences_what_it_is_its_players_and_length(name):
     """The start page shows `about` under each game (issue 34, item 10)."""
     about = registry.definition(name).about
@@ -40,29 +40,29 @@ def test_the_features_say_which_games_race():
     assert set(FEATURES) == {"races", "stages", "series"}
 
 
-def _toy():
-    return registry.get("toy")
+def _mini():
+    return registry.get("mini")  # the minimal test-only game (tests/mini_game.py)
 
 
 @pytest.mark.parametrize("change, words", [
     (dict(optional={"determinize", "seat_policy"}), "declares the optional part 'seat_policy', which its game lacks"),
     (dict(optional=frozenset()), "its game has 'determinize'; declare it"),
     (dict(features={"races", "stages"}), "'stages' feature must be declared exactly when"),
-    (dict(name="other"), "its game calls itself 'toy'"),
+    (dict(name="other"), "its game calls itself 'mini'"),
     (dict(game="tests_nowhere:GAME"), "tests_nowhere:GAME: cannot be loaded"),
     (dict(players=object()), "players must be a geolab.definition.Players"),
     (dict(decisions={"play": "thread_safe"}), "'thread_safe' is an attribute of every BatchBot"),
 ])
 def test_a_definition_that_does_not_fit_its_game_fails_at_registration_in_one_line(change, words):
-    definition = dataclasses.replace(_toy().definition, **change)
+    definition = dataclasses.replace(_mini().definition, **change)
     with pytest.raises(DefinitionError, match=words) as error:
         registry.register(definition)
     assert "\n" not in str(error.value)
-    assert registry.get("toy").definition.name == "toy"  # the registered game is untouched
+    assert registry.get("mini").definition.name == "mini"  # the registered game is untouched
 
 
 @pytest.mark.parametrize("change, words", [
-    (dict(name="Top Rank"), "lower-case words"),
+    (dict(name="High Card"), "lower-case words"),
     (dict(optional={"teleport"}), "unknown optional part 'teleport'"),
     (dict(features={"dice"}), "unknown feature 'dice'"),
     (dict(offers={"bench": "no colon"}), "bench must be named as 'module:attribute'"),
@@ -72,14 +72,14 @@ def test_a_definition_that_does_not_fit_its_game_fails_at_registration_in_one_li
 ])
 def test_a_mistyped_definition_fails_when_it_is_declared(change, words):
     with pytest.raises(DefinitionError, match=words):
-        dataclasses.replace(_toy().definition, **change)
+        dataclasses.replace(_mini().definition, **change)
 
 
 def test_players_must_name_the_games_own_bots():
-    players = dataclasses.replace(_toy().players, arena="best,nobody")
+    players = dataclasses.replace(_mini().players, arena="best,nobody")
     with pytest.raises(DefinitionError, match="the arena line-up names an unknown bot 'nobody'"):
-        registry.register(dataclasses.replace(_toy().definition, players=players))
-    assert isinstance(_toy().players, Players)
+        registry.register(dataclasses.replace(_mini().definition, players=players))
+    assert isinstance(_mini().players, Players)
 
 
 def test_listing_the_games_loads_no_engine_bot_or_library():
@@ -94,13 +94,13 @@ def test_listing_the_games_loads_no_engine_bot_or_library():
 
 
 def test_a_game_defined_outside_geolab_registers_with_its_objects_and_unregisters():
-    saved = _toy()
-    entry = registry.register(GameDef("toy", "Top Rank again", saved.game, saved.players, optional={"determinize"},
-                                      features={"races"}, decisions=saved.definition.decisions))
+    saved = _mini()
+    entry = registry.register(GameDef("mini", "High Card again", saved.game, saved.players, optional={"determinize"},
+                                      decisions=saved.definition.decisions))
     try:
-        assert registry.get("toy") is entry and registry.title("toy") == "Top Rank again"
-        registry.unregister("toy")
-        assert "toy" not in registry.names()
+        assert registry.get("mini") is entry and registry.title("mini") == "High Card again"
+        registry.unregister("mini")
+        assert "mini" not in registry.names()
     finally:
         registry.register(saved)
-    assert registry.get("toy") is saved and registry.title("toy") == saved.title
+    assert registry.get("mini") is saved and registry.title("mini") == saved.title

@@ -394,6 +394,7 @@ def test_a_match_quit_in_stage_two_resumes_from_its_session_file_and_finishes():
     assert replay_session(json.loads(json.dumps(again.to_json())))[0].finished
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_toy_race_keeps_its_keyboard_without_a_timeout():
     """A keyboard whose read takes no timeout (the toy's tests) is judged by the clock."""
     entry = registry.get("toy")

@@ -2,7 +2,7 @@
 passes OpenSpiel's own random-simulation test, steps exactly as geolab's engine does, maps
 its parameters to rules, resamples within an information state; the OpenSpiel search bots
 play legal, repeatable moves from what their seat sees. Every test is over the registered
-games (the test-only Top Rank game among them), so a game is covered by being registered."""
+games (the minimal test-only High Card among them), so a game is covered by being registered."""
 
 from __future__ import annotations
 
@@ -158,8 +158,9 @@ def test_a_nullable_whole_number_never_takes_the_null_marker_as_a_value(game):
                 base.replace(**{f.name: osp.NULL_INT})
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_toy_game_takes_a_preset_and_fields_lists_as_text():
-    game = pyspiel.load_game("geolab_toy", {"preset": "duel", "hand": 4, "categories": "[2, 1, 0, 0]"})
+    game = pyspiel.load_game(osp.register("toy"), {"preset": "duel", "hand": 4, "categories": "[2, 1, 0, 0]"})
     Rules = registry.get("toy").game.Rules
     assert game.rules == Rules.preset("duel").replace(hand=4, categories=(2, 1, 0, 0))
     assert pyspiel.load_game("geolab_toy(preset=duel,categories=[2 1 0 0],limit=2)").rules == \
@@ -168,9 +169,10 @@ def test_the_toy_game_takes_a_preset_and_fields_lists_as_text():
 
 
 @pytest.mark.parametrize("params", [{"seats": 99}, {"preset": "no-such"}, {"categories": "[0 1"}])
+@pytest.mark.usefixtures("rigs")
 def test_a_bad_parameter_is_the_rules_one_line_error(params):
     with pytest.raises(RulesError) as error:
-        pyspiel.load_game("geolab_toy", params)
+        pyspiel.load_game(osp.register("toy"), params)
     assert "\n" not in str(error.value) and str(error.value)
 
 
@@ -201,7 +203,7 @@ def test_resampling_keeps_the_players_information_state(game, preset):
 def test_a_pending_choice_is_in_its_seats_information_state_only():
     """At a simultaneous node, the seat that has chosen sees its choice; the next seat does
     not, so its information state is the same whatever the first chose."""
-    game = osp.load("toy", "duel")
+    game = osp.load("mini", "duel")
     state = _play_randomly(game.new_initial_state(), np.random.default_rng(0), decisions=0)
     before = [state.information_state_string(s) for s in (0, 1)]
     after = []
@@ -238,7 +240,7 @@ def test_only_games_that_determinize_offer_the_bots(restored_registry):
         assert (name in done) == offers == ("os-ismcts" in registry.get(name).bots) \
             == ("os-mcts" in registry.get(name).bots)
         assert "os-ismcts" not in own[name]  # the game's own registry is left as it was
-    assert "toy" in done
+    assert "mini" in done
     assert osp.install() == done
 
 
@@ -262,6 +264,7 @@ def _duel_match(spec: str, deals: int, seed: int = 0) -> float:
 
 
 @pytest.mark.parametrize("spec", ["os-ismcts:sims=20", "os-mcts:sims=10,worlds=2"])
+@pytest.mark.usefixtures("rigs")
 def test_the_bots_play_legal_moves_and_repeat_themselves_on_a_seed(spec):
     for preset in ("standard", "race"):
         entry = registry.get("toy")
@@ -277,6 +280,7 @@ def test_the_bots_play_legal_moves_and_repeat_themselves_on_a_seed(spec):
         assert played(1) == first
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_bots_never_read_the_real_deal():
     """A seat asked the same decision on two deals that differ only in what it cannot see
     answers the same, from the same seed."""
@@ -293,10 +297,12 @@ def test_the_bots_never_read_the_real_deal():
         assert answers[0] == answers[1]
 
 
+@pytest.mark.usefixtures("rigs")
 def test_ismcts_beats_the_first_card_bot_on_duplicate_duel_deals():
     assert _duel_match("os-ismcts:sims=100", deals=8) > 0.6
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_bots_refuse_bad_parameters_and_the_batch_engine():
     rules = registry.get("toy").game.Rules.preset("duel")
     for spec in ("os-ismcts:sims=1", "os-mcts:sims=1", "os-mcts:worlds=0", "os-ismcts:uct=-1", "os-mcts:seconds=100",
@@ -344,7 +350,7 @@ def test_on_play_the_ranks_the_bots_never_read_the_real_deal():
 
 
 def test_the_command_line_adds_the_bots_when_a_spec_asks_for_them(restored_registry, capsys, tmp_path):
-    assert main(["simulate", "toy", "--bots", "os-ismcts:sims=5,first", "--games", "2"]) == 2
+    assert main(["simulate", "mini", "--bots", "os-ismcts:sims=5,random", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "reference engine only" in err and len(err.strip().splitlines()) == 1
     out = tmp_path / "arena"

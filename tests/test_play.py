@@ -62,6 +62,7 @@ def play(match, lines, confirm=False, resumed=None):
 
 
 # ----- the loop ---------------------------------------------------------------------------
+@pytest.mark.usefixtures("rigs")
 def test_a_whole_game_is_shown_ends_with_a_verdict_and_its_session_replays():
     match = toy_match()
     io = play(match, ["1", "1", "1"])
@@ -72,6 +73,7 @@ def test_a_whole_game_is_shown_ends_with_a_verdict_and_its_session_replays():
     assert records.replay(match.to_json())["games"] == [match.game.report(match.played[0])]
 
 
+@pytest.mark.usefixtures("rigs")
 def test_illegal_input_gets_one_line_and_the_prompt_again():
     match = toy_match()
     io = play(match, ["ZZ", "99", "", "1", "1", "1"])
@@ -81,6 +83,7 @@ def test_illegal_input_gets_one_line_and_the_prompt_again():
     assert io.out.count("play CARD > ") >= 5  # asked again after each mistake (and the empty line)
 
 
+@pytest.mark.usefixtures("rigs")
 def test_undo_takes_back_an_unconfirmed_move_and_enter_confirms():
     match = toy_match()
     io = play(match, ["1", "undo", "2", "", "1", "", "1", ""], confirm=True)
@@ -90,6 +93,7 @@ def test_undo_takes_back_an_unconfirmed_move_and_enter_confirms():
     assert match.played[0].rounds[0][0] == hand[1]  # the second card, after the undo
 
 
+@pytest.mark.usefixtures("rigs")
 def test_undo_takes_back_a_played_move_and_the_bots_replies():
     match = toy_match()
     io = play(match, ["undo", "1", "undo", "2", "1", "1"])
@@ -104,6 +108,7 @@ def test_undo_takes_back_a_played_move_and_the_bots_replies():
     assert again.played[0].rounds == match.played[0].rounds
 
 
+@pytest.mark.usefixtures("rigs")
 def test_undo_in_a_later_round_rebuilds_the_game_from_its_log():
     match = toy_match()
     io = play(match, ["1", "1", "undo", "undo", "2", "1", "1"])
@@ -112,6 +117,7 @@ def test_undo_in_a_later_round_rebuilds_the_game_from_its_log():
     assert match.played[0].rounds[0][0] == hand[1]
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_race_at_the_keyboard_is_a_claim_with_the_persons_own_seconds():
     match = toy_match(race=True)
     io = play(match, ["1", "1", "1", "1"])
@@ -126,6 +132,7 @@ def test_a_race_at_the_keyboard_is_a_claim_with_the_persons_own_seconds():
     assert again.played[0].race == passed.played[0].race
 
 
+@pytest.mark.usefixtures("rigs")
 def test_help_moves_hint_and_board_answer_without_moving():
     entry = registry.get("toy")
     match = toy_match()
@@ -145,12 +152,14 @@ def test_help_moves_hint_and_board_answer_without_moving():
     assert io.out[hint + 1].startswith("    because it has the best size rank")
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_single_legal_move_is_counted_in_the_singular():
     io = play(toy_match(), ["1", "1", "moves", "1"])
     assert any(line.startswith("  1 legal move: ") for line in io.out)
     assert not any("1 legal moves" in line for line in io.out)
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_views_note_on_a_move_is_shown_as_it_is_played():
     """The optional ``note`` of a game's views (Play the Ranks: a category named at a follow)
     is said once the move is read."""
@@ -188,6 +197,7 @@ def test_the_docs_cover_every_built_in_game():
         assert f"`{package}`" in layout, package
 
 
+@pytest.mark.usefixtures("rigs")
 def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():
     whole = toy_match()
     play(whole, ["1", "2", "1"])
@@ -204,12 +214,14 @@ def test_quit_asks_first_and_a_quit_match_resumes_to_the_same_game():
     assert "round 1 (size)" in io.text  # the resumed game's history is shown before the move
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_end_of_input_adjourns_and_keeps_every_move():
     match = toy_match()
     play(match, ["1"])
     assert not match.finished and len(match.games[0]) == 3 + 0  # round 1's three cards (the bots' too)
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_series_plays_games_until_a_seat_reaches_the_target():
     match = toy_match(target=4)
     io = play(match, ["1"] * 60)
@@ -221,6 +233,7 @@ def test_a_series_plays_games_until_a_seat_reaches_the_target():
     assert replay_session(match.to_json())[0].finished
 
 
+@pytest.mark.usefixtures("rigs")
 def test_seat_bots_reads_one_bot_for_all_or_one_a_seat():
     entry = registry.get("toy")
     rules = entry.game.Rules.preset("standard")
@@ -249,6 +262,7 @@ def test_seat_bots_reads_one_bot_for_all_or_one_a_seat():
     (lambda s: s["games"][0][0].__setitem__(0, 7 ** 6000), "the log has seat a number of about 5071 digits's"),
     (lambda s: s.__setitem__("format", 7 ** 6000), "format: expected 'geolab-record/1', got a number of about"),
 ])
+@pytest.mark.usefixtures("rigs")
 def test_a_tampered_session_file_is_one_record_error(change, message):
     match = toy_match()
     play(match, ["1", "1", "1"])

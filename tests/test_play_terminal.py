@@ -9,6 +9,9 @@ import re
 import pytest
 from terminal import finish, play_by_hints, run, spawn
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 PROMPT = "play CARD > "
 CONFIRM = "Enter: confirm, undo: choose again > "
 VERDICT = r"You (won|lost|shared the win)\."

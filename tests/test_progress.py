@@ -22,6 +22,9 @@ from geolab.cli import lab as cli_lab
 from geolab.cli import main
 from geolab.lab import arena, plots, progress, tables
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

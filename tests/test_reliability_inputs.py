@@ -21,6 +21,9 @@ from geolab.game import BatchBot
 from geolab.lab.tables import MAX_GAMES, lineup
 from geolab.stepwise import RandomSeat
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 RECORDS = Path(__file__).parent / "records"
 
 

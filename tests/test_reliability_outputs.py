@@ -25,6 +25,9 @@ from geolab.cli import main
 from geolab.lab import arena, benches, results, tables
 from geolab.records import replay
 
+#: Top Rank and its match (the rigs: tests/conftest.py) are registered for every test here.
+pytestmark = pytest.mark.usefixtures("rigs")
+
 ROOT = Path(__file__).resolve().parents[1]
 ARENA_FILES = {"pairs.csv", "pairs.parquet", "ratings.csv", "ratings.parquet", "win_rates.png", "ladder.png",
                "meta.json"}

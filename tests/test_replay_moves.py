@@ -130,6 +130,7 @@ def test_bad_arguments_are_one_line(tmp_path, capsys, args, message):
     assert err.count("\n") == 1 and message in err
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_record_that_cannot_be_replayed_is_one_line_and_exit_2(tmp_path, capsys):
     assert set(registry.builtin()) <= set(STEPPED)
     record, _ = _record("state-iq")

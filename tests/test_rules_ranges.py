@@ -78,17 +78,10 @@ OUT_OF_RANGE = {
         "geopower": [[0, 0, 0], [-1, 5, 5], [51, 5, 5]],
         "championship_ties": ["coin"],
     },
-    "toy": {
-        "seats": [1, 7],
-        "hand": [0, 26],
-        "rounds": [0, 9],
-        "categories": [[0, 1], [0, 1, 3]],
-        "best_low": (),
-        "ties": ["coin"],
-        "limit": [0, 9],
-        "rigged": ["everyone"],
-        "target": [0, 101],
-        "race": (),
+    "mini": {
+        "seats": [1, 4],
+        "hand": [0, 9],
+        "category": [-1, 3],
     },
     "geodouble": {  # a match: its stage holds Play the Ranks' rules, checked as Play the Ranks' (and first_lead given)
         "stage": [{"hand_size": 0}, {"first_lead": "discard-statehood"}, "no-such-preset"],
@@ -141,15 +134,10 @@ OUT_OF_RANGE = {
         "discard": [-1.0, 3601.0],
         "trick": [-1.0, 3601.0],
     },
-    "toy-match": {  # a game made of games: its stage holds Top Rank's rules, checked as Top Rank's
-        "stage": [{"seats": 9}, {"hand": 0}, "no-such-preset"],
-        "wins": [0, 6],
-        "max_games": [0, 21],
-    },
 }
 TYPE_ONLY = {("ranks", "discards_public"), ("ranks", "hidden_lead"), ("ranks", "declarations"),
              ("ranks", "last_trick_breaks_tie"), ("jumbled", "used_to_bottom"), ("class", "two_decks"),
-             ("toy", "best_low"), ("toy", "race"), ("geodouble", "four_corners"), ("geodouble", "water"),
+             ("geodouble", "four_corners"), ("geodouble", "water"),
              ("border-up", "four_corners"), ("border-up", "water"),
              ("dashing-states", "face_down"), ("dashing-states", "either_direction"),
              ("dashing-states", "simultaneous_announce"),

@@ -87,12 +87,12 @@ def test_check_refuses_what_breaks_the_contract():
 
 
 def test_a_game_whose_views_lack_a_scene_fails_at_registration_in_one_line():
-    toy = registry.get("toy")
+    mini = registry.get("mini")
 
-    class Bare(type(toy.game.views)):
+    class Bare(type(mini.game.views)):
         scene = Views.scene  # the contract's stub, not a scene
 
-    game = type("Bare", (type(toy.game),), {"views": Bare()})()
+    game = type("Bare", (type(mini.game),), {"views": Bare()})()
     with pytest.raises(DefinitionError, match="its views lack scene") as error:
-        registry.register(dataclasses.replace(toy.definition, game=game))
-    assert "\n" not in str(error.value) and registry.get("toy").game is toy.game
+        registry.register(dataclasses.replace(mini.definition, game=game))
+    assert "\n" not in str(error.value) and registry.get("mini").game is mini.game

@@ -167,6 +167,7 @@ def test_a_clone_is_independent_and_an_illegal_action_changes_nothing(game, pres
     assert rewound.log == before and rewound.decisions() == state.decisions()
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_race_refuses_a_plain_action_and_bad_seconds():
     game, rules = _setup("toy", "race")
     state = game.state(rules, game.deal(rules, np.random.default_rng(1)))
@@ -179,6 +180,7 @@ def test_a_race_refuses_a_plain_action_and_bad_seconds():
     assert not state.is_over() and not state.decisions()[0].timed
 
 
+@pytest.mark.usefixtures("rigs")
 def test_the_fastest_true_claim_wins_the_race():
     game, rules = _setup("toy", "race")
     hands = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
@@ -197,6 +199,7 @@ def test_the_fastest_true_claim_wins_the_race():
 
 
 # ----- games made of games ------------------------------------------------------------------
+@pytest.mark.usefixtures("rigs")
 def test_a_matchs_rules_hold_its_stages_rules_and_reach_inside_them():
     Rules = registry.get("toy-match").game.Rules
     rules = Rules.preset("best-of-3")
@@ -217,6 +220,7 @@ def test_a_matchs_rules_hold_its_stages_rules_and_reach_inside_them():
     assert "stage.hand" in {row["field"] for row in rules.describe()}
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_match_holds_its_games_states_and_its_record_nests_theirs():
     entry = registry.get("toy-match")
     game, rules = entry.game, entry.game.Rules.preset("best-of-3")
@@ -239,6 +243,7 @@ def test_a_match_holds_its_games_states_and_its_record_nests_theirs():
         game.replay(extra)
 
 
+@pytest.mark.usefixtures("rigs")
 def test_a_match_bot_delegates_each_game_to_a_stage_bot():
     entry = registry.get("toy-match")
     rules = entry.game.Rules.preset("best-of-3")

@@ -806,6 +806,7 @@ def test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims(brows
 
 
 @needs_web
+@pytest.mark.usefixtures("rigs")
 def test_a_damaged_session_file_is_one_line_and_left_out_of_the_list(tmp_path):
     """Issue 37: the folder's files were read with a plain json.loads (a file nested 100,000
     deep was a RecursionError) and listed unchecked (a list, or ``games`` of numbers, was a
