@@ -285,7 +285,7 @@ def test_endings(name, side, last):
 
 
 def test_series_targets():
-    assert [GAME.series_target(Rules.preset(p)) for p in PRESETS] == [None, 10, 15, 10, None]
+    assert [GAME.series_target(Rules.preset(p)) for p in PRESETS] == [None, 10, 15, 10, None, None, None]
 
 
 # ----- bots at the reference engine ------------------------------------------------------------
