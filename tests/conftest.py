@@ -40,6 +40,12 @@ SLOW = {
     "test_balance_skill.py": "skill curves and shares: many arenas a game",
     "test_fuzz.py::test_mutated_records_are_refused_in_one_line_or_are_valid_records":
         "hundreds of mutated records of every game, replayed",
+    "test_fuzz.py::test_every_place_of_every_record_takes_any_type_in_one_line":
+        "every place of every game's record given every kind of wrong value, replayed",
+    "test_fuzz.py::test_structurally_mutated_records_replay_or_are_one_geolab_error":
+        "structural mutations of every game's records, nested ones included, replayed",
+    "test_fuzz.py::test_mutated_session_files_are_refused_in_one_line_or_replay":
+        "mutated play sessions of every game, replayed, resumed and served",
     "test_combo1_batch.py::test_batch_agrees_with_the_reference_engine": "whole Combo 1 matches on both engines",
     "test_combo1_batch.py::test_a_block_of_many_pairs_agrees_with_the_reference_engine": "the same, many pairs",
     "test_combo1_batch.py::test_every_seating_plays_the_same_cards": "Combo 1 matches under every seating",
