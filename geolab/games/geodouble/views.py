@@ -271,7 +271,7 @@ class GeoDoubleViews(Views):
         facts = [Fact("match", match_line(view))]
         if not decision.timed:
             if decision.kind == "declare":
-                facts += [Fact("rule", line) for line in self._stakes(view)]
+                facts.append(Fact("rule", " ".join(line.strip() for line in self._stakes(view))))  # one, if wrapped
             return RANKS.scene(inner(decision)).with_facts(facts, "GeoDouble")
         them = SIDES[1 - view.seat]
         if view.attempt > 1:
