@@ -81,14 +81,12 @@ SLOW = {
         "line-ups of searching players",
     "test_balance.py::test_with_no_variant_the_official_card_says_why_each_empty_line_is_empty":
         "official report cards of four games",
-    "test_web.py::test_a_person_plays_a_whole_game_in_the_browser": "a real headless Chromium",
+    "test_web.py::test_a_person_plays_every_game_to_its_end_by_clicking_cards_and_options":
+        "a real headless Chromium: a whole game of every game, and a race's real clock",
     "test_web_replay.py::test_in_the_browser_the_arrow_keys_step_and_the_back_button_returns":
         "a real headless Chromium",
     "test_web.py::test_in_the_browser_an_illegal_move_is_refused_undo_hint_and_a_reload": "a real headless Chromium",
     "test_web.py::test_a_game_of_play_the_ranks_is_played_by_clicking_cards_and_confirm": "a real headless Chromium",
-    "test_web.py::test_a_border_up_race_is_won_by_selecting_six_cards": "a real headless Chromium",
-    "test_web.py::test_a_race_in_the_browser_runs_its_clock_and_ends_when_the_bot_claims":
-        "a real headless Chromium and a race's real clock",
     "test_web_a11y.py": "a real headless Chromium over every page kind, at two widths, with axe-core",
 }
 

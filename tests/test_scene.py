@@ -44,6 +44,9 @@ def test_every_decisions_scene_is_well_formed_and_its_moves_are_the_legal_action
         scene = game.views.scene(d)
         check(scene, d, game.views.label)  # the moves: a bijection with decision.legal
         kinds.add(d.kind)
+        # a fact is whole, never a piece of a line the terminal wrapped (Jumbled's GeoPower odds
+        # were two facts, "Next GeoPower card: size 38%, ...;" and "turned: state, state")
+        assert not [f.text for f in scene.facts if f.text.rstrip().endswith((";", ","))], d.kind
         for c in scene.cards().values():
             if not c.face_up:
                 assert c.code is None and c.name is None and c.ranks is None and not c.picture

@@ -1,7 +1,8 @@
 """Screenshots of `geolab serve`'s pages for docs/web.md, taken by a headless Chromium:
-every page kind of one game (GeoDouble), one play page of every registered game, the card
-table at a phone's width (390 px) and a desktop's (1280 px): Play the Ranks, Class and a race,
-and the Map cards and a map of groups as `geolab.maps` draws them.
+every page kind of one game (GeoDouble), one play page of every registered game (a few moves
+in, never its end), the card table at a phone's width (390 px) and a desktop's (1280 px): Play
+the Ranks at a lead, Class and a race, and the Map cards and a map of groups as `geolab.maps`
+draws them. Each is taken once the page has settled (`SETTLE`).
 
     PYTHONPATH=. python3 docs/web/screenshots.py [OUT_FOLDER [GAME ... | --views]]   (default: docs/web)
 
@@ -38,8 +39,19 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=960,900")
 
 
+#: The page as a person sees it once it has settled: the lines that appear one at a time all
+#: shown, no control focused, the mouse off the page (a card under it would look hovered).
+SETTLE = """
+document.getAnimations().forEach(function (a) { a.finish(); });
+if (document.activeElement) document.activeElement.blur();
+"""
+
+
 def shoot(driver, path: Path) -> None:
     """The window as a small PNG (a 64-colour palette: the pages are text on flat colours)."""
+    driver.execute_script(SETTLE)
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 0, "y": 0})
+    time.sleep(0.3)  # a frame painted after the animations finished
     image = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
     image.quantize(colors=64).save(path, optimize=True)
 
@@ -103,7 +115,7 @@ def views(driver, base: str, start, out: Path) -> None:
         c.click()
     whole_page(driver, out / "table-class-projector.png", 640, 2)
     driver.find_element(By.ID, "confirm").click()  # the discard: the groups and the Championship, the end
-    time.sleep(7)  # the last lines appear one at a time
+    time.sleep(2)  # the end page (its lines are shown at once by `shoot`)
     whole_page(driver, out / "end-class-projector.png", 640, 2)
     driver.get(driver.current_url.split("?")[0] + "?view=normal")
 
@@ -131,10 +143,25 @@ def main(out: Path, games: list[str] | None = None) -> None:
         find(By.ID, "start")[0].click()
         time.sleep(0.3)
 
-    def shoot_play(name: str) -> None:
-        """A play page, from its top (where the table is)."""
-        driver.execute_script("window.scrollTo(0, 0)")
-        shoot(driver, out / f"{name}.png")
+    def over() -> bool:
+        return bool(find(By.ID, "over"))
+
+    def shoot_play(name: str, moves: int = 3) -> None:
+        """A play page of the game, a few moves in (each move its first legal one), the whole
+        page at 960 px: the last page before a race or the end (never the end page: a Class
+        round or a State IQ game may end at the first move)."""
+        start(name, 5)
+        for k in range(moves + 1):
+            time.sleep(1.0)  # the bots' moves appear one at a time
+            whole_page(driver, out / f"{name}.png", 960)
+            if k == moves or find(By.CSS_SELECTOR, ".race-page"):
+                return
+            first_move()
+            if over():
+                return
+
+    def moves() -> list:
+        return json.loads(find(By.ID, "scene-data")[0].get_attribute("textContent"))["moves"]
 
     def first_move() -> None:
         """The scene's first legal move: its cards clicked, its option chosen, Confirm; pass at a race."""
@@ -154,10 +181,13 @@ def main(out: Path, games: list[str] | None = None) -> None:
         find(By.ID, "confirm")[0].click()
         time.sleep(0.3)
 
-    def widths(name: str, select: int = 0) -> None:
-        """The page at 1280 and 390 px wide (the whole page's height), a few cards selected."""
+    def widths(name: str, select: int = 0, option: bool = False) -> None:
+        """The page at 1280 and 390 px wide (the whole page's height), a few cards selected (and
+        the first choice of the option shown for them)."""
         for c in find(By.CSS_SELECTOR, ".pile-hand button.card")[:select]:
             c.click()
+        if option:
+            find(By.CSS_SELECTOR, '.option[data-part="0"]')[0].click()
         for width in (1280, 390):
             driver.set_window_size(width, 900)
             time.sleep(0.3)
@@ -191,15 +221,16 @@ def main(out: Path, games: list[str] | None = None) -> None:
             return
         map_sheets(driver, out)
         for name in games or ():
-            start(name, 5)
-            time.sleep(1.5)
             shoot_play(name)
         if games:
             return
         start("ranks", 5, "battle2")
-        first_move()  # the discard, to a lead: a card and a category (and the base) to pick
+        for _ in range(12):  # on to a lead of yours: a card, a category and a base to pick
+            if all(m[1] and m[2] for m in moves()):
+                break
+            first_move()
         time.sleep(1.0)
-        widths("table-ranks", 1)
+        widths("table-ranks", 1, option=True)
         start("class", 4)
         widths("table-class", 1)
         start("border-up", 3)
@@ -228,15 +259,8 @@ def main(out: Path, games: list[str] | None = None) -> None:
         time.sleep(2.5)  # the last moves appear one at a time
         shoot(driver, out / "page-end.png")
         for entry in registry.entries():
-            if entry.seat is None:
-                continue
-            start(entry.name, 5)
-            for _ in range(3):
-                if find(By.ID, "over") or find(By.CSS_SELECTOR, ".race-page"):
-                    break
-                first_move()
-            time.sleep(1.5)  # the bots' moves appear one at a time
-            shoot_play(entry.name)
+            if entry.seat is not None:
+                shoot_play(entry.name)
     finally:
         driver.quit()
         server.should_exit = True

@@ -5,6 +5,7 @@ routes (`geolab.web.app`) render these with the templates."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from urllib.parse import parse_qsl
 
@@ -156,7 +157,8 @@ def setup(entry, preset: str, fitted=None) -> dict:
     table = [name for name in entry.bots.names() if not entry.bots.info(name).peeks]
     suggested = list(dict.fromkeys([*filter(None, [entry.hint]), *entry.simulate_bots.split(","), *table]))
     return {"entry": entry, "preset": preset, "presets": list(entry.game.Rules.PRESETS),
-            "fields": [{**row, "text": shown_value(row["value"])} for row in rules.describe()],
+            "fields": [{**row, "text": shown_value(row["value"]), "parts": re.split(r"(?<=[._])", row["field"])}
+                       for row in rules.describe()],
             "seats": seats, "bots": suggested, "default_bots": entry.hint or entry.simulate_bots,
             "bot_rows": [entry.bots.info(n).row() for n in table], "levels": levels(entry, fitted)}
 

@@ -82,20 +82,29 @@ class WebSeat:
     def __init__(self, answer: Callable | None = None):
         self.answer, self.rivals, self.notes = answer, (), []
         self.waiting: tuple[Decision, tuple] | None = None
+        self.moved = False
 
     def act(self, decision: Decision):
         rivals, self.rivals = self.rivals, ()
         if self.answer is not None:
-            answer, self.answer = self.answer, None
+            answer, self.answer, self.moved = self.answer, None, True
+            self.notes.clear()  # what the rebuild said before the person's move is not what the move told
             return answer(decision, rivals)
         self.waiting = (decision, rivals)
         raise Unfinished(decision)
 
     def say(self, text: str) -> None:
-        self.notes.append(text)
+        """A notice for the page: the keyboard's blank lines and ``== ... ==`` rules are layout
+        of a terminal, so a page shows only the words."""
+        text = text.strip().strip("=").strip()
+        if text:
+            self.notes.append(text)
 
     def new_game(self) -> None:
-        pass
+        """A game of the match begins: while the log is only being replayed, what was said of
+        the earlier games (their headers, reviews, the series' score) is not this page's."""
+        if not self.moved:
+            self.notes.clear()
 
     def catch_up(self, lines) -> None:  # the page shows the events itself
         pass

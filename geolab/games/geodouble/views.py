@@ -356,7 +356,7 @@ class GeoDoubleViews(Views):
         facts = [Fact("match", match_line(view))]
         if not decision.timed:
             if decision.kind == "declare":
-                facts += [Fact("rule", line) for line in self._stakes(view)]
+                facts.append(Fact("rule", " ".join(line.strip() for line in self._stakes(view))))  # one, if wrapped
             if view.race is not None:  # this round's race, over: its lesson's map (its words are the events')
                 facts += lesson_maps(view.rules, view.round + 1, view.race)
             return RANKS.scene(inner(decision)).with_facts(facts, "GeoDouble")

@@ -303,7 +303,7 @@ class JumbledViews(Views):
         dealer = "you" if view.dealer == me else SEAT_LETTERS[view.dealer]
         facts = [Fact("round", f"Round {view.round_index + 1}, set {view.set_index + 1} of {rules.sets_per_round}"),
                  Fact("call", f"{dealer} called {call_line(view.call)}"), *facts,
-                 *(Fact("geopower", line.strip()) for line in self._chances(view))]
+                 Fact("geopower", " ".join(line.strip() for line in self._chances(view)))]  # one, however wrapped
         piles = [pile("hand", "Your cards", self._cards(view), "hand", selectable=view.left)]
         if view.sets:
             last = view.sets[-1]
