@@ -359,8 +359,8 @@ def test_the_ending_tells_how_the_game_was_decided():
 # ----- at a real terminal -------------------------------------------------------------------
 def test_a_race_at_the_terminal_is_won_by_a_typed_claim_and_lost_to_the_clock(tmp_path):
     """`geolab play border-up` on a pseudo-terminal: seed 7 deals A AR CA DE FL GA HI MI MN MO NE
-    NV NY OH OK OR RI UT; against a very slow racer the person's six codes win, and against the
-    default racer, typing nothing, the bot's claim is the deadline."""
+    NV NY OH OK OR RI UT; against a very slow racer the person's six codes win, and against
+    a fast racer, typing nothing, the bot's claim is the deadline (a fast one: the test waits little)."""
     from terminal import PROMPT_END, finish, run, spawn
 
     record = tmp_path / "won.json"
@@ -373,7 +373,7 @@ def test_a_race_at_the_terminal_is_won_by_a_typed_claim_and_lost_to_the_clock(tm
     assert finish(child) == 0
     replayed = run("replay", str(record), home=tmp_path)
     assert replayed.returncode == 0 and "winner: A" in replayed.stdout and "outcome: held" in replayed.stdout
-    child = spawn("play", "border-up", "--vs", "racer", "--seed", "8", "--record", str(tmp_path / "lost.json"),
+    child = spawn("play", "border-up", "--vs", "racer:speed=4", "--seed", "8", "--record", str(tmp_path / "lost.json"),
                   home=tmp_path)
     child.expect(PROMPT_END)
     child.expect_exact("Your time is up: no claim from you.")

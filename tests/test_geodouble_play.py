@@ -460,7 +460,8 @@ def test_a_race_at_a_pseudo_terminal_answered_in_time(tmp_path):
 
 def test_a_race_at_a_pseudo_terminal_lost_to_the_clock(tmp_path):
     record = tmp_path / "match.json"
-    child = spawn("play", "geodouble", "--vs", "player", "--seed", str(SEED), "--record", str(record), home=tmp_path)
+    child = spawn("play", "geodouble", "--vs", "player:speed=4", "--seed", str(SEED), "--record", str(record),
+                  home=tmp_path)  # a fast bot: its claim comes in seconds, so the test waits little
     child.expect_exact(PROMPT)
     child.send("MD VA")  # half a claim when B calls: dropped, it does not run into the next line
     child.expect(r"B called GeoPlunge at (\d+\.\d) s: [A-Z /]+\.\r\n\s+Your time is up: no claim from you\.",
