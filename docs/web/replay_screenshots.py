@@ -10,17 +10,11 @@ Needs the web extra, selenium, and Debian's chromium and chromium-driver."""
 from __future__ import annotations
 
 import json
-import socket
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
-import uvicorn
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from geolab import registry
@@ -28,10 +22,9 @@ from geolab.games.combo1.offers import tournament as lab
 from geolab.games.combo1.tournament import TournamentRules
 from geolab.lab.moves import judged, stepped
 from geolab.stepwise import RandomSeat
-from geolab.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from screenshots import FLAGS, shoot  # the other sheet's helpers
+from screenshots import served_browser, shoot  # the other sheet's helpers
 
 
 def record(name: str, seed: int) -> dict:
@@ -46,19 +39,12 @@ def record(name: str, seed: int) -> dict:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(Path(tempfile.mkdtemp())), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    options = webdriver.ChromeOptions()
-    for flag in (*FLAGS, f"--user-data-dir={tempfile.mkdtemp()}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    base = f"http://127.0.0.1:{port}"
+    with served_browser() as (driver, base):
+        sheets(out, driver, base)
+
+
+def sheets(out: Path, driver, base: str) -> None:
+    """The replay and tournament screenshots (module docstring), on a served app and its browser."""
 
     def upload(text: str) -> str:
         driver.get(f"{base}/replay")
@@ -77,32 +63,28 @@ def main(out: Path) -> None:
             shoot(driver, out / f"{name}-{width}.png")
         driver.set_window_size(960, 900)
 
-    try:
-        ranks = record("ranks", 3)
-        entry, (game,) = stepped(ranks)
-        values = judged(entry, game)
-        costly = next(i for i in sorted(values) if "; best " in values[i])  # a move the oracle would not play
-        url = upload(json.dumps(ranks))
-        driver.get(f"{url}?step={costly + 1}")
-        widths("replay-ranks")
-        rules = TournamentRules.preset("short")
-        profiles = [lab.Profile(n, s) for n, s in [("Hawks", "team:speed=1.3"), ("Owls", "team"),
-                                                    ("Doves", "team:tricks=random"), ("Larks", "team:knowledge=0.6")]]
-        book = lab.saved(lab.reference(rules, profiles, 3), profiles, rules, 3)
-        upload(json.dumps(book))
-        widths("tournament")
-        for seed in range(1, 20):  # a State IQ game whose clues named border states in both phases
-            iq = record("state-iq", seed)
-            if len(registry.get("state-iq").game.views.pictures(registry.get("state-iq").game.replay(iq), 0)) == 2:
-                break
-        url = upload(json.dumps(iq))
-        driver.get(f"{url}?step={len(stepped(iq)[1][0].moves) + 1}")
-        driver.set_window_size(1280, 1900)
-        time.sleep(0.3)
-        shoot(driver, out / "replay-stateiq-map-1280.png")
-    finally:
-        driver.quit()
-        server.should_exit = True
+    ranks = record("ranks", 3)
+    entry, (game,) = stepped(ranks)
+    values = judged(entry, game)
+    costly = next(i for i in sorted(values) if "; best " in values[i])  # a move the oracle would not play
+    url = upload(json.dumps(ranks))
+    driver.get(f"{url}?step={costly + 1}")
+    widths("replay-ranks")
+    rules = TournamentRules.preset("short")
+    profiles = [lab.Profile(n, s) for n, s in [("Hawks", "team:speed=1.3"), ("Owls", "team"),
+                                                ("Doves", "team:tricks=random"), ("Larks", "team:knowledge=0.6")]]
+    book = lab.saved(lab.reference(rules, profiles, 3), profiles, rules, 3)
+    upload(json.dumps(book))
+    widths("tournament")
+    for seed in range(1, 20):  # a State IQ game whose clues named border states in both phases
+        iq = record("state-iq", seed)
+        if len(registry.get("state-iq").game.views.pictures(registry.get("state-iq").game.replay(iq), 0)) == 2:
+            break
+    url = upload(json.dumps(iq))
+    driver.get(f"{url}?step={len(stepped(iq)[1][0].moves) + 1}")
+    driver.set_window_size(1280, 1900)
+    time.sleep(0.3)
+    shoot(driver, out / "replay-stateiq-map-1280.png")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
@@ -120,8 +121,10 @@ def views(driver, base: str, start, out: Path) -> None:
     driver.get(driver.current_url.split("?")[0] + "?view=normal")
 
 
-def main(out: Path, games: list[str] | None = None) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+@contextmanager
+def served_browser():
+    """`geolab serve`'s app over a scratch folder on a free local port, and a headless Chromium:
+    (driver, the server's base address); both stopped afterwards."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -134,7 +137,21 @@ def main(out: Path, games: list[str] | None = None) -> None:
     for flag in (*FLAGS, f"--user-data-dir={tempfile.mkdtemp()}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    base = f"http://127.0.0.1:{port}"
+    try:
+        yield driver, f"http://127.0.0.1:{port}"
+    finally:
+        driver.quit()
+        server.should_exit = True
+
+
+def main(out: Path, games: list[str] | None = None) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with served_browser() as (driver, base):
+        sheets(out, games, driver, base)
+
+
+def sheets(out: Path, games: list[str] | None, driver, base: str) -> None:
+    """Every screenshot this script takes (module docstring), on a served app and its browser."""
     find = driver.find_elements
 
     def start(game: str, seed: int, preset: str | None = None) -> None:
@@ -212,58 +229,54 @@ def main(out: Path, games: list[str] | None = None) -> None:
         time.sleep(2.5)  # the last lines appear one at a time
         widths("race-lesson")
 
-    try:
-        if games == ["--views"]:
-            views(driver, base, start, out)
-            return
-        if games == ["race-lesson"]:
-            race_lesson()
-            return
-        map_sheets(driver, out)
-        for name in games or ():
-            shoot_play(name)
-        if games:
-            return
-        start("ranks", 5, "battle2")
-        for _ in range(12):  # on to a lead of yours: a card, a category and a base to pick
-            if all(m[1] and m[2] for m in moves()):
-                break
-            first_move()
-        time.sleep(1.0)
-        widths("table-ranks", 1, option=True)
-        start("class", 4)
-        widths("table-class", 1)
-        start("border-up", 3)
-        widths("table-race", 4)
+    if games == ["--views"]:
         views(driver, base, start, out)
+        return
+    if games == ["race-lesson"]:
         race_lesson()
-        driver.get(base + "/")
-        shoot(driver, out / "page-index.png")
-        driver.get(base + "/new/geodouble?preset=short")
-        shoot(driver, out / "page-setup.png")
-        start("geodouble", 8, "short")
-        time.sleep(1.5)
-        shoot(driver, out / "page-race.png")
-        while find(By.CSS_SELECTOR, ".race-page"):
-            first_move()
-        time.sleep(1.5)
-        find(By.ID, "ask-hint")[0].click()
-        time.sleep(0.3)
-        shoot(driver, out / "page-hint.png")
-        find(By.ID, "text")[0].send_keys("XX nonsense")
-        find(By.ID, "send")[0].click()
-        time.sleep(0.3)
-        shoot(driver, out / "page-refused.png")
-        while not find(By.ID, "over"):
-            first_move()
-        time.sleep(2.5)  # the last moves appear one at a time
-        shoot(driver, out / "page-end.png")
-        for entry in registry.entries():
-            if entry.seat is not None:
-                shoot_play(entry.name)
-    finally:
-        driver.quit()
-        server.should_exit = True
+        return
+    map_sheets(driver, out)
+    for name in games or ():
+        shoot_play(name)
+    if games:
+        return
+    start("ranks", 5, "battle2")
+    for _ in range(12):  # on to a lead of yours: a card, a category and a base to pick
+        if all(m[1] and m[2] for m in moves()):
+            break
+        first_move()
+    time.sleep(1.0)
+    widths("table-ranks", 1, option=True)
+    start("class", 4)
+    widths("table-class", 1)
+    start("border-up", 3)
+    widths("table-race", 4)
+    views(driver, base, start, out)
+    race_lesson()
+    driver.get(base + "/")
+    shoot(driver, out / "page-index.png")
+    driver.get(base + "/new/geodouble?preset=short")
+    shoot(driver, out / "page-setup.png")
+    start("geodouble", 8, "short")
+    time.sleep(1.5)
+    shoot(driver, out / "page-race.png")
+    while find(By.CSS_SELECTOR, ".race-page"):
+        first_move()
+    time.sleep(1.5)
+    find(By.ID, "ask-hint")[0].click()
+    time.sleep(0.3)
+    shoot(driver, out / "page-hint.png")
+    find(By.ID, "text")[0].send_keys("XX nonsense")
+    find(By.ID, "send")[0].click()
+    time.sleep(0.3)
+    shoot(driver, out / "page-refused.png")
+    while not find(By.ID, "over"):
+        first_move()
+    time.sleep(2.5)  # the last moves appear one at a time
+    shoot(driver, out / "page-end.png")
+    for entry in registry.entries():
+        if entry.seat is not None:
+            shoot_play(entry.name)
 
 
 if __name__ == "__main__":
