@@ -24,7 +24,7 @@ from geolab.lab.moves import judged, stepped
 from geolab.stepwise import RandomSeat
 
 sys.path.insert(0, str(Path(__file__).parent))
-from screenshots import served_browser, shoot  # the other sheet's helpers
+from screenshots import desktop_and_phone, served_browser, shoot  # the other sheet's helpers
 
 
 def record(name: str, seed: int) -> dict:
@@ -53,29 +53,19 @@ def sheets(out: Path, driver, base: str) -> None:
         time.sleep(1.0)
         return driver.current_url.split("?")[0]
 
-    def widths(name: str) -> None:
-        for width in (1280, 390):
-            driver.set_window_size(width, 900)
-            time.sleep(0.3)
-            height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(width, min(max(height + 140, 700), 2600))
-            time.sleep(0.3)
-            shoot(driver, out / f"{name}-{width}.png")
-        driver.set_window_size(960, 900)
-
     ranks = record("ranks", 3)
     entry, (game,) = stepped(ranks)
     values = judged(entry, game)
     costly = next(i for i in sorted(values) if "; best " in values[i])  # a move the oracle would not play
     url = upload(json.dumps(ranks))
     driver.get(f"{url}?step={costly + 1}")
-    widths("replay-ranks")
+    desktop_and_phone(driver, out, "replay-ranks", tallest=2600)
     rules = TournamentRules.preset("short")
     profiles = [lab.Profile(n, s) for n, s in [("Hawks", "team:speed=1.3"), ("Owls", "team"),
                                                 ("Doves", "team:tricks=random"), ("Larks", "team:knowledge=0.6")]]
     book = lab.saved(lab.reference(rules, profiles, 3), profiles, rules, 3)
     upload(json.dumps(book))
-    widths("tournament")
+    desktop_and_phone(driver, out, "tournament", tallest=2600)
     for seed in range(1, 20):  # a State IQ game whose clues named border states in both phases
         iq = record("state-iq", seed)
         if len(registry.get("state-iq").game.views.pictures(registry.get("state-iq").game.replay(iq), 0)) == 2:

@@ -91,6 +91,19 @@ def emulate(driver, width: int, height: int, scale: float = 1) -> None:
                            {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
 
 
+def desktop_and_phone(driver, out: Path, name: str, tallest: int = 2400) -> None:
+    """NAME-1280.png and NAME-390.png: the page at a desktop's and a phone's width, each the
+    whole page's height (at most `tallest`); the window back at 960 px after."""
+    for width in (1280, 390):
+        driver.set_window_size(width, 900)
+        time.sleep(0.3)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(max(height + 140, 700), tallest))
+        time.sleep(0.3)
+        shoot(driver, out / f"{name}-{width}.png")
+    driver.set_window_size(960, 900)
+
+
 def whole_page(driver, path: Path, width: int, scale: float = 1) -> None:
     """The whole page's height at `width` CSS pixels, then the window as it was."""
     emulate(driver, width, 844, scale)
@@ -205,14 +218,7 @@ def sheets(out: Path, games: list[str] | None, driver, base: str) -> None:
             c.click()
         if option:
             find(By.CSS_SELECTOR, '.option[data-part="0"]')[0].click()
-        for width in (1280, 390):
-            driver.set_window_size(width, 900)
-            time.sleep(0.3)
-            height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(width, min(max(height + 140, 700), 2400))
-            time.sleep(0.3)
-            shoot(driver, out / f"{name}-{width}.png")
-        driver.set_window_size(960, 900)
+        desktop_and_phone(driver, out, name)
 
     def race_lesson() -> None:
         """race-lesson-1280.png, race-lesson-390.png: the end page after a Border-Up race lost to
