@@ -109,6 +109,8 @@ def source_file() -> Path | None:
     return None
 
 
+# The source data is npm's, not shipped: .ci/run fetches us-atlas 3.0.1, so CI runs this test; only a
+# machine without npm (or offline) skips it, and the reason says how to get the file.
 @pytest.mark.skipif(source_file() is None, reason="us-atlas's states-albers-10m.json is not here (npm pack us-atlas@3; "
                                                   "point GEOLAB_US_ATLAS at it)")
 def test_the_conversion_script_remakes_the_committed_file():
