@@ -52,17 +52,27 @@ def seat_gap_interval(totals: Totals, confidence: float = 0.95, kind: str = "pos
     return max(means) - min(means), max(0.0, max(lows) - min(highs)), max(highs) - min(lows)
 
 
-def metrics(totals: Totals) -> dict:
-    """The metrics of one (variant, line-up) from its totals, each with its interval."""
+#: The metrics of `metrics` that a goal may name, each with the prefix of its interval's columns
+#: (``first`` -> first_ci_low, first_ci_high; `estimate` reads them).
+INTERVALS = {"first_share": "first", "first_advantage": "first", "seat_gap": "gap", "balance": "balance",
+             "a_share": "a", "skill_edge": "a", "upset_rate": "a", "upset_ratio": "a", "shared_rate": "shared",
+             "mean_length": "length"}
+#: The metrics that need a stronger bot: no value (NaN) where every seat holds the same bot.
+SKILL = ("a_share", "skill_edge", "upset_rate", "upset_ratio")
+
+
+def metrics(totals: Totals, confidence: float = 0.95) -> dict:
+    """The metrics of one (variant, line-up) from its totals, each with its interval at
+    `confidence` (the rule search asks for wider ones: several are read at once)."""
     seats = [key for kind, key in totals.sums if kind == "seat"]
-    first, f_low, f_high = totals.interval(("first", 0))
-    a, a_low, a_high = totals.interval(("bot", totals.names[0]))
+    first, f_low, f_high = totals.interval(("first", 0), confidence)
+    a, a_low, a_high = totals.interval(("bot", totals.names[0]), confidence)
     a_fair = totals.seating.count(totals.names[0]) / len(totals.seating)
     if len(totals.names) == 1:  # self-play: no stronger bot, so no skill or luck to read
         a = a_low = a_high = a_fair = math.nan
-    shared_low, shared_high = wilson(totals.shared, totals.games)
-    gap, gap_low, gap_high = seat_gap_interval(totals)
-    length, l_low, l_high = totals.interval(("length", 0))
+    shared_low, shared_high = wilson(totals.shared, totals.games, confidence)
+    gap, gap_low, gap_high = seat_gap_interval(totals, confidence)
+    length, l_low, l_high = totals.interval(("length", 0), confidence)
     return {
         "deals": totals.deals, "games": totals.games,
         "first_share": first, "first_ci_low": f_low, "first_ci_high": f_high, "fair_share": 1 / len(seats),

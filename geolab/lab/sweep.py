@@ -15,6 +15,7 @@ distributed cluster (``--scheduler ADDRESS``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import tomllib
@@ -103,7 +104,7 @@ def _variants(table: dict, grid: dict) -> list[Variant]:
     return out
 
 
-def _none(value, nullable: bool = True):
+def toml_value(value, nullable: bool = True):
     """TOML has no null: the text "none" stands for it in variants and grids, for a field
     that may be null (`nullable`); a text field whose values include "none" (Play the Ranks'
     ``bonus``) keeps the text."""
@@ -112,7 +113,7 @@ def _none(value, nullable: bool = True):
     if isinstance(value, str) and value.lower() == "none":
         return None
     if isinstance(value, list):
-        return [_none(v) for v in value]
+        return [toml_value(v) for v in value]
     return value
 
 
@@ -133,10 +134,10 @@ def parse_spec(data: dict, check: bool = True) -> Spec:
         raise GeolabError("sweep spec: name the game (game = \"ranks\")")
     entry = registry.get(str(data["game"]))
     Rules = entry.game.Rules
-    variants = {k: {f: _none(v, _nullable(Rules, f)) for f, v in o.items()} if isinstance(o, dict) else o
+    variants = {k: {f: toml_value(v, _nullable(Rules, f)) for f, v in o.items()} if isinstance(o, dict) else o
                 for k, o in data.get("variants", {}).items()}
-    grid = {k: [_none(x, _nullable(Rules, k)) for x in v] if isinstance(v, list) else _none(v, _nullable(Rules, k))
-            for k, v in data.get("grid", {}).items()}
+    grid = {k: [toml_value(x, _nullable(Rules, k)) for x in v] if isinstance(v, list)
+            else toml_value(v, _nullable(Rules, k)) for k, v in data.get("grid", {}).items()}
     bots = data.get("bots", [entry.simulate_bots])
     if isinstance(bots, str) or not bots or not all(isinstance(b, str) for b in bots):
         raise GeolabError("sweep spec: bots is a list of line-ups, e.g. [\"greedy\", \"planner,random\"]")
@@ -193,15 +194,21 @@ def run_unit(spec_dict: dict, unit: tuple[int, int, int]) -> dict:
     spec = parse_spec(_as_spec_data(spec_dict), check=False)
     v, line, k = unit
     variant, entry = spec.variants[v], spec.entry()
-    rules = variant.rules(spec.base_rules())
-    seating = lineup(split_bots(spec.lineups[line]), entry.game.seats(rules))
     size = spec.chunk_size()
     start = k * size
-    n = min(size, spec.deals - start)
-    turns, played = duplicate(entry, rules, seating, n, spec.seed, bots=None, start=start, threads=1)
+    row = chunk_row(entry, variant.rules(spec.base_rules()), spec.lineups[line], spec.seed, start,
+                    min(size, spec.deals - start))
+    return {"variant": variant.name, "lineup": spec.lineups[line], "chunk": k, **row}
+
+
+def chunk_row(entry, rules, line_up: str, seed: int, start: int, n: int) -> dict:
+    """The totals of deals start .. start + n of `seed` under every rotation of a line-up, as
+    a JSON-ready row (`Totals.to_row`): one chunk of a sweep or of a rule search."""
+    seating = lineup(split_bots(line_up), entry.game.seats(rules))
+    turns, played = duplicate(entry, rules, seating, n, seed, bots=None, start=start, threads=1)
     totals = Totals(seating, entry.game.seats(rules))
     totals.add(turns, played)
-    return {"variant": variant.name, "lineup": spec.lineups[line], "chunk": k, **totals.to_row()}
+    return totals.to_row()
 
 
 def _as_spec_data(d: dict) -> dict:
@@ -241,42 +248,64 @@ def run(spec: Spec, out, workers: int = 1, scheduler: str | None = None, resume:
             progress(done, total)
 
     if todo:
-        if scheduler:
-            _run_dask(scheduler, payload, todo, finished)
-        elif workers == 1:
-            for unit in todo:
-                finished(unit, run_unit(payload, unit))
-        else:
-            # compiled first (with its notice) in a process of its own, so that the workers load
-            # the kernels from the cache, and are forked from a process that never ran
-            # OpenMP threads (GNU OpenMP aborts a child forked after them)
-            with ProcessPoolExecutor(1) as warm:
-                warm.submit(warm_unit, payload).result()
-            with ProcessPoolExecutor(workers) as pool:
-                futures = {pool.submit(run_unit, payload, u): u for u in todo}
-                for future in as_completed(futures):
-                    finished(futures[future], future.result())
+        with Pool(workers, scheduler, functools.partial(warm_unit, payload)) as pool:
+            pool.run([(u, run_unit, (payload, u)) for u in todo], finished)
     table = summary(spec, out)
     table.to_csv(out / "summary.csv", index=False)
     return table
 
 
-def _run_dask(address: str, payload: dict, todo: Sequence, finished) -> None:
-    try:
-        from dask.distributed import Client
-        from dask.distributed import as_completed as dask_completed
-    except ImportError:
-        raise GeolabError("--scheduler needs Dask: pip install 'geolab[dask]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as error:
-        raise GeolabError(f"--scheduler {address}: cannot connect ({error})") from None
-    try:
-        futures = {client.submit(run_unit, payload, u, pure=False): u for u in todo}
-        for future in dask_completed(list(futures)):
-            finished(futures[future], future.result())
-    finally:
-        client.close()
+class Pool:
+    """Where chunks run: this process (`workers` 1), local processes, or a Dask cluster
+    (`scheduler`), kept open across calls of `run` (a rule search runs round after round).
+    `warm` compiles the kernels first, in a process of its own, so that the workers load them
+    from the cache, and are forked from a process that never ran OpenMP threads (GNU OpenMP
+    aborts a child forked after them)."""
+
+    def __init__(self, workers: int = 1, scheduler: str | None = None, warm: Callable[[], None] | None = None):
+        self.workers, self.scheduler, self.warm = workers, scheduler, warm
+        self.pool = self.client = None
+
+    def __enter__(self) -> Pool:
+        if self.scheduler:
+            try:
+                from dask.distributed import Client
+            except ImportError:
+                raise GeolabError("--scheduler needs Dask: pip install 'geolab[dask]'") from None
+            try:
+                self.client = Client(self.scheduler, timeout="10s")
+            except (OSError, TimeoutError) as error:
+                raise GeolabError(f"--scheduler {self.scheduler}: cannot connect ({error})") from None
+        elif self.workers > 1:
+            if self.warm is not None:
+                with ProcessPoolExecutor(1) as warm:
+                    warm.submit(self.warm).result()
+            self.pool = ProcessPoolExecutor(self.workers)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        if self.client is not None:
+            self.client.close()
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        return False
+
+    def run(self, calls: Sequence[tuple[object, Callable, tuple]], finished: Callable[[object, dict], None]) -> None:
+        """Each (key, function, arguments) called; `finished(key, result)` as each ends (in
+        any order: whatever is added up from the results must be added in an order of its own)."""
+        if self.client is not None:
+            from dask.distributed import as_completed as dask_completed
+
+            futures = {self.client.submit(f, *a, pure=False): key for key, f, a in calls}
+            for future in dask_completed(list(futures)):
+                finished(futures[future], future.result())
+        elif self.pool is not None:
+            futures = {self.pool.submit(f, *a): key for key, f, a in calls}
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
+        else:
+            for key, f, a in calls:
+                finished(key, f(*a))
 
 
 #: Keys that make a TOML file a sweep spec (anything else is a flat table of rules fields).

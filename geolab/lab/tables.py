@@ -208,9 +208,9 @@ class Totals:
         self.shared += int(sum(shared_wins(b).sum() for b in played))
         self.length += float(sum(b.length.sum() for b in played))
 
-    def interval(self, key) -> tuple[float, float, float]:
+    def interval(self, key, confidence: float = 0.95) -> tuple[float, float, float]:
         total, squares = self.sums[key]
-        return moments_ci(total, squares, self.deals)
+        return moments_ci(total, squares, self.deals, confidence)
 
     def to_row(self) -> dict:
         """JSON-ready: what `from_rows` adds up again (a sweep's chunk file)."""
