@@ -1,5 +1,6 @@
-"""`geolab balance GAME` (one variant's report card beside the official rules) and
-`geolab sweep SPEC` (variants x line-ups x deals, chunked, resumable, local or on Dask)."""
+"""`geolab balance GAME` (one variant's report card beside the official rules),
+`geolab sweep SPEC` (variants x line-ups x deals, chunked, resumable, local or on Dask) and
+`geolab search SPEC` (the rules that best meet a goal, found by racing)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from geolab import registry
 from geolab.cli.output import print_json, print_table
 from geolab.errors import GeolabError
-from geolab.lab.results import ResultSet, check_writable, meta
+from geolab.lab.results import ResultSet, check_writable, meta, save_figure, write_json
 
 
 def register(commands) -> None:
@@ -52,6 +53,17 @@ def register(commands) -> None:
     p.add_argument("--resume", action="store_true", help="finish the sweep already in --out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_sweep)
+
+    p = top.add_parser("search", help="search a space of rules for the best by a goal (TOML spec): racing on "
+                                      "duplicate deals, resumable")
+    p.add_argument("spec", help="a TOML search spec (see docs/rule-search.md)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    where.add_argument("--scheduler", help="a Dask distributed scheduler address (pip install 'geolab[dask]')")
+    p.add_argument("--out", help="the search's folder (default results/search/rules/<spec name>)")
+    p.add_argument("--resume", action="store_true", help="finish the search already in --out")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_search)
 
 
 def run_balance(args) -> None:
@@ -160,3 +172,66 @@ def run_sweep(args) -> None:
         print(f"\nbest by {spec.objective}:")
         print_table(best[columns].head(5).to_dict("records"))
     print(f"summary.csv and the chunks: {out}/")
+
+
+def run_search(args) -> None:
+    from geolab.lab import plots, search
+    from geolab.lab.progress import bar
+
+    spec = search.load_search(args.spec)  # every check before any work
+    if args.workers < 1:
+        raise GeolabError(f"--workers must be at least 1, got {args.workers}")
+    out = Path(args.out) if args.out else Path("results") / "search" / "rules" / Path(args.spec).stem
+    check_writable(out, "folder", "--out", taken_ok=True)
+    shown = []  # a tqdm bar over the rounds on a terminal; elsewhere one line a round
+
+    def progress(status: dict) -> None:
+        if args.json:
+            return
+        text = (f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals, "
+                f"best {status['best']} ({spec.metric} {status['best_value']:.4f})" if status["best"] else
+                f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals")
+        if not sys.stderr.isatty():
+            print(f"geolab: search: {text}", file=sys.stderr, flush=True)
+            return
+        if not shown:
+            shown.append(bar(0, unit="rounds", enabled=True))
+        shown[0].update(1)
+        shown[0].set_postfix_str(text)
+
+    try:
+        result = search.run(spec, out, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
+                            progress=progress)
+    finally:
+        for b in shown:
+            b.close()
+    fig = search.plot(result, spec)
+    info = {"spec": args.spec, "game": spec.game, "rules": spec.rules, "lineups": list(spec.lineups),
+            "objective": f"{spec.sense} {spec.metric} ({spec.objective_lineup})",
+            "bounds": [b.text() for b in spec.bounds], "proposer": spec.proposer,
+            "candidates": len(result["candidates"]), "winner": result["winner"],
+            "winner_overrides": result["winner_overrides"], "deals_spent": result["deals_spent"],
+            "uniform_deals": result["uniform_deals"], "saving": result["saving"],
+            "confidence": spec.confidence, "racing_confidence_each": result["racing_confidence_each"],
+            "seed": spec.seed, "fresh_seed": result["fresh_seed"], "recheck_deals": spec.recheck,
+            "regenerate": f"geolab search {args.spec}"}
+    for name in ("candidates", "rounds", "recheck"):
+        result[name].to_csv(out / f"{name}.csv", index=False)
+    save_figure(fig, out / "search.png")
+    write_json(meta(**info), out / "meta.json")
+    plots.close(fig)
+    if args.json:
+        print_json({**info, "out": str(out), "recheck": result["recheck"].to_dict("records")})
+        return
+    print(f"search {args.spec}: {info['candidates']:,} candidates of {spec.game} ({spec.rules}), "
+          f"{info['objective']}" + (f" subject to {'; '.join(info['bounds'])}" if spec.bounds else ""))
+    print(f"deals: {result['deals_spent']:,} played (each line-up counted), a uniform sweep to the same confidence "
+          f"{result['uniform_deals']:,} ({result['saving']:.1f}x); drops at {spec.confidence:.0%} for all "
+          "candidates, bounds and rounds together (union bound)")
+    if result["winner"] is None:
+        print("no candidate meets the bounds")
+    else:
+        print(f"winner: {result['winner']}; re-checked with the runners-up on {spec.recheck:,} fresh deals (seed "
+              f"{result['fresh_seed']}), 95% intervals:")
+        print_table(result["recheck"].drop(columns=["overrides", "seed"]).to_dict("records"))
+    print(f"candidates.csv, rounds.csv, recheck.csv, search.png, meta.json and the chunks: {out}/")
