@@ -40,6 +40,10 @@ def test_racing_finds_the_uniform_sweeps_winner_for_fewer_deals(tmp_path):
     winner = table[table["status"] == "winner"].iloc[0]
     assert winner["deals"] == 16384
     assert len(raced["recheck"]) == 2 and (raced["recheck"]["deals"] == 4096).all()
+    # end_at 5 and 6 play the same games under win_tricks 5: the runner-up is other rules
+    twin = table[table["same_games_as"] == winner["candidate"]]
+    assert list(twin["name"]) == raced["same_as_winner"] and len(twin) == 1
+    assert raced["recheck"]["name"].iloc[1].split(",end_at")[0] != winner["name"].split(",end_at")[0]
     low, high = raced["recheck"][["first_share@greedy_ci_low", "first_share@greedy_ci_high"]].iloc[0]
     assert low < raced["recheck"]["first_share@greedy"].iloc[0] < high
 

@@ -210,7 +210,8 @@ def run_search(args) -> None:
             "objective": f"{spec.sense} {spec.metric} ({spec.objective_lineup})",
             "bounds": [b.text() for b in spec.bounds], "proposer": spec.proposer,
             "candidates": len(result["candidates"]), "winner": result["winner"],
-            "winner_overrides": result["winner_overrides"], "deals_spent": result["deals_spent"],
+            "winner_overrides": result["winner_overrides"], "same_as_winner": result["same_as_winner"],
+            "deals_spent": result["deals_spent"],
             "uniform_deals": result["uniform_deals"], "saving": result["saving"],
             "confidence": spec.confidence, "racing_confidence_each": result["racing_confidence_each"],
             "seed": spec.seed, "fresh_seed": result["fresh_seed"], "recheck_deals": spec.recheck,
@@ -234,4 +235,7 @@ def run_search(args) -> None:
         print(f"winner: {result['winner']}; re-checked with the runners-up on {spec.recheck:,} fresh deals (seed "
               f"{result['fresh_seed']}), 95% intervals:")
         print_table(result["recheck"].drop(columns=["overrides", "seed"]).to_dict("records"))
+        if result["same_as_winner"]:
+            print(f"the same games as the winner (the same numbers on the same deals): "
+                  f"{'; '.join(result['same_as_winner'])}")
     print(f"candidates.csv, rounds.csv, recheck.csv, search.png, meta.json and the chunks: {out}/")

@@ -706,6 +706,19 @@ def propose(search: Search) -> None:
             study.tell(trial, search.oriented(cand)[0])
 
 
+def same_games(search: Search) -> dict[int, int | None]:
+    """Per candidate, the first earlier candidate whose every quantity read the same on the same
+    deals (rules that play the same games: Play the Ranks' end_at at or above win_tricks), or None."""
+    first: dict[str, int] = {}
+    out: dict[int, int | None] = {}
+    for c in search.candidates:
+        key = json.dumps([c.chunks, [[c.rows[t][m] for m, t in search.spec.quantities()] if c.rows else c.index]])
+        out[c.index] = first.setdefault(key, c.index) if c.rows else None
+        if out[c.index] == c.index:
+            out[c.index] = None
+    return out
+
+
 def misses(search: Search, cand: Candidate) -> list[float]:
     """How far the point estimate lies outside each bound (<= 0: inside), for TPE."""
     out = []
@@ -719,10 +732,11 @@ def finish(search: Search) -> dict:
     """The winner and runners-up re-checked on a fresh seed at 95% each, the tables, and the
     deals a uniform sweep would have played for the same confidence."""
     spec = search.spec
-    ranked = []
+    ranked: list[Candidate] = []
     pool = [c for c in search.candidates if c.status == "final"]
-    while len(ranked) < 1 + spec.runners_up:
-        pick = search.best([c for c in pool if c not in ranked])
+    twins = same_games(search)
+    while len(ranked) < 1 + spec.runners_up:  # runners-up that play other games than those picked
+        pick = search.best([c for c in pool if c not in ranked and twins[c.index] is None])
         if pick is None:
             break
         ranked.append(pick)
@@ -746,7 +760,8 @@ def finish(search: Search) -> dict:
     table = []
     for c in search.candidates:
         row = {"candidate": c.index, "name": c.name, "overrides": json.dumps(dict(c.overrides)), "status": c.status,
-               "dropped_round": c.dropped_round, "deals": min(c.chunks * search.size, spec.deals)}
+               "dropped_round": c.dropped_round, "deals": min(c.chunks * search.size, spec.deals),
+               "same_games_as": twins[c.index]}
         row |= {d.field: json.dumps(dict(c.overrides).get(d.field)) for d in spec.dimensions}
         for metric, text in spec.quantities():
             if c.rows:
@@ -755,7 +770,8 @@ def finish(search: Search) -> dict:
                         f"{metric}@{text}_ci_high": e.high}
         table.append(row)
     uniform = len(search.candidates) * spec.deals * len(spec.lineups)
-    return {"candidates": pd.DataFrame(table), "rounds": pd.DataFrame(search.rounds),
+    winner_twins = [c.name for c in search.candidates if ranked and twins[c.index] == ranked[0].index]
+    return {"candidates": pd.DataFrame(table), "rounds": pd.DataFrame(search.rounds), "same_as_winner": winner_twins,
             "recheck": pd.DataFrame(rechecked), "winner": ranked[0].name if ranked else None,
             "winner_overrides": dict(ranked[0].overrides) if ranked else None,
             "deals_spent": search.spent, "uniform_deals": uniform,

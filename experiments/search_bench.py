@@ -1,0 +1,133 @@
+"""Rule-search benchmark (issue 36): racing against a uniform sweep (not a test).
+
+    python experiments/search_bench.py --grid small      # 36 candidates: racing and the uniform sweep, both run
+    python experiments/search_bench.py --grid large      # 1,024 candidates: racing only (the sweep's deals counted)
+    python experiments/search_bench.py --dask            # a small search on a local Dask cluster, 1 v 2 workers
+
+The spec is experiments/search/ranks-counting.toml (counter v greedy, skill edge subject to a
+fair first lead and few ties, 102,400 deals at most a candidate); the large grid is every
+pattern of bases 1 and 50 over the 8 tricks (256) x end_at 5, 6, 7, none. Wall and CPU seconds
+(this process and its children, `resource.getrusage`) go to results/search/rules/bench-<grid>.json
+with the search's own tables under results/search/rules/<grid>/. The machine is shared: the
+load average before and after is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from geolab.lab import search  # noqa: E402
+from geolab.lab.results import write_json  # noqa: E402
+
+SPEC = ROOT / "experiments" / "search" / "ranks-counting.toml"
+OUT = ROOT / "results" / "search" / "rules"
+
+
+def cpu() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def spec_data(grid: str) -> dict:
+    data = tomllib.loads(SPEC.read_text())
+    if grid == "large":
+        data["search"]["fields"]["bases"] = {"choices": [list(p) for p in itertools.product([1, 50], repeat=8)]}
+    return data
+
+
+def timed(label: str, work) -> tuple[object, dict]:
+    wall, used = time.perf_counter(), cpu()
+    result = work()
+    return result, {f"{label}_wall_s": time.perf_counter() - wall, f"{label}_cpu_s": cpu() - used}
+
+
+def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
+    data = spec_data(grid)
+    spec = search.parse_search(data)
+    listed = search.Space(spec).listed()
+    out = OUT / grid
+    if out.exists():
+        shutil.rmtree(out)
+    raced, times = timed("racing", lambda: search.run(spec, out, workers=workers))
+    shutil.rmtree(out / "chunks")
+    shutil.rmtree(out / "recheck")
+    for name in ("candidates", "rounds", "recheck"):
+        raced[name].to_csv(out / f"{name}.csv", index=False)
+    fig = search.plot(raced, spec)
+    fig.savefig(out / "search.png", dpi=110, bbox_inches="tight")
+    write_json(data, out / "spec.json")
+    report = {"grid": grid, "candidates": len(listed), "workers": workers, "deals_max": spec.deals,
+              "lineups": list(spec.lineups), "winner": raced["winner"], "deals_spent": raced["deals_spent"],
+              "uniform_deals": raced["uniform_deals"], "saving": raced["saving"],
+              "racing_confidence_each": raced["racing_confidence_each"],
+              "rounds": raced["rounds"].to_dict("records"), **times}
+    if uniform:
+        swept, t = timed("uniform", lambda: search.uniform(spec, listed, scratch / f"uniform-{grid}", workers=workers))
+        report |= {"uniform_winner": swept["winner"], "same_winner": swept["winner"] == raced["winner"], **t}
+        report["cpu_ratio_uniform_over_racing"] = report["uniform_cpu_s"] / report["racing_cpu_s"]
+    return report
+
+
+def dask_ratio(scratch: Path) -> dict:
+    """A small search (the small grid, 16,384 deals a candidate) on a local Dask cluster of 1
+    and of 2 worker processes: wall seconds each (the medians of `--repeats`), their ratio."""
+    from distributed import LocalCluster
+
+    data = spec_data("small")
+    data["deals"] = 16384
+    spec = search.parse_search(data)
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    answers = set()
+    for repeat in range(ARGS.repeats):
+        for n in (1, 2):
+            with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+                search.run(spec, scratch / "dask-warm", scheduler=cluster.scheduler_address) if repeat == n == 1 \
+                    else None  # the workers' first chunks load the kernels: not timed
+                out = scratch / f"dask-{n}-{repeat}"
+                start = time.perf_counter()
+                result = search.run(spec, out, scheduler=cluster.scheduler_address)
+                walls[n].append(time.perf_counter() - start)
+                answers.add((result["winner"], result["deals_spent"]))
+    median = {n: sorted(w)[len(w) // 2] for n, w in walls.items()}
+    return {"grid": "small, 16,384 deals a candidate", "wall_s": walls, "median_wall_s": median,
+            "speedup_2_over_1": median[1] / median[2], "same_answer": len(answers) == 1}
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", choices=["small", "large"])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-uniform", action="store_true", help="small grid: skip the uniform sweep")
+    parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scratch", default="/tmp/geolab-search-bench")
+    ARGS = parser.parse_args()
+    scratch = Path(ARGS.scratch)
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    before = os.getloadavg()
+    if ARGS.grid:
+        report = bench(ARGS.grid, ARGS.workers, ARGS.grid == "small" and not ARGS.no_uniform, scratch)
+        name = f"bench-{ARGS.grid}.json"
+    else:
+        report = dask_ratio(scratch)
+        name = "bench-dask.json"
+    report |= {"command": "python experiments/search_bench.py " + " ".join(sys.argv[1:]),
+               "load_average_before": before, "load_average_after": os.getloadavg(), "cores": os.cpu_count(),
+               "note": "shared machine: other jobs ran at the same time"}
+    write_json(report, OUT / name)
+    print(json.dumps({k: v for k, v in report.items() if k != "rounds"}, indent=1, default=str))
