@@ -190,7 +190,8 @@ def run_search(args) -> None:
             return
         text = (f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals, "
                 f"best {status['best']} ({spec.metric} {status['best_value']:.4f})" if status["best"] else
-                f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals")
+                f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals, best: "
+                "none yet meets the bounds by its estimate")
         if not sys.stderr.isatty():
             print(f"geolab: search: {text}", file=sys.stderr, flush=True)
             return
@@ -235,6 +236,9 @@ def run_search(args) -> None:
         print(f"winner: {result['winner']}; re-checked with the runners-up on {spec.recheck:,} fresh deals (seed "
               f"{result['fresh_seed']}), 95% intervals:")
         print_table(result["recheck"].drop(columns=["overrides", "seed"]).to_dict("records"))
+        if len(result["recheck"]) < 1 + spec.runners_up:
+            print(f"runners-up: {len(result['recheck']) - 1} of {spec.runners_up} asked (no other final candidate, "
+                  "playing other games than those above, meets the bounds by its estimate)")
         if result["same_as_winner"]:
             print(f"the same games as the winner (the same numbers on the same deals): "
                   f"{'; '.join(result['same_as_winner'])}")

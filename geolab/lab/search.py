@@ -762,7 +762,7 @@ def finish(search: Search) -> dict:
         row = {"candidate": c.index, "name": c.name, "overrides": json.dumps(dict(c.overrides)), "status": c.status,
                "dropped_round": c.dropped_round, "deals": min(c.chunks * search.size, spec.deals),
                "same_games_as": twins[c.index]}
-        row |= {d.field: json.dumps(dict(c.overrides).get(d.field)) for d in spec.dimensions}
+        row |= {d.field: _shown(dict(c.overrides).get(d.field)) for d in spec.dimensions}
         for metric, text in spec.quantities():
             if c.rows:
                 e = search.estimate(c, metric, text)
@@ -795,8 +795,9 @@ def plot(result: dict, spec: SearchSpec):
     fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.4 * rows), squeeze=False)
     ax = axes[0][0]
     if len(rounds):
-        ax.step(rounds["round"].to_numpy() + 1, rounds["alive"], where="post", color="black")
-        ax.set_xlabel("round (deals a candidate doubling)")
+        ax.step(np.r_[0, rounds["round"].to_numpy() + 1], np.r_[len(table), rounds["alive"]], where="post",
+                color="black")
+        ax.set_xlabel("rounds played (a candidate's deals doubling each round)")
         ax.set_ylabel("candidates still racing")
         ax.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform")
     for a in axes[0][1:]:
@@ -804,15 +805,18 @@ def plot(result: dict, spec: SearchSpec):
     colours = {"winner": "tab:red", "final": "tab:blue", "beaten": "tab:grey"}
     for i, d in enumerate(dims):
         a = axes[1 + i // cols][i % cols]
-        labels = [json.dumps(v) for v in d.values]
+        labels = [_shown(v) for v in d.values]
         if key in table:
             x = table[d.field].map(lambda t, labels=labels: labels.index(t) if t in labels else -1)
             for status, part in table.assign(x=x).groupby(table["status"].str.split(" ").str[0]):
                 err = [part[key] - part[f"{key}_ci_low"], part[f"{key}_ci_high"] - part[key]]
                 a.errorbar(part["x"], part[key], yerr=err, fmt="o", ms=3, alpha=0.6, lw=0.6,
                            color=colours.get(status, "tab:orange"), label=status)
-        a.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 4 else 0, fontsize=6, ha="right")
-        a.set_xlabel(d.field)
+        if len(labels) <= 12:
+            a.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 4 else 0, fontsize=6, ha="right")
+            a.set_xlabel(d.field)
+        else:  # too many values to name: their order in the spec
+            a.set_xlabel(f"{d.field} (the spec's choice number, of {len(labels)})")
         a.set_ylabel(key, fontsize=7)
         if i == 0:
             a.legend(fontsize=6)
