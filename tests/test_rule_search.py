@@ -67,6 +67,17 @@ def test_a_search_interrupted_resumes_to_the_same_answer_on_one_or_two_workers(t
         assert (tmp_path / "cut" / "chunks" / path.name).read_bytes() == path.read_bytes()
 
 
+def test_a_search_on_a_dask_cluster_gives_the_same_answer(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")  # CI installs the dask extra, so this runs there
+    spec = search.parse_search({**RANKS, "deals": 8192})
+    local = search.run(spec, tmp_path / "local")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        on_dask = search.run(spec, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    for key in ("candidates", "rounds", "recheck"):
+        pd.testing.assert_frame_equal(local[key], on_dask[key])
+
+
 @pytest.mark.parametrize("change, message", [
     ({"search": {"fields": {"colour": "switch"}}}, "unknown Rules field 'colour'"),
     ({"search": {"fields": {"end_at": {"range": [7, 5]}}}}, "empty range"),
@@ -124,3 +135,14 @@ def test_tpe_proposals_repeat_from_the_seed(tmp_path):
     assert sorted(p.name for p in (tmp_path / "tpe" / "chunks").iterdir()) == chunks
     pd.testing.assert_frame_equal(first["candidates"], again["candidates"])
     assert 1 <= len(first["candidates"]) <= 5 and first["winner"] == again["winner"] is not None
+
+
+def test_stage_fields_and_constraints_between_fields_pick_the_candidates():
+    """A game made of games: its stage's fields searched as stage.field, constrained by name."""
+    spec = search.parse_search({
+        "game": "geodouble", "deals": 10,
+        "search": {"fields": {"stage.end_at": {"choices": [5, 6, "none"]}, "stage.hand_size": {"range": [7, 9]}},
+                   "constraints": ["stage.hand_size - stage.discards == 6", "stage.end_at != 5"]},
+        "objective": {"minimise": "seat_gap"}})
+    assert search.Space(spec).listed() == [(("stage.end_at", 6), ("stage.hand_size", 8)),
+                                           (("stage.end_at", None), ("stage.hand_size", 8))]

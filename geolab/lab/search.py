@@ -300,8 +300,9 @@ class Expression:
             self.tree = ast.parse(text, mode="eval").body
         except SyntaxError:
             raise GeolabError(f"search.constraints: {text!r} is not an expression over field names") from None
+        inner = {id(n.value) for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)}  # stage of stage.x
         for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name | ast.Attribute) and self._name(node) is not None:
+            if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner and self._name(node) is not None:
                 name = self._name(node)
                 if name not in names and name.lower() not in _WORDS and name not in _CALLS:
                     raise GeolabError(f"search.constraints: {text!r} names {name!r}, not a field of these rules")
