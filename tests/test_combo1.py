@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from geolab.cards import POSTAL, RANKS, STATEHOOD
-from geolab.errors import IllegalActionError
+from geolab.errors import IllegalActionError, RulesError
 from geolab.games.borderup.reference import WRONG, has_solution
 from geolab.games.combo1.reference import ENGINE, Deal, GameSeen, Pick, deal_one, final_decided, first_player, slots
-from geolab.games.combo1.rules import BORDER_UP, DASHING, STATE_IQ, Rules
+from geolab.games.combo1.rules import BORDER_UP, DASHING, GAMES, STATE_IQ, Rules
 from geolab.games.combo1.rules import RANKS as PLAY_RANKS
 from geolab.games.dashing.reference import Row, Said
 from geolab.stepwise import Claim, State
@@ -90,6 +90,20 @@ def test_the_morning_plays_the_four_games_in_order_again_and_again_until_the_bel
     longer = _play(Rules(minutes=8), _deal(rules, 1), wins=[0, 1, 0, None] * 3)
     assert [g.game for g in longer.games] == kinds and longer.games[-1].end == 480.0
     assert all(g.counted for g in longer.games) and longer.wins == (4, 2)
+
+
+def test_the_morning_plays_its_order_field_and_refuses_an_order_that_is_no_permutation():
+    order = ("ranks", "dashing-states", "border-up", "state-iq")
+    rules = Rules(minutes=9, order=order)
+    played = _play(rules, _deal(rules, 1), wins=[0, 1, 0, None] * 4)
+    kinds = [g.game for g in played.games]
+    assert len(kinds) > 4 and kinds == [GAMES.index(order[k % 4]) for k in range(len(kinds))]
+    # Play the Ranks first: no Dashing States before it gives the first lead, so the draw does
+    assert played.games[0].first is None and played.games[0].draw is not None
+    used = [sum(g.game == k for g in played.games) for k in range(4)]
+    assert all(u <= s for u, s in zip(used, slots(rules)))  # the deal holds enough of each game
+    with pytest.raises(RulesError, match="order must name each of"):
+        Rules(order=("ranks", "ranks", "border-up", "state-iq")).validate()
 
 
 def test_a_game_unfinished_at_the_bell_counts_under_unfinished_count():

@@ -22,6 +22,7 @@ VARIANTS = {
     "final": Rules.preset("final"),
     "short": Rules(minutes=5),
     "count": Rules(minutes=5, unfinished="count"),
+    "reordered": Rules(minutes=6, order=("ranks", "dashing-states", "state-iq", "border-up")),
     "literal": Rules(round="final", early_stop="literal"),
     "playoff": Rules.preset("playoff"),
 }

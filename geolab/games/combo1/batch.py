@@ -339,7 +339,8 @@ class _Block:
         tiebreak = np.zeros(m, bool)
         if rules.seconds is not None:
             live = self.clock < rules.seconds if j else np.ones(m, bool)
-            kind = np.full(m, j % len(GAMES), np.int8) if rules.round == "morning" else out.picks[:, j % 2].copy()
+            kind = (np.full(m, rules.morning[j % len(GAMES)], np.int8) if rules.round == "morning"
+                    else out.picks[:, j % 2].copy())
             return np.where(live, kind, -1).astype(np.int8), tiebreak
         if j < rules.regular:  # an untimed round's regular games: the final's four (it may stop after three)
             kind = np.full(m, j, np.int8)

@@ -4,7 +4,7 @@ The match is a game made of games: it plays Border-Up, State IQ, Dashing States 
 Ranks by their own engines' steps (`geolab.stepwise.stage`), with their own rules
 (`Rules.stage`), and keeps the clock and the games won.
 
-**The schedule** (`Rules.round`). A morning match plays the four games in order, again and
+**The schedule** (`Rules.round`). A morning match plays the four games in order (`Rules.order`), again and
 again, while the round's clock runs; an afternoon match first draws a card each (the statehood
 rank closer to 1 chooses first), each team chooses a game (kind ``choose``; the second a
 different one), and the two alternate while the clock runs; the final plays the four games once,
@@ -84,7 +84,7 @@ def slots(rules: Rules) -> tuple[int, ...]:
     game at its shortest (`timing.shortest`), over every afternoon choice."""
     if rules.regular:
         return (1 + rules.tiebreaks, *(int(g < rules.regular) for g in range(1, len(GAMES))))
-    plans = [GAMES] if rules.round == "morning" else [(a, b) for a in GAMES for b in GAMES if a != b]
+    plans = [rules.order] if rules.round == "morning" else [(a, b) for a in GAMES for b in GAMES if a != b]
     most = [0] * len(GAMES)
     for plan in plans:
         count, clock, k = [0] * len(GAMES), 0.0, 0
@@ -246,7 +246,7 @@ def next_game(rules: Rules, games: Sequence[GamePlayed], picks: Sequence[int]) -
     """The game the match plays next and whether it is a tie-breaker; None: the match is over."""
     k = len(games)
     if rules.round == "morning":
-        return (k % len(GAMES), False)
+        return (rules.morning[k % len(GAMES)], False)
     if rules.round == "afternoon":
         return (picks[k % 2], False)
     regular = [g for g in games if not g.tiebreak]

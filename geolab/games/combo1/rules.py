@@ -37,6 +37,7 @@ class Rules(RulesBase):
 
     round: str = "morning"
     minutes: int | None = None
+    order: tuple[str, ...] = GAMES
     unfinished: str = "void"
     early_stop: str = "decided"
     tiebreaks: int = 10
@@ -66,6 +67,8 @@ class Rules(RulesBase):
                  "picks a game, the statehood draw picks first; the two alternate until the bell) or final (the "
                  "championship: the four games once, an early stop, a Border-Up tie-breaker) or playoff (one "
                  "Border-Up game, again while it ties: the tournament's playoff for a place in the final)",
+        "order": "the morning's order of the four games, played again and again until the bell (the text's: "
+                 "border-up, state-iq, dashing-states, ranks; the final keeps the text's)",
         "minutes": "the round's length (none: the text's, 20 in the morning and 12 in the afternoon; the final "
                    "is not timed)",
         "unfinished": "a game still being played at the bell: void (it does not count) or count",
@@ -97,6 +100,11 @@ class Rules(RulesBase):
         playoff's one Border-Up (0: a timed round, whose clock decides)."""
         return {"final": len(GAMES), "playoff": 1}.get(self.round, 0)
 
+    @property
+    def morning(self) -> tuple[int, ...]:
+        """The morning's games in play order, as `GAMES` indexes."""
+        return tuple(GAMES.index(g) for g in self.order)
+
     def setup(self, game: int) -> float:
         return (self.setup_border_up, self.setup_state_iq, self.setup_dashing, self.setup_ranks)[game]
 
@@ -114,6 +122,7 @@ class Rules(RulesBase):
 
         need(self.round in ROUNDS, f"round must be one of {', '.join(ROUNDS)}")
         need(self.minutes is None or 1 <= self.minutes <= 600, "minutes must be within 1-600, or none")
+        need(sorted(self.order) == sorted(GAMES), f"order must name each of {', '.join(GAMES)} once")
         need(self.unfinished in UNFINISHED, f"unfinished must be one of {', '.join(UNFINISHED)}")
         need(self.early_stop in EARLY_STOP, f"early_stop must be one of {', '.join(EARLY_STOP)}")
         need(0 <= self.tiebreaks <= 100, "tiebreaks must be within 0-100")
