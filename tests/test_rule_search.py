@@ -12,6 +12,8 @@ import pytest
 from geolab.cli import main
 from geolab.errors import GeolabError
 from geolab.lab import search
+from geolab.lab.balance import metrics
+from geolab.lab.tables import Totals
 
 #: Play the Ranks, greedy self-play: where the base flips and when a deal stops, for the first
 #: leader's best share (8 candidates, up to 16,384 deals each in 4 chunks: rounds of 1, 2, 4).
@@ -39,7 +41,19 @@ def test_racing_finds_the_uniform_sweeps_winner_for_fewer_deals(tmp_path):
     assert raced["racing_confidence_each"] == pytest.approx(1 - 0.05 / (8 * 2 * 3))
     winner = table[table["status"] == "winner"].iloc[0]
     assert winner["deals"] == 16384
-    assert len(raced["recheck"]) == 2 and (raced["recheck"]["deals"] == 4096).all()
+    assert len(raced["recheck"]) == 3 and (raced["recheck"]["deals"] == 4096).all()
+    # the base preset beside them on the same fresh deals: what a recommendation is compared with
+    base = raced["recheck"].iloc[-1]
+    assert (base["place"], base["candidate"], base["name"], base["overrides"]) == (0, -1, "rules=combo1", "{}")
+    fresh = metrics(Totals.from_rows([search.run_chunk("ranks", "combo1", [], "greedy", raced["fresh_seed"], 0, 4096)]))
+    assert base["first_share@greedy"] == fresh["first_share"] and base["shared_rate@greedy"] == fresh["shared_rate"]
+    # the best so far after each round, with its racing interval: the last is the winner
+    rounds = raced["rounds"]
+    assert rounds["best"].iloc[-1] == raced["winner"]
+    assert (rounds["best_ci_low"] <= rounds["best_value"]).all()
+    assert (rounds["best_value"] <= rounds["best_ci_high"]).all()
+    fig = search.plot(raced, spec)  # the top row's three panels all drawn: racing, best so far, deals
+    assert all(a.axison and a.has_data() for a in fig.axes[:3])
     # end_at 5 and 6 play the same games under win_tricks 5: the runner-up is other rules
     twin = table[table["same_games_as"] == winner["candidate"]]
     assert list(twin["name"]) == raced["same_as_winner"] and len(twin) == 1

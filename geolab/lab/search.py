@@ -498,9 +498,11 @@ class Search:
                                      (self.spec.game, self.spec.rules, [list(p) for p in cand.overrides], text, seed,
                                       start, min(self.size, deals - start))))
 
+        by_index = {cand.index: cand for cand, _ in wanted}  # the official rules' re-check is no candidate
+
         def finished(key, row) -> None:
             c, line, k = key
-            row = {"candidate": self.candidates[c].name, "lineup": self.spec.lineups[line], "chunk": k, **row}
+            row = {"candidate": by_index[c].name, "lineup": self.spec.lineups[line], "chunk": k, **row}
             write_json(row, self._path(kind, c, line, k))
 
         if todo:
@@ -570,7 +572,7 @@ class Search:
             alive = [c for c in alive if c.status == "racing"]
             self.rounds.append({"round": len(self.rounds), "chunks": chunks,
                                 "deals_per_candidate": min(chunks * self.size, self.spec.deals),
-                                "alive": len(alive), "deals_spent": self.spent})
+                                "alive": len(alive), "deals_spent": self.spent, **self.best_so_far()})
             if self.progress:
                 self.progress(self.status(alive))
             if len(alive) == 1 and self.sure(alive[0]):
@@ -583,6 +585,15 @@ class Search:
         return {"alive": len(alive), "deals": self.spent, "candidates": len(self.candidates),
                 "best": None if best is None else best.name,
                 "best_value": None if best is None else best.rows[self.spec.objective_lineup][self.spec.metric]}
+
+    def best_so_far(self) -> dict:
+        """The best candidate after a round and its objective with the racing interval (the
+        search plot's top-middle panel: how the answer settles as the deals grow)."""
+        best = self.best([c for c in self.candidates if c.rows])
+        if best is None:
+            return {"best": None, "best_value": math.nan, "best_ci_low": math.nan, "best_ci_high": math.nan}
+        e = self.estimate(best, self.spec.metric, self.spec.objective_lineup)
+        return {"best": best.name, "best_value": e.value, "best_ci_low": e.low, "best_ci_high": e.high}
 
     def best(self, pool: list[Candidate]) -> Candidate | None:
         """The candidate a designer would pick from these: the most deals played, every bound
@@ -748,10 +759,15 @@ def finish(search: Search) -> dict:
     if ranked:
         size = search.size
         chunks = -(-spec.recheck // size)
-        totals = search.play("recheck", [(c, chunks) for c in ranked], fresh, spec.recheck)
-        for place, c in enumerate(ranked):
-            row = {"place": place + 1, "candidate": c.index, "name": c.name, "overrides": json.dumps(dict(c.overrides)),
-                   "seed": fresh}
+        # the spec's base rules on the same fresh deals: the figures a recommendation stands beside
+        official = Candidate(len(search.candidates), ())
+        picked = ranked + [official]
+        totals = search.play("recheck", [(c, chunks) for c in picked], fresh, spec.recheck)
+        for place, c in enumerate(picked):
+            base = c is official  # place 0, candidate -1: the base preset, searched or not
+            row = {"place": 0 if base else place + 1, "candidate": -1 if base else c.index,
+                   "name": f"rules={spec.rules}" if base else c.name,
+                   "overrides": json.dumps(dict(c.overrides)), "seed": fresh}
             for metric, text in spec.quantities():
                 m = metrics(totals[(c.index, text)])
                 e = estimate(m, metric, INTERVALS[metric])
@@ -782,7 +798,9 @@ def finish(search: Search) -> dict:
 
 
 def plot(result: dict, spec: SearchSpec):
-    """Candidates alive over the rounds, and the objective against each field searched."""
+    """The search on its top row (candidates racing, the best so far with its racing interval,
+    deals spent against a uniform sweep's, over the rounds), and the objective against each
+    field searched below."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -791,18 +809,42 @@ def plot(result: dict, spec: SearchSpec):
     table, rounds = result["candidates"], result["rounds"]
     key = f"{spec.metric}@{spec.objective_lineup}"
     dims = spec.dimensions
-    cols = min(3, len(dims)) or 1
+    cols = 3
     rows = 1 + -(-len(dims) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.4 * rows), squeeze=False)
-    ax = axes[0][0]
+    ax, best, spent = axes[0]
     if len(rounds):
-        ax.step(np.r_[0, rounds["round"].to_numpy() + 1], np.r_[len(table), rounds["alive"]], where="post",
-                color="black")
+        x = rounds["round"].to_numpy() + 1
+        ax.step(np.r_[0, x], np.r_[len(table), rounds["alive"]], where="post", color="black")
         ax.set_xlabel("rounds played (a candidate's deals doubling each round)")
         ax.set_ylabel("candidates still racing")
-        ax.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform")
-    for a in axes[0][1:]:
-        a.axis("off")
+        ax.set_title(f"{len(table):,} candidates", fontsize=9)
+        if "best_value" in rounds:
+            value = rounds["best_value"].to_numpy(float)
+            err = [value - rounds["best_ci_low"].to_numpy(float), rounds["best_ci_high"].to_numpy(float) - value]
+            best.errorbar(x, value, yerr=err, fmt="o-", color="tab:red", ms=4, capsize=3)
+            changed = rounds["best"].ne(rounds["best"].shift())
+            for r, name in zip(x[changed.to_numpy()], rounds["best"][changed]):
+                best.annotate(f"{name}"[:40], (r, value[r - 1]), fontsize=5, rotation=20,
+                              xytext=(2, 4), textcoords="offset points")
+            best.set_xlabel("rounds played")
+            best.set_ylabel(f"best so far: {key}", fontsize=7)
+            best.set_title("the best candidate after each round (racing interval)", fontsize=9)
+        else:
+            best.axis("off")
+        spent.bar(x, rounds["deals_spent"].diff().fillna(rounds["deals_spent"]), color="tab:blue",
+                  label="deals played this round")
+        spent.plot(x, rounds["deals_spent"], "o-", color="black", ms=3, label="deals spent so far")
+        spent.axhline(result["uniform_deals"], color="tab:grey", ls="--", label="a uniform sweep")
+        spent.set_yscale("log")
+        spent.set_xlabel("rounds played")
+        spent.set_ylabel("deals (every line-up counted)")
+        spent.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform "
+                        f"({result['saving']:.1f}x fewer)", fontsize=9)
+        spent.legend(fontsize=6)
+    else:
+        best.axis("off")
+        spent.axis("off")
     colours = {"winner": "tab:red", "final": "tab:blue", "beaten": "tab:grey"}
     for i, d in enumerate(dims):
         a = axes[1 + i // cols][i % cols]
