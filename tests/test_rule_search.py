@@ -126,7 +126,8 @@ def toml(data: dict) -> str:
 def test_a_second_game_is_searched_through_the_same_path(tmp_path, capsys):
     """Jumbled: the table's size, by the command; nothing in the search names the game."""
     spec = {"game": "jumbled", "bots": ["heuristic,random"], "deals": 4096, "chunk": 4096, "seed": 1,
-            "search": {"recheck": 4096, "runners_up": 0, "fields": {"players": {"range": [2, 3]}}},
+            "search": {"recheck": 4096, "runners_up": 0,
+                       "fields": {"players": {"range": [2, 3]}, "target": {"choices": [40]}}},
             "objective": {"maximise": "skill_edge"}}
     path = tmp_path / "jumbled.toml"
     path.write_text(toml(spec))
@@ -135,6 +136,9 @@ def test_a_second_game_is_searched_through_the_same_path(tmp_path, capsys):
     assert out["candidates"] == 2 and out["winner"] and out["deals_spent"] <= out["uniform_deals"]
     assert {"candidates.csv", "rounds.csv", "recheck.csv", "search.png", "meta.json"} <= \
         {p.name for p in (tmp_path / "out").iterdir()}
+    # a field given one value is a setting of the study: the base rules re-checked beside the winner have it
+    base = pd.read_csv(tmp_path / "out" / "recheck.csv").iloc[-1]
+    assert base["name"] == "rules=standard,target=40" and json.loads(base["overrides"]) == {"target": 40}
 
 
 def test_tpe_proposals_repeat_from_the_seed(tmp_path):

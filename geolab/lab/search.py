@@ -759,14 +759,17 @@ def finish(search: Search) -> dict:
     if ranked:
         size = search.size
         chunks = -(-spec.recheck // size)
-        # the spec's base rules on the same fresh deals: the figures a recommendation stands beside
-        official = Candidate(len(search.candidates), ())
+        # the spec's base rules on the same fresh deals, the figures a recommendation stands beside;
+        # a field given one value only is a setting of the study (players = 6), so the base has it too
+        official = Candidate(len(search.candidates), tuple((d.field, d.values[0]) for d in spec.dimensions
+                                                           if len(d.values) == 1))
         picked = ranked + [official]
         totals = search.play("recheck", [(c, chunks) for c in picked], fresh, spec.recheck)
         for place, c in enumerate(picked):
             base = c is official  # place 0, candidate -1: the base preset, searched or not
             row = {"place": 0 if base else place + 1, "candidate": -1 if base else c.index,
-                   "name": f"rules={spec.rules}" if base else c.name,
+                   "name": ",".join([f"rules={spec.rules}"] + [name_of(c.overrides)] * bool(c.overrides)) if base
+                   else c.name,
                    "overrides": json.dumps(dict(c.overrides)), "seed": fresh}
             for metric, text in spec.quantities():
                 m = metrics(totals[(c.index, text)])
