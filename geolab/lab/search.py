@@ -844,7 +844,7 @@ def plot(result: dict, spec: SearchSpec):
         spent.set_ylabel("deals (every line-up counted)")
         spent.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform "
                         f"({result['saving']:.1f}x fewer)", fontsize=9)
-        spent.legend(fontsize=6)
+        spent.legend(fontsize=6, loc="lower right")
     else:
         best.axis("off")
         spent.axis("off")
