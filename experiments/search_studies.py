@@ -5,6 +5,7 @@ results/search/<study>/ (the chunk files are left out: rerun this command to reg
     python experiments/search_studies.py ranks-bases geodouble-race combo1-morning
     python experiments/search_studies.py jumbled-bonus            # one search per player count, 2-8
     python experiments/search_studies.py class-groups             # one search per class size, 12-32
+    python experiments/search_studies.py --replot ranks-bases     # search.png again from the committed tables
 
 Each search's wall and CPU seconds (this process and its workers, `resource.getrusage`) and the
 load average before and after go to meta.json: the machine is shared.
@@ -21,6 +22,8 @@ import sys
 import time
 import tomllib
 from pathlib import Path
+
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -68,18 +71,33 @@ def one(name: str, data: dict, out: Path, workers: int, command: str) -> dict:
     return meta
 
 
+def replot(out: Path, spec: search.SearchSpec) -> None:
+    """search.png again from the tables and meta.json on disk (no deals played)."""
+    fields = {d.field: str for d in spec.dimensions}  # the values as the search shows them ("none", "[1,50]")
+    m = json.loads((out / "meta.json").read_text())
+    result = {"candidates": pd.read_csv(out / "candidates.csv", converters=fields),
+              "rounds": pd.read_csv(out / "rounds.csv"), **{k: m[k] for k in ("winner", "deals_spent", "uniform_deals",
+                                                                               "saving")}}
+    search.plot(result, spec).savefig(out / "search.png", dpi=110, bbox_inches="tight")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("studies", nargs="+", help="spec names under experiments/search/")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--replot", action="store_true", help="redraw search.png from the committed tables only")
     args = parser.parse_args()
     for name in args.studies:
         data = tomllib.loads((SPECS / f"{name}.toml").read_text())
         command = f"python experiments/search_studies.py {name}"
+        runs = [(data, OUT / name)]
         if name in PER:
             field, values = PER[name]
-            for value in values:
-                data["search"]["fields"][field] = {"choices": [value]}
-                one(name, data, OUT / name / f"{field}-{value}", args.workers, command)
-        else:
-            one(name, data, OUT / name, args.workers, command)
+            runs = [({**data, "search": {**data["search"], "fields": {**data["search"]["fields"],
+                                                                       field: {"choices": [value]}}}},
+                     OUT / name / f"{field}-{value}") for value in values]
+        for one_data, out in runs:
+            if args.replot:
+                replot(out, search.parse_search(one_data))
+            else:
+                one(name, one_data, out, args.workers, command)

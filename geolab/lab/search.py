@@ -831,7 +831,7 @@ def plot(result: dict, spec: SearchSpec):
                 best.annotate(f"{name}"[:40], (r, value[r - 1]), fontsize=5, rotation=20,
                               xytext=(2, 4), textcoords="offset points")
             best.set_xlabel("rounds played")
-            best.set_ylabel(f"best so far: {key}", fontsize=7)
+            best.set_ylabel(f"best so far: {spec.metric}", fontsize=7)
             best.set_title("the best candidate after each round (racing interval)", fontsize=9)
         else:
             best.axis("off")
@@ -845,6 +845,9 @@ def plot(result: dict, spec: SearchSpec):
         spent.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform "
                         f"({result['saving']:.1f}x fewer)", fontsize=9)
         spent.legend(fontsize=6, loc="lower right")
+        ax.set_xticks(np.r_[0, x])  # whole rounds, however few
+        best.set_xticks(x)
+        spent.set_xticks(x)
     else:
         best.axis("off")
         spent.axis("off")
@@ -863,11 +866,12 @@ def plot(result: dict, spec: SearchSpec):
             a.set_xlabel(d.field)
         else:  # too many values to name: their order in the spec
             a.set_xlabel(f"{d.field} (the spec's choice number, of {len(labels)})")
-        a.set_ylabel(key, fontsize=7)
+        a.set_ylabel(spec.metric, fontsize=7)
         if i == 0:
             a.legend(fontsize=6)
     for j in range(len(dims), (rows - 1) * cols):
         axes[1 + j // cols][j % cols].axis("off")
-    fig.suptitle(f"{spec.game}: {spec.sense} {key}; winner {result['winner']}", fontsize=9)
+    fig.suptitle(f"{spec.game}: {spec.sense} {spec.metric} ({spec.objective_lineup}); winner {result['winner']}",
+                 fontsize=9)
     fig.tight_layout()
     return fig
