@@ -6,7 +6,10 @@
 
 The spec is experiments/search/ranks-counting.toml (counter v greedy, skill edge subject to a
 fair first lead and few ties, 102,400 deals at most a candidate); the large grid is every
-pattern of bases 1 and 50 over the 8 tricks (256) x end_at 5, 6, 7, none. Wall and CPU seconds
+pattern of bases 1 and 50 over the 8 tricks (256) x hidden_lead x last_trick_breaks_tie, end_at
+at the official 6: 1,024 rules that play different games (until issue 36's studies it was the
+256 patterns x end_at 5, 6, 7, none, three quarters of them twins: with win_tricks 5 every
+end_at plays the same winners, so racing could not tell them apart and spent deals on each). Wall and CPU seconds
 (this process and its children, `resource.getrusage`) go to results/search/rules/bench-<grid>.json
 with the search's own tables under results/search/rules/<grid>/. The machine is shared: the
 load average before and after is recorded.
@@ -42,8 +45,12 @@ def cpu() -> float:
 
 def spec_data(grid: str) -> dict:
     data = tomllib.loads(SPEC.read_text())
-    if grid == "large":
-        data["search"]["fields"]["bases"] = {"choices": [list(p) for p in itertools.product([1, 50], repeat=8)]}
+    if grid == "large":  # 1,024 rules that play different games (end_at kept: its values play twins)
+        fields = data["search"]["fields"]
+        del fields["end_at"]
+        fields["bases"] = {"choices": [list(p) for p in itertools.product([1, 50], repeat=8)]}
+        fields["hidden_lead"] = "switch"
+        fields["last_trick_breaks_tie"] = "switch"
     return data
 
 
@@ -72,6 +79,7 @@ def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
               "lineups": list(spec.lineups), "winner": raced["winner"], "deals_spent": raced["deals_spent"],
               "uniform_deals": raced["uniform_deals"], "saving": raced["saving"],
               "racing_confidence_each": raced["racing_confidence_each"],
+              "twins": int(raced["candidates"]["same_games_as"].notna().sum()),
               "rounds": raced["rounds"].to_dict("records"), **times}
     if uniform:
         swept, t = timed("uniform", lambda: search.uniform(spec, listed, scratch / f"uniform-{grid}", workers=workers))
