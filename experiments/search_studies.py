@@ -2,7 +2,7 @@
 experiments/search/ raced by `geolab.lab.search`, its tables, plot and meta.json written to
 results/search/<study>/ (the chunk files are left out: rerun this command to regenerate them).
 
-    python experiments/search_studies.py ranks-bases geodouble-race combo1-morning
+    python experiments/search_studies.py ranks-bases geodouble-race combo1-morning combo1-order
     python experiments/search_studies.py jumbled-bonus            # one search per player count, 2-8
     python experiments/search_studies.py class-groups             # one search per class size, 12-32
     python experiments/search_studies.py --replot ranks-bases     # search.png again from the committed tables
