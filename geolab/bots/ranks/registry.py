@@ -68,8 +68,8 @@ def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms
                   oversample=oversample, seed=seed)
 
 
-def sequential(rules: Rules, k: int = 144, least: int = 16, step: int = 16, z: float = 2.0,
-               budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5,
+def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: float = 1.5,
+               budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 3.0,
                oversample: int = 4, seed: int = 0):
     from geolab.bots.ranks.sequential import policy
 
@@ -125,7 +125,7 @@ BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently wi
          family="search", example="montecarlo:k=4,budget_ms=none", skill_curve=SKILL_CURVE)
 BOTS.add("sequential", sequential, "montecarlo that solves layouts in small batches until the best move is clear "
          "(up to k), so close calls get more layouts in the same CPU a decision", family="search",
-         example="sequential:k=32,budget_ms=none")
+         example="sequential:k=8,least=4,step=2,budget_ms=none")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "

@@ -51,8 +51,8 @@ class SequentialSeat(MonteCarloSeat):
 
     name = "sequential"
 
-    def __init__(self, k: int = 144, least: int = 16, step: int = 16, z: float = 2.0, budget_ms: float | None = 12.0,
-                 cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4, seed: int = 0):
+    def __init__(self, k: int = 80, least: int = 16, step: int = 16, z: float = 1.5, budget_ms: float | None = 12.0,
+                 cap_ms: float = 30.0, candidates: int = 3, infer: float = 3.0, oversample: int = 4, seed: int = 0):
         if least < 2 or step < 1:
             raise GeolabError("sequential: least must be at least 2 and step at least 1")
         super().__init__(k=k, budget_ms=budget_ms, cap_ms=cap_ms, candidates=candidates, infer=infer,
