@@ -125,7 +125,7 @@ BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently wi
          family="search", example="montecarlo:k=4,budget_ms=none", skill_curve=SKILL_CURVE)
 BOTS.add("sequential", sequential, "montecarlo that solves layouts in small batches until the best move is clear "
          "(up to k), so close calls get more layouts in the same CPU a decision", family="search",
-         example="sequential:k=8,least=4,step=2,budget_ms=none")
+         example="sequential:k=4,least=2,step=2,budget_ms=none")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "
