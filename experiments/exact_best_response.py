@@ -24,7 +24,8 @@ from geolab.bots.ranks.registry import BOTS
 from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.solver.best_response import deals, exact_value, exploitability
 
-TARGETS = "random,greedy,planner,counter,montecarlo:k=8,budget_ms=none"
+TARGETS = ("random,greedy,planner,counter,montecarlo:k=8,budget_ms=none,"
+           "sequential:k=8,least=4,step=2,budget_ms=none,sequential:k=16,least=8,step=4,budget_ms=none")
 OTHERS = "random,greedy,planner,counter"
 
 

@@ -184,10 +184,12 @@ class MonteCarloSeat:
         False for the layouts its work limit cut short.
 
         Returns the scores of the solved layouts stacked on the first axis (None if none was).
+        A subclass may start with more than one layout (`first`), cap the batches (`step`) and
+        stop once `_settled` says the layouts so far have decided the move; here none applies.
         """
-        done, batch, parts = 0, 1, []
+        done, batch, parts = 0, self.first, []
         while done < self.k:
-            batch = min(batch, self.k - done)
+            batch = min(batch, self.k - done, self.step or self.k)
             if self.budget_ms is None:
                 scores, solved = evaluate(rng, batch, None)
             else:
@@ -203,6 +205,8 @@ class MonteCarloSeat:
             done += batch
             if not solved.all():  # the work limit ran out: so has the time
                 break
+            if self._settled(parts):
+                break
             spent = (time.thread_time() - start) * 1000
             if self.budget_ms is None:
                 batch = self.k
@@ -212,6 +216,16 @@ class MonteCarloSeat:
                 break
             batch = max(1, int(min(self.budget_ms - spent, self.cap_ms - spent) / per))
         return np.concatenate(parts) if sum(len(p) for p in parts) else None
+
+    #: layouts in the first batch (one: it measures the time a layout takes, cheaply)
+    first: int = 1
+    #: layouts a batch at most (None: as many as the budget allows)
+    step: int | None = None
+
+    def _settled(self, parts: list[np.ndarray]) -> bool:
+        """Whether the layouts solved so far (`parts`: each batch's scores) decide the move,
+        so sampling may stop before `k`: never, here (`SequentialSeat` asks)."""
+        return False
 
     @staticmethod
     def _pick(means: np.ndarray, moves: list, fallback):

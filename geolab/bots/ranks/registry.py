@@ -68,6 +68,25 @@ def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms
                   oversample=oversample, seed=seed)
 
 
+def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: float = 1.5,
+               budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 3.0,
+               oversample: int = 4, seed: int = 0):
+    from geolab.bots.ranks.sequential import policy
+
+    param_range("k", k, 1, MAX_LAYOUTS)
+    param_range("least", least, 2, MAX_LAYOUTS)
+    param_range("step", step, 1, MAX_LAYOUTS)
+    param_range("z", z, 0, 100)
+    param_range("budget_ms", budget_ms, 0, MAX_BUDGET_MS, low_open=True, none_ok=True)
+    param_range("cap_ms", cap_ms, 0, MAX_CAP_MS, low_open=True)
+    param_range("candidates", candidates, 1, 50)
+    param_range("infer", infer, 0, 100)
+    param_range("oversample", oversample, 1, 64)
+    param_range("seed", seed, 0, INT63_MAX)
+    return policy(k=k, least=least, step=step, z=z, budget_ms=budget_ms, cap_ms=cap_ms, candidates=candidates,
+                  infer=infer, oversample=oversample, seed=seed)
+
+
 def ismcts(rules: Rules, iterations: int = 100_000, budget_ms: float | None = 10.0, cap_ms: float = 40.0,
            exploration: float = 0.7, layouts: int = 128, infer: float = 1.5, seed: int = 0):
     from geolab.bots.ranks.ismcts import policy
@@ -104,6 +123,9 @@ BOTS.add("learned", learned, "scikit-learn model of each decision (geolab train 
          family="learned")
 BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently with its play; the solver scores each",
          family="search", example="montecarlo:k=4,budget_ms=none", skill_curve=SKILL_CURVE)
+BOTS.add("sequential", sequential, "montecarlo that solves layouts in small batches until the best move is clear "
+         "(up to k), so close calls get more layouts in the same CPU a decision", family="search",
+         example="sequential:k=4,least=2,step=2,budget_ms=none")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "
