@@ -505,6 +505,10 @@ class BatchBot:
     #: ``together(bots, which)``: one bot that answers a `geolab.lineup.Lineup` of bots all of
     #: this class at once (row i as ``bots[which[i]]``), or None
     together: ClassVar[Callable | None] = None
+    #: ``probabilities(decision) -> {action: probability}``: the bot's exact action probabilities
+    #: at a reference `Decision`, where it can state them (a uniformly random bot), or None; an
+    #: exploiter and the exact best response weigh its play by them rather than by samples
+    probabilities: ClassVar[Callable | None] = None
 
     def act(self, obs, rng: np.random.Generator):
         """The answers to a batch of observations (``obs.kind`` names the decision where the
