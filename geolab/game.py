@@ -764,6 +764,16 @@ class Game(Protocol):
         show such a seat each decision (Play the Ranks, through its `SeatPolicy`): so search
         bots that work on states (OpenSpiel's) play in the arena too."""
 
+    def rollouts(self, rules, states: Sequence, actions: Sequence | None, seat: int, bots: Sequence,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(Optional) row i: reference state ``states[i]`` (one seat's determinizations, all at
+        the same decision of `seat` on the same public history), `seat` plays ``actions[i]``
+        (None: its bot's move), then the batch bots ``bots[s]`` play seat s to the end on the
+        batch engine. Returns `seat`'s win share per row, and per row how many of the other
+        seat's decisions in the state's log its bot would have made otherwise (its likelihood
+        there, for a deterministic bot). The exploiter (`geolab.lab.exploit`) plays its
+        rollouts and weighs its states so, where offered."""
+
     def chance_outcomes(self, rules) -> int:
         """(Optional) every chance outcome is below this; without it, a chance outcome is a
         card (below 50) or a smaller whole number."""
