@@ -268,7 +268,8 @@ def run_arena(args) -> int:
             written.json(results.meta(
                 run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
                 seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
-                exploit_games_per_bot=args.exploit, wall_seconds=round(result.seconds, 3), warmup_seconds=round(warm.seconds, 3),
+                exploit_games_per_bot=args.exploit, wall_seconds=round(result.seconds, 3),
+                warmup_seconds=round(warm.seconds, 3),
                 kernels_compiled=warm.kernels, interrupted=result.interrupted, first_lead=lead,
                 first_means=game.first_means,
                 seating=f"a and b alternate around the table; every deal under each of the {per_deal} rotations",
