@@ -29,6 +29,7 @@ OPTIONAL = {
     "determinize": "builds a state from one seat's observation alone: search bots (OpenSpiel's ISMCTS) play it",
     "seat_policy": "shows a one-game seat each decision of the batch engine: state-search bots play in the arena",
     "chance_outcomes": "bounds its chance outcomes itself (else a chance outcome is a card or smaller)",
+    "rollouts": "plays many reference states out on its batch engine at once: the exploiter's fast path",
 }
 #: Facts about a game that surfaces ask, declared rather than discovered.
 FEATURES = {

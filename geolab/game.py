@@ -505,6 +505,10 @@ class BatchBot:
     #: ``together(bots, which)``: one bot that answers a `geolab.lineup.Lineup` of bots all of
     #: this class at once (row i as ``bots[which[i]]``), or None
     together: ClassVar[Callable | None] = None
+    #: ``probabilities(decision) -> {action: probability}``: the bot's exact action probabilities
+    #: at a reference `Decision`, where it can state them (a uniformly random bot), or None; an
+    #: exploiter and the exact best response weigh its play by them rather than by samples
+    probabilities: ClassVar[Callable | None] = None
 
     def act(self, obs, rng: np.random.Generator):
         """The answers to a batch of observations (``obs.kind`` names the decision where the
@@ -759,6 +763,16 @@ class Game(Protocol):
         """(Optional) a one-game `Seat` as a batch-engine bot, for games whose batch engine can
         show such a seat each decision (Play the Ranks, through its `SeatPolicy`): so search
         bots that work on states (OpenSpiel's) play in the arena too."""
+
+    def rollouts(self, rules, states: Sequence, actions: Sequence | None, seat: int, bots: Sequence,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(Optional) row i: reference state ``states[i]`` (one seat's determinizations, all at
+        the same decision of `seat` on the same public history), `seat` plays ``actions[i]``
+        (None: its bot's move), then the batch bots ``bots[s]`` play seat s to the end on the
+        batch engine. Returns `seat`'s win share per row, and per row how many of the other
+        seat's decisions in the state's log its bot would have made otherwise (its likelihood
+        there, for a deterministic bot). The exploiter (`geolab.lab.exploit`) plays its
+        rollouts and weighs its states so, where offered."""
 
     def chance_outcomes(self, rules) -> int:
         """(Optional) every chance outcome is below this; without it, a chance outcome is a

@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     from geolab.cli import (  # topic modules, each registers its verbs
         balance,
         cards,
+        exploit,
         groups,
         lab,
         offers,
@@ -50,14 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         verb_parser = top.add_parser(verb, help=text, description=text)
         commands[verb] = verb_parser.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for module in (cards, groups, lab, balance, replay, play, racefit, serve, solve, offers):
+    for module in (cards, groups, lab, exploit, balance, replay, play, racefit, serve, solve, offers):
         module.register(commands)
     return parser
 
 
 #: The commands that may compile numba kernels: they say so on stderr when they do
 #: (`geolab.lab.progress.compile_notice`; the lab commands also warm up with a progress bar).
-COMPILING = {"simulate", "arena", "bench", "balance", "sweep", "search", "equilibrium", "solve", "train", "play",
+COMPILING = {"simulate", "arena", "exploit", "bench", "balance", "sweep", "search", "equilibrium", "solve", "train", "play",
              "race-fit"}
 
 

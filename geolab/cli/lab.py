@@ -21,6 +21,7 @@ from geolab.game import parse_bot, split_bots
 # the lab, imported when a command runs (not to read the arguments)
 arena, benches, plots, tables, results = (lazy_module(f"geolab.lab.{m}") for m in ("arena", "benches", "plots",
                                                                                    "tables", "results"))
+exploitation = lazy_module("geolab.lab.exploit")
 
 
 def register(commands) -> None:
@@ -54,6 +55,10 @@ def register(commands) -> None:
         argtypes.rules_arguments(p)
         p.add_argument("--bots", help="comma-separated bots, at least two (default: the game's ladder)")
         p.add_argument("--games", type=argtypes.arena_games, default=100, help="duplicate deals per pair (default 100)")
+        p.add_argument("--exploit", type=argtypes.whole("--exploit", 2, 1_000_000), metavar="N",
+                       help="also N games of the exploiter against each fair bot (two-sided games): its "
+                            "exploitability lower bound and 95%% interval in the table, CSV and ladder (off by "
+                            "default: it costs far more than the arena)")
         _run_arguments(p)
         p.set_defaults(run=run_arena, game=name)
 
@@ -218,6 +223,10 @@ def run_arena(args) -> int:
     if len(set(names)) != len(names):
         raise GeolabError(f"--bots: a bot is named twice in {', '.join(names)}")
     built = {n: entry.bots.make(n, rules) for n in names}  # every mistake before any play
+    if args.exploit:
+        why = exploitation.refusal(entry, rules, None)
+        if why:
+            raise GeolabError(f"--exploit: {why}")
     per_deal = len(tables.rotations(tables.lineup(names[:2], game.seats(rules))))
     total = args.games * len(names) * (len(names) - 1) // 2 * per_deal
     if total > tables.MAX_GAMES:  # the arena keeps every game's score: bounded before any play
@@ -234,6 +243,7 @@ def run_arena(args) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
+    bounds = exploitation.bounds(entry, rules, names, args.exploit, args.seed) if args.exploit else None
 
     def family(name: str) -> str:
         return entry.bots.info(parse_bot(name)[0]).family
@@ -241,6 +251,8 @@ def run_arena(args) -> int:
     reference = arena.ladder_reference(ratings, family)
     reference_means = "the best heuristic" if family(reference) == "heuristic" else "the best bot"
     relative = result.ratings_table(anchor=reference)  # the ladder plot's scale: differences to the reference
+    if bounds is not None:
+        ratings, relative = ratings.merge(bounds, on="bot", how="left"), relative.merge(bounds, on="bot", how="left")
     planned = args.games * len(names) * (len(names) - 1) // 2 * per_deal
     failure = None
     try:
@@ -256,7 +268,8 @@ def run_arena(args) -> int:
             written.json(results.meta(
                 run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
                 seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
-                wall_seconds=round(result.seconds, 3), warmup_seconds=round(warm.seconds, 3),
+                exploit_games_per_bot=args.exploit, wall_seconds=round(result.seconds, 3),
+                warmup_seconds=round(warm.seconds, 3),
                 kernels_compiled=warm.kernels, interrupted=result.interrupted, first_lead=lead,
                 first_means=game.first_means,
                 seating=f"a and b alternate around the table; every deal under each of the {per_deal} rotations",
@@ -282,6 +295,10 @@ def run_arena(args) -> int:
         anchor = ratings.loc[ratings["anchor"], "bot"].iloc[0]
         print(ARENA_RATINGS_COLUMNS.replace("the anchor bot", anchor))
         print_table(ratings.to_dict("records"))
+        if bounds is not None:
+            print(f"exploit_lb: the exploiter's win share - 1/2 against the bot over {args.exploit:,} duplicate games, "
+                  "a LOWER bound on its exploitability; exploit_low-exploit_high: its 95% CI; a bot that peeks "
+                  "gets none (docs/strength.md)")
         print()
         print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
               f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s "

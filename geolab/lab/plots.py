@@ -82,6 +82,10 @@ def rating_ladder(ratings: pd.DataFrame, title: str, anchor_means: str = "the re
         for i, row in part.iterrows():
             text = (f"0 ({anchor_means})" if row["bot"] == anchor else
                     f"{row['rating']:+.0f}  [{row['ci_low']:+.0f}, {row['ci_high']:+.0f}]")
+            if "exploit_lb" in row.index:  # `geolab arena --exploit`: the exploitability lower bound
+                text += ("; exploitable >= {:+.2f} [{:+.2f}, {:+.2f}]".format(
+                    row["exploit_lb"], row["exploit_low"], row["exploit_high"]) if pd.notna(row["exploit_lb"])
+                    else "; peeks: no exploitability")
             ax.annotate(text, (row["rating"], y[i]), xytext=(0, 7), textcoords="offset points", ha="center",
                         va="bottom", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
@@ -93,7 +97,9 @@ def rating_ladder(ratings: pd.DataFrame, title: str, anchor_means: str = "the re
         axes[0][1].set_title("the rest", fontsize=9, color="dimgrey")
     what = f"{anchor} = 0" if anchor else "first bot = 0"
     fig.supxlabel(f"rating difference in Elo points ({what}; +100 = 64% expected score, +400 = ten times the odds)\n"
-                  f"bars: 95% CI of each bot's difference to {anchor or 'it'}", fontsize=9)
+                  f"bars: 95% CI of each bot's difference to {anchor or 'it'}"
+                  + ("; exploitable >=: the exploiter's win share - 1/2, a lower bound, 95% CI"
+                     if "exploit_lb" in ratings.columns else ""), fontsize=9)
     fig.suptitle(f"{title}\nBradley-Terry ratings relative to {anchor or 'the first bot'} ({anchor_means}); "
                  f"{int(ratings['games'].sum() // 2):,} games", fontsize=11)
     fig.tight_layout()

@@ -32,7 +32,7 @@ class Behaviour:
 
     def __init__(self, bot, rules: Rules, seed: int = 0, samples: int = 1):
         self.bot, self.rules, self.seed, self.samples = bot, rules, int(seed), int(samples)
-        self.exact = callable(getattr(bot, "probabilities", None))
+        self.exact = bot.probabilities is not None  # declared by `geolab.game.BatchBot`
 
     def __call__(self, decision: Decision) -> dict:
         if self.exact:

@@ -903,3 +903,102 @@ class SeatPolicy(BatchBot):
                                  for i, ld in enumerate(leads)])  # fmt: skip
             return Leads(np.array([ld.card for ld in leads]), np.array([ld.category for ld in leads]), base)
         return np.array([self.seat.follow(v) for v in views])
+
+
+# ----- rollouts from reference states (the optional part `rollouts`) ------------------------
+class Scripted(BatchBot):
+    """One side's answers in rollouts from known states: the decisions made before the
+    rollouts start, row by row (``script[(kind, trick)]``: an answer per row), then `bot`'s.
+    With ``misses`` (an array, a count per row) it also asks `bot` at each scripted decision
+    and counts the rows where it would have answered otherwise."""
+
+    thread_safe = False
+
+    def __init__(self, bot, script: dict, misses: np.ndarray | None = None):
+        self.bot, self.script, self.misses, self.name = bot, script, misses, bot.name
+
+    def act(self, obs: Observation, rng):
+        answers = self.script.get((obs.kind, obs.trick))
+        if answers is None:
+            return self.bot.act(obs, rng)
+        rows = obs.game
+        if obs.kind == "lead":
+            card, category, base = answers
+            scripted = Leads(card[rows], category[rows], None if base is None else base[rows])
+        else:
+            scripted = answers[rows]
+        if self.misses is not None:
+            self.misses[rows] += ~_same(obs, self.bot.act(obs, rng), scripted)
+        return scripted
+
+
+def _same(obs: Observation, a, b) -> np.ndarray:
+    """Per row, whether two answers of the batch engine are the same decision."""
+    if obs.kind == "discard":
+        return (np.sort(np.asarray(a, np.int64), axis=1) == np.sort(np.asarray(b, np.int64), axis=1)).all(axis=1)
+    if obs.kind == "lead":
+        same = (np.asarray(a.card) == b.card) & (np.asarray(a.category) == b.category)
+        if a.base is not None and b.base is not None:
+            same &= np.asarray(a.base) == b.base
+        elif (a.base is None) != (b.base is None):  # one gives the fixed base, the other leaves it out
+            given = a.base if a.base is not None else b.base
+            same &= np.asarray(given) == obs.bases[:, 0]
+        return same
+    return np.asarray(a) == np.asarray(b)
+
+
+def _answers(kind: str, actions: Sequence, rules: Rules):
+    """Reference actions of one kind (a row each) as the batch engine's answers."""
+    if kind == "discard":
+        return np.array([list(a) for a in actions], np.int64).reshape(len(actions), rules.discards)
+    if kind == "declare":
+        return np.array(actions, bool)
+    if kind == "lead":
+        fixed = rules.base_mode != "lead"
+        base = None if fixed and all(a.base is None for a in actions) else \
+            np.array([-1 if a.base is None else a.base for a in actions], np.int64)
+        return (np.array([a.card for a in actions], np.int64), np.array([a.category for a in actions], np.int64),
+                base)
+    return np.array(actions, np.int64)
+
+
+def rollouts(rules: Rules, states: Sequence, actions: Sequence | None, seat: int, bots: Sequence,
+             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Row i: reference state ``states[i]`` (all at the same decision of `seat`, on the same
+    public history: one seat's determinizations), `seat` plays ``actions[i]`` there, then
+    ``bots[s]`` play side s to the end, all rows in one chunk of the batch engine. Returns
+    `seat`'s win share per row. The log before the decision, and the action, are replayed by
+    a script (`Scripted`); hidden choices (discards, a face-down lead) are each state's own.
+    ``actions`` None: `seat`'s bot plays the decision too. Also returns, per row, how many
+    of the other seat's decisions in the log its bot would have made otherwise."""
+    n = len(states)
+    hands = np.array([[sorted(s.deal.hands[0]), sorted(s.deal.hands[1])] for s in states], np.int8)
+    masks = np.array([[sum(1 << int(c) for c in h) for h in s.deal.hands] for s in states], np.int64)
+    first = np.array([s.deal.given_lead() or 0 for s in states], np.int64)
+    power = None if rules.base_mode != "power" else np.array([s.deal.power_bases for s in states], np.int8)
+    deals = Deals(hands, masks, _LEAD_DRAW[first], power, rng.integers(0, 2**63, size=n, dtype=np.int64))
+    scripts: list[dict] = [{}, {}]
+    logs = [[e[1] for e in s.log if e[0] == "ask"] for s in states]
+    for k, asked in enumerate(_kinds(rules, states[0])):
+        last = k == len(logs[0])
+        for side, (kind, trick) in asked.items():
+            if last and (side != seat or actions is None):
+                continue  # the bots decide from here
+            picks = list(actions) if last else [log[k][side] for log in logs]
+            scripts[side][(kind, trick)] = _answers(kind, picks, rules)
+    misses = np.zeros(n, np.int64)
+    sides = tuple(Scripted(b, sc, None if s == seat else misses) for s, (b, sc) in enumerate(zip(bots, scripts)))
+    played = _Chunk(rules, deals).play(sides, rng)
+    return np.where(played.winner < 0, 0.5, (played.winner == seat).astype(float)), misses
+
+
+def _kinds(rules: Rules, state) -> list[dict]:
+    """Each ask of the state's log, and the one asked now: {side: (kind, trick)}."""
+    kinds, replay = [], state.game.state(rules, state.deal)
+    for kind, value in state.log:
+        if kind == "chance":
+            replay.apply_chance(value)
+            continue
+        kinds.append({d.seat: (d.kind, d.observation.trick) for d in replay.decisions()})
+        replay.apply(value)
+    return kinds + [{d.seat: (d.kind, d.observation.trick) for d in replay.decisions()}]

@@ -53,6 +53,10 @@ class RanksGame(Engine, Packaged):
         ask (`reference.ByDecision`), one row at a time (`batch.SeatPolicy`)."""
         return engine.SeatPolicy(ByDecision(seat), name)
 
+    def rollouts(self, rules, states, actions, seat, bots, rng) -> tuple[np.ndarray, np.ndarray]:
+        """Reference states played out on the batch engine, many at once (`batch.rollouts`)."""
+        return engine.rollouts(rules, states, actions, seat, bots, rng)
+
     # ----- action indices, observations and records: their modules' (`Packaged`) ---------
     observations = observations
     records = records
