@@ -58,8 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: The commands that may compile numba kernels: they say so on stderr when they do
 #: (`geolab.lab.progress.compile_notice`; the lab commands also warm up with a progress bar).
-COMPILING = {"simulate", "arena", "exploit", "bench", "balance", "sweep", "search", "equilibrium", "solve", "train", "play",
-             "race-fit"}
+COMPILING = {"simulate", "arena", "exploit", "bench", "balance", "sweep", "search", "equilibrium", "solve", "train",
+             "play", "race-fit"}
 
 
 def _plugin_bots(args) -> None:
