@@ -45,25 +45,24 @@ def register(commands) -> None:
         q.set_defaults(run=run_balance, game=name)
 
     p = top.add_parser("sweep", help="run a sweep spec (TOML): variants x line-ups x deals, resumable")
-    p.add_argument("spec", help="a TOML sweep spec (see docs/balance.md)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
-    where.add_argument("--scheduler", help="a Dask distributed scheduler address (pip install 'geolab[dask]')")
-    p.add_argument("--out", help="the sweep's folder (default results/sweeps/<spec name>)")
-    p.add_argument("--resume", action="store_true", help="finish the sweep already in --out")
-    p.add_argument("--json", action="store_true")
+    _spec_run(p, "sweep", "docs/balance.md", "results/sweeps/<spec name>")
     p.set_defaults(run=run_sweep)
 
     p = top.add_parser("search", help="search a space of rules for the best by a goal (TOML spec): racing on "
                                       "duplicate deals, resumable")
-    p.add_argument("spec", help="a TOML search spec (see docs/rule-search.md)")
+    _spec_run(p, "search", "docs/rule-search.md", "results/search/rules/<spec name>")
+    p.set_defaults(run=run_search)
+
+
+def _spec_run(p, what: str, doc: str, default_out: str) -> None:
+    """The arguments of a run from a TOML spec (sweep, search): where it runs, its folder, resume."""
+    p.add_argument("spec", help=f"a TOML {what} spec (see {doc})")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     where.add_argument("--scheduler", help="a Dask distributed scheduler address (pip install 'geolab[dask]')")
-    p.add_argument("--out", help="the search's folder (default results/search/rules/<spec name>)")
-    p.add_argument("--resume", action="store_true", help="finish the search already in --out")
+    p.add_argument("--out", help=f"the {what}'s folder (default {default_out})")
+    p.add_argument("--resume", action="store_true", help=f"finish the {what} already in --out")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_search)
 
 
 def run_balance(args) -> None:

@@ -23,7 +23,6 @@ import itertools
 import json
 import math
 import operator
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from geolab.errors import GeolabError, RulesError
 from geolab.game import split_bots
 from geolab.lab.balance import INTERVALS, SKILL, estimate, metrics
 from geolab.lab.results import write_json
-from geolab.lab.sweep import Pool, chunk_row, toml_value, warm_unit
+from geolab.lab.sweep import Pool, chunk_row, read_toml, toml_value, warm_unit
 from geolab.lab.tables import Totals, lineup
 
 #: Most candidates a grid may list, and most a TPE search may propose.
@@ -270,13 +269,7 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
 
 
 def load_search(path) -> SearchSpec:
-    try:
-        data = tomllib.loads(Path(path).read_text())
-    except OSError as error:
-        raise GeolabError(f"{path}: cannot read ({error.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise GeolabError(f"{path}: not a TOML search spec ({error})") from None
-    return parse_search(data)
+    return parse_search(read_toml(path, "search spec"))
 
 
 # ----- constraints between fields, read safely -------------------------------------------------

@@ -153,14 +153,18 @@ def parse_spec(data: dict, check: bool = True) -> Spec:
     return spec
 
 
-def load_spec(path) -> Spec:
+def read_toml(path, what: str) -> dict:
+    """A TOML spec file's tables, or a one-line error naming the file and what it should be."""
     try:
-        data = tomllib.loads(Path(path).read_text())
+        return tomllib.loads(Path(path).read_text())
     except OSError as error:
         raise GeolabError(f"{path}: cannot read ({error.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise GeolabError(f"{path}: not a TOML sweep spec ({error})") from None
-    return parse_spec(data)
+        raise GeolabError(f"{path}: not a TOML {what} ({error})") from None
+
+
+def load_spec(path) -> Spec:
+    return parse_spec(read_toml(path, "sweep spec"))
 
 
 def validate(spec: Spec) -> None:

@@ -53,10 +53,8 @@ def learned(rules: Rules, model: str | None = None):
     return LearnedPolicy(model=model)
 
 
-def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3,
-               infer: float = 1.5, oversample: int = 4, seed: int = 0):
-    from geolab.bots.ranks.montecarlo import policy
-
+def _layouts_checked(k, budget_ms, cap_ms, candidates, infer, oversample, seed) -> None:
+    """The parameters every layout-sampling bot (montecarlo, sequential) shares, checked."""
     param_range("k", k, 1, MAX_LAYOUTS)
     param_range("budget_ms", budget_ms, 0, MAX_BUDGET_MS, low_open=True, none_ok=True)
     param_range("cap_ms", cap_ms, 0, MAX_CAP_MS, low_open=True)
@@ -64,6 +62,13 @@ def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms
     param_range("infer", infer, 0, 100)
     param_range("oversample", oversample, 1, 64)
     param_range("seed", seed, 0, INT63_MAX)
+
+
+def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3,
+               infer: float = 1.5, oversample: int = 4, seed: int = 0):
+    from geolab.bots.ranks.montecarlo import policy
+
+    _layouts_checked(k, budget_ms, cap_ms, candidates, infer, oversample, seed)
     return policy(k=k, budget_ms=budget_ms, cap_ms=cap_ms, candidates=candidates, infer=infer,
                   oversample=oversample, seed=seed)
 
@@ -73,16 +78,10 @@ def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: fl
                oversample: int = 4, seed: int = 0):
     from geolab.bots.ranks.sequential import policy
 
-    param_range("k", k, 1, MAX_LAYOUTS)
+    _layouts_checked(k, budget_ms, cap_ms, candidates, infer, oversample, seed)
     param_range("least", least, 2, MAX_LAYOUTS)
     param_range("step", step, 1, MAX_LAYOUTS)
     param_range("z", z, 0, 100)
-    param_range("budget_ms", budget_ms, 0, MAX_BUDGET_MS, low_open=True, none_ok=True)
-    param_range("cap_ms", cap_ms, 0, MAX_CAP_MS, low_open=True)
-    param_range("candidates", candidates, 1, 50)
-    param_range("infer", infer, 0, 100)
-    param_range("oversample", oversample, 1, 64)
-    param_range("seed", seed, 0, INT63_MAX)
     return policy(k=k, least=least, step=step, z=z, budget_ms=budget_ms, cap_ms=cap_ms, candidates=candidates,
                   infer=infer, oversample=oversample, seed=seed)
 
