@@ -117,6 +117,8 @@ OUT_OF_RANGE = {
     "combo1": {  # a match of four games: each game's rules checked as that game's (Play the Ranks' first lead given)
         "round": ["noon", ""],
         "minutes": [0, 601],
+        "order": [["ranks"], ["ranks", "ranks", "state-iq", "dashing-states"],
+                  ["ranks", "state-iq", "dashing-states", "chess"]],
         "unfinished": ["half"],
         "early_stop": ["always"],
         "tiebreaks": [-1, 101],
