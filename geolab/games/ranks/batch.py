@@ -998,8 +998,42 @@ def rollouts(rules: Rules, states: Sequence, actions: Sequence | None, seat: int
     return np.where(played.winner < 0, 0.5, (played.winner == seat).astype(float)), misses
 
 
+_KINDS: dict = {}  # what `_kinds` found, by the log's public face
+
+
 def _kinds(rules: Rules, state) -> list[dict]:
-    """Each ask of the state's log, and the one asked now: {side: (kind, trick)}."""
+    """Each ask of the state's log, and the one asked now: {side: (kind, trick)}. They follow
+    from what the log shows every seat, so one seat's determinizations (the rollouts of one
+    decision, a posterior chain's steps) replay it once."""
+    key = (rules, state.deal.given_lead(), state.deal.power_bases, _public(rules, state.log))
+    if key not in _KINDS:
+        if len(_KINDS) > 4096:
+            _KINDS.clear()
+        _KINDS[key] = _replayed_kinds(rules, state)
+    return _KINDS[key]
+
+
+def _public(rules: Rules, log) -> tuple:
+    """The log as both seats see it: a hidden discard as how many cards, a face-down lead on
+    the table as its category and base (where the discards choose the first lead, they stay)."""
+    hidden = not rules.discards_public and rules.first_lead != "discard-statehood"
+    shown = []
+    for k, (kind, value) in enumerate(log):
+        if kind != "ask":
+            shown.append((kind, value))
+            continue
+        row = []
+        for side, a in sorted(value.items()):
+            if hidden and isinstance(a, tuple) and not isinstance(a, Lead):
+                a = len(a)
+            elif isinstance(a, Lead) and rules.hidden_lead and k == len(log) - 1:
+                a = (a.category, a.base)
+            row.append((side, a))
+        shown.append(tuple(row))
+    return tuple(shown)
+
+
+def _replayed_kinds(rules: Rules, state) -> list[dict]:
     kinds, replay = [], ENGINE.state(rules, state.deal)
     for kind, value in state.log:
         if kind == "chance":
