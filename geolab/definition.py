@@ -30,6 +30,7 @@ OPTIONAL = {
     "seat_policy": "shows a one-game seat each decision of the batch engine: state-search bots play in the arena",
     "chance_outcomes": "bounds its chance outcomes itself (else a chance outcome is a card or smaller)",
     "rollouts": "plays many reference states out on its batch engine at once: the exploiter's fast path",
+    "exchange": "trades one unseen card of a resampled deal, a move as likely back: the exploiter's posterior chains",
 }
 #: Facts about a game that surfaces ask, declared rather than discovered.
 FEATURES = {

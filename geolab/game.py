@@ -765,14 +765,22 @@ class Game(Protocol):
         bots that work on states (OpenSpiel's) play in the arena too."""
 
     def rollouts(self, rules, states: Sequence, actions: Sequence | None, seat: int, bots: Sequence,
-                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                 rng: np.random.Generator, finish: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """(Optional) row i: reference state ``states[i]`` (one seat's determinizations, all at
         the same decision of `seat` on the same public history), `seat` plays ``actions[i]``
         (None: its bot's move), then the batch bots ``bots[s]`` play seat s to the end on the
         batch engine. Returns `seat`'s win share per row, and per row how many of the other
         seat's decisions in the state's log its bot would have made otherwise (its likelihood
-        there, for a deterministic bot). The exploiter (`geolab.lab.exploit`) plays its
-        rollouts and weighs its states so, where offered."""
+        there, for a deterministic bot; with ``finish`` False only those are wanted, and the
+        rows may stop once the log is replayed). The exploiter (`geolab.lab.exploit`) plays
+        its rollouts and weighs its states so, where offered."""
+
+    def exchange(self, rules, deal, log: Sequence, seat: int, rng: np.random.Generator) -> Any:
+        """(Optional) a `geolab.stepwise.Resampled` deal and log `seat` cannot tell from this
+        resampled pair (`determinize`'s), one of the others' unseen cards traded with another
+        card `seat` has not seen, such that the move back is exactly as likely: the exploiter
+        (`geolab.lab.exploit`) walks Markov chains of these moves to sample the opponent's
+        cards from the likelihood of its play."""
 
     def chance_outcomes(self, rules) -> int:
         """(Optional) every chance outcome is below this; without it, a chance outcome is a

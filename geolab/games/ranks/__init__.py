@@ -16,7 +16,7 @@ DEFINITION = GameDef(
     game="geolab.games.ranks.game:GAME",
     players="geolab.bots.ranks.registry:PLAYERS",
     decisions=("discard", "declare", "lead", "follow"),  # each answered by act(obs, rng), obs.kind
-    optional={"determinize", "seat_policy", "rollouts"},
+    optional={"determinize", "seat_policy", "rollouts", "exchange"},
     features={"series"},
     offers={"bench": "geolab.games.ranks.offers.bench:offered",
             "solve": "geolab.games.ranks.offers.solve:solve",

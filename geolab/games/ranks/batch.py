@@ -68,7 +68,7 @@ from geolab.common.bits import lowest
 from geolab.common.counter_rng import GOLDEN, mix64
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import BatchBot, asking, bot_name
-from geolab.games.ranks.reference import Game, Lead, Trick, View
+from geolab.games.ranks.reference import ENGINE, Game, Lead, Trick, View
 from geolab.games.ranks.rules import BASE_MODES, BONUSES, SIDES, Rules
 from geolab.lineup import each, members
 
@@ -717,8 +717,9 @@ class _Chunk:
             raise self._card_error(policy, obs, cards[:, None], i, c, "played")
 
     # -- the game
-    def play(self, policies, rng) -> Played:
-        fused = _fused(policies, self.n)
+    def play(self, policies, rng, tricks: int | None = None) -> Played:
+        """Every game of the chunk, or (`tricks`) only its first so many tricks."""
+        fused = _fused(policies, self.n) if tricks is None else None
         if fused is not None:
             fused(self)
             return Played.finish(self)
@@ -735,7 +736,7 @@ class _Chunk:
             self.decide("declare", 0, every, self.first.copy(), policies, rng)
             self.decide("declare", 0, every, 1 - self.first, policies, rng)
         self.leader[:] = self.first
-        for t in range(kr.tricks):
+        for t in range(kr.tricks if tricks is None else min(tricks, kr.tricks)):
             rows = np.flatnonzero(self.active)
             if not len(rows):
                 break
@@ -963,14 +964,17 @@ def _answers(kind: str, actions: Sequence, rules: Rules):
 
 
 def rollouts(rules: Rules, states: Sequence, actions: Sequence | None, seat: int, bots: Sequence,
-             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+             rng: np.random.Generator, finish: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Row i: reference state ``states[i]`` (all at the same decision of `seat`, on the same
-    public history: one seat's determinizations), `seat` plays ``actions[i]`` there, then
+    public history: one seat's determinizations; a `Resampled` deal and log will do as well),
+    `seat` plays ``actions[i]`` there, then
     ``bots[s]`` play side s to the end, all rows in one chunk of the batch engine. Returns
     `seat`'s win share per row. The log before the decision, and the action, are replayed by
     a script (`Scripted`); hidden choices (discards, a face-down lead) are each state's own.
     ``actions`` None: `seat`'s bot plays the decision too. Also returns, per row, how many
-    of the other seat's decisions in the log its bot would have made otherwise."""
+    of the other seat's decisions in the log its bot would have made otherwise; with
+    ``finish`` False only those (the rows stop after the trick asked now, the win shares are
+    meaningless)."""
     n = len(states)
     hands = np.array([[sorted(s.deal.hands[0]), sorted(s.deal.hands[1])] for s in states], np.int8)
     masks = np.array([[sum(1 << int(c) for c in h) for h in s.deal.hands] for s in states], np.int64)
@@ -979,7 +983,8 @@ def rollouts(rules: Rules, states: Sequence, actions: Sequence | None, seat: int
     deals = Deals(hands, masks, _LEAD_DRAW[first], power, rng.integers(0, 2**63, size=n, dtype=np.int64))
     scripts: list[dict] = [{}, {}]
     logs = [[e[1] for e in s.log if e[0] == "ask"] for s in states]
-    for k, asked in enumerate(_kinds(rules, states[0])):
+    kinds = _kinds(rules, states[0])
+    for k, asked in enumerate(kinds):
         last = k == len(logs[0])
         for side, (kind, trick) in asked.items():
             if last and (side != seat or actions is None):
@@ -988,13 +993,48 @@ def rollouts(rules: Rules, states: Sequence, actions: Sequence | None, seat: int
             scripts[side][(kind, trick)] = _answers(kind, picks, rules)
     misses = np.zeros(n, np.int64)
     sides = tuple(Scripted(b, sc, None if s == seat else misses) for s, (b, sc) in enumerate(zip(bots, scripts)))
-    played = _Chunk(rules, deals).play(sides, rng)
+    now = max(trick + (kind in ("lead", "follow")) for kind, trick in kinds[-1].values()) if kinds[-1] else None
+    played = _Chunk(rules, deals).play(sides, rng, None if finish else now)
     return np.where(played.winner < 0, 0.5, (played.winner == seat).astype(float)), misses
 
 
+_KINDS: dict = {}  # what `_kinds` found, by the log's public face
+
+
 def _kinds(rules: Rules, state) -> list[dict]:
-    """Each ask of the state's log, and the one asked now: {side: (kind, trick)}."""
-    kinds, replay = [], state.game.state(rules, state.deal)
+    """Each ask of the state's log, and the one asked now: {side: (kind, trick)}. They follow
+    from what the log shows every seat, so one seat's determinizations (the rollouts of one
+    decision, a posterior chain's steps) replay it once."""
+    key = (rules, state.deal.given_lead(), state.deal.power_bases, _public(rules, state.log))
+    if key not in _KINDS:
+        if len(_KINDS) > 4096:
+            _KINDS.clear()
+        _KINDS[key] = _replayed_kinds(rules, state)
+    return _KINDS[key]
+
+
+def _public(rules: Rules, log) -> tuple:
+    """The log as both seats see it: a hidden discard as how many cards, a face-down lead on
+    the table as its category and base (where the discards choose the first lead, they stay)."""
+    hidden = not rules.discards_public and rules.first_lead != "discard-statehood"
+    shown = []
+    for k, (kind, value) in enumerate(log):
+        if kind != "ask":
+            shown.append((kind, value))
+            continue
+        row = []
+        for side, a in sorted(value.items()):
+            if hidden and isinstance(a, tuple) and not isinstance(a, Lead):
+                a = len(a)
+            elif isinstance(a, Lead) and rules.hidden_lead and k == len(log) - 1:
+                a = (a.category, a.base)
+            row.append((side, a))
+        shown.append(tuple(row))
+    return tuple(shown)
+
+
+def _replayed_kinds(rules: Rules, state) -> list[dict]:
+    kinds, replay = [], ENGINE.state(rules, state.deal)
     for kind, value in state.log:
         if kind == "chance":
             replay.apply_chance(value)

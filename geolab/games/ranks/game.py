@@ -15,7 +15,7 @@ from geolab.common.seeding import int_seed
 from geolab.game import Batch, Packaged
 from geolab.games.ranks import batch as engine
 from geolab.games.ranks import observations, records
-from geolab.games.ranks.reference import ByDecision, Engine, Game
+from geolab.games.ranks.reference import ByDecision, Engine, Game, exchange
 from geolab.games.ranks.rules import Rules
 from geolab.games.ranks.views import VIEWS
 
@@ -53,9 +53,13 @@ class RanksGame(Engine, Packaged):
         ask (`reference.ByDecision`), one row at a time (`batch.SeatPolicy`)."""
         return engine.SeatPolicy(ByDecision(seat), name)
 
-    def rollouts(self, rules, states, actions, seat, bots, rng) -> tuple[np.ndarray, np.ndarray]:
+    def rollouts(self, rules, states, actions, seat, bots, rng, finish=True) -> tuple[np.ndarray, np.ndarray]:
         """Reference states played out on the batch engine, many at once (`batch.rollouts`)."""
-        return engine.rollouts(rules, states, actions, seat, bots, rng)
+        return engine.rollouts(rules, states, actions, seat, bots, rng, finish)
+
+    def exchange(self, rules, deal, log, seat, rng):
+        """One unseen card of the opponent's traded, symmetrically (`reference.exchange`)."""
+        return exchange(rules, deal, log, seat, rng)
 
     # ----- action indices, observations and records: their modules' (`Packaged`) ---------
     observations = observations

@@ -433,6 +433,59 @@ def _is_discard(action) -> bool:
     return isinstance(action, tuple) and not isinstance(action, Lead)
 
 
+def _shown(rules: Rules, log: Sequence, other: int) -> tuple[list, int | None, set, set]:
+    """What a log shows of side `other`'s cards: its asks, the index of a face-down lead of
+    `other`'s on the table (None), the cards `other` played in finished tricks, and its
+    discards where they are public."""
+    asks = [answers for kind, answers in log if kind == "ask"]
+    shown_lead = None
+    if rules.hidden_lead and asks and set(asks[-1]) == {other} and isinstance(asks[-1][other], Lead):
+        shown_lead = len(asks) - 1  # the opponent's lead lies face-down: the seat is to follow
+    played = set()
+    for k, answers in enumerate(asks):
+        action = answers.get(other)
+        if isinstance(action, Lead) and k != shown_lead or isinstance(action, int) and not isinstance(action, bool):
+            played.add(int(action.card if isinstance(action, Lead) else action))
+    public = set()
+    if rules.discards_public:
+        public = {int(c) for answers in asks if _is_discard(answers.get(other)) for c in answers[other]}
+    return asks, shown_lead, played, public
+
+
+def exchange(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
+    """A deal and log `seat` cannot tell from these (a `resample`'d pair), one of the
+    opponent's unseen cards traded: a card x it holds unseen (in hand, a hidden discard, a
+    face-down lead) and a card y among the undealt and its other unseen cards, each uniformly,
+    change places (y dealt instead of x, or the two swap roles in its hidden choices). The
+    move back is exactly as likely, so a Markov chain of these moves, accepted on the
+    likelihood of the opponent's play, samples the posterior of its cards (the exploiter's,
+    `geolab.lab.exploit`) without drawing whole hands that its play rules out."""
+    other = 1 - seat
+    asks, shown_lead, played, public = _shown(rules, log, other)
+    theirs = set(deal.hands[other])
+    unseen = sorted(theirs - played - public)
+    if not unseen:
+        return Resampled(deal, tuple(log))
+    x = unseen[int(rng.integers(len(unseen)))]
+    taken = theirs | set(deal.hands[seat]) | set(deal.draw or ())
+    others = [c for c in range(rules.deck) if c not in taken] + [c for c in unseen if c != x]
+    if not others:
+        return Resampled(deal, tuple(log))
+    y = others[int(rng.integers(len(others)))]
+    swap = {x: y, y: x}
+    hands = list(deal.hands)
+    hands[other] = tuple(sorted(swap.get(c, c) for c in hands[other]))
+    new_log = []
+    for k, answers in enumerate(asks):
+        action = answers.get(other)
+        if not rules.discards_public and _is_discard(action):
+            answers = {**answers, other: tuple(sorted(swap.get(int(c), int(c)) for c in action))}
+        elif k == shown_lead:
+            answers = {**answers, other: Lead(swap.get(action.card, action.card), action.category, action.base)}
+        new_log.append(("ask", answers))
+    return Resampled(Deal(tuple(hands), deal.draw, deal.power_bases, deal.first_lead), tuple(new_log))
+
+
 def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
     """A deal and log `seat` cannot tell from these after the `geolab.stepwise.State` log
     so far.
@@ -447,19 +500,8 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     same category and base, its card from what it still holds). Nothing is left to chance
     after the deal."""
     other = 1 - seat
-    asks = [answers for kind, answers in log if kind == "ask"]
-    shown_lead = None
-    if rules.hidden_lead and asks and set(asks[-1]) == {other} and isinstance(asks[-1][other], Lead):
-        shown_lead = len(asks) - 1  # the opponent's lead lies face-down: the seat is to follow
+    asks, shown_lead, played, public = _shown(rules, log, other)
     hidden_discard = not rules.discards_public
-    played = set()
-    for k, answers in enumerate(asks):
-        action = answers.get(other)
-        if isinstance(action, Lead) and k != shown_lead or isinstance(action, int) and not isinstance(action, bool):
-            played.add(int(action.card if isinstance(action, Lead) else action))
-    public = set()
-    if not hidden_discard:
-        public = {int(c) for answers in asks if _is_discard(answers.get(other)) for c in answers[other]}
     kept = played | public
     mine = set(deal.hands[seat])
     pool = [c for c in range(rules.deck) if c not in mine and c not in kept]
