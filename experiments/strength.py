@@ -110,24 +110,51 @@ def ladder(args, out: Path) -> dict:
             "exploiter": exploit.Settings().label(), "bots": names}
 
 
+def short(spec: str) -> str:
+    """A bot spec as a plot label: the no-clock flag and long parameter names left out."""
+    return spec.replace(",budget_ms=none", "").replace("iterations=", "it=")
+
+
+#: Label offsets (points) and alignment on the ladder plot, cheapest bot first.
+SPOTS_CHEAP = [(8, -26, "left"), (8, 12, "left")]
+SPOTS_SEARCH = [(-10, -26, "right"), (-10, 22, "right"), (10, -4, "left"), (-10, 40, "right")]
+
+
 def plot_ladder(table: pd.DataFrame, path: Path, args) -> None:
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    for _, r in table.iterrows():
+    """Rating against CPU a decision (log), each point labelled with its exploitability bound;
+    random, far below the rest, is told in a corner so the others keep their scale."""
+    fig, ax = plt.subplots(figsize=(10, 5.8))
+    rest = table[table["rating"] > 0].sort_values("cpu_ms_per_decision").reset_index(drop=True)
+    cheap = SPOTS_CHEAP * len(rest)
+    slow = iter(SPOTS_SEARCH * len(rest))  # the search bots crowd together: spots tried on this ladder
+    for i, r in rest.iterrows():
         x = r["cpu_ms_per_decision"]
         ax.errorbar(x, r["rating"], yerr=[[r["rating"] - r["ci_low"]], [r["ci_high"] - r["rating"]]], fmt="o",
                     color="tab:blue", capsize=3)
-        bound = ("exploit LB: not measured" if np.isnan(r["exploit_lb"]) else
-                 f"exploit LB {r['exploit_lb']:+.3f} [{r['exploit_low']:+.3f}, {r['exploit_high']:+.3f}]")
-        ax.annotate(f"{r['bot']}\n{bound}", (x, r["rating"]), textcoords="offset points", xytext=(6, 4),
-                    fontsize=7)
+        dx, dy, ha = next(slow) if x > 1 else cheap[i]
+        ax.annotate(f"{short(r['bot'])}\n{bound(r)}", (x, r["rating"]), textcoords="offset points",
+                    xytext=(dx, dy), fontsize=7, ha=ha, arrowprops={"arrowstyle": "-", "color": "0.6"})
+    for _, r in table[table["rating"] <= 0].iterrows():
+        ax.text(0.01, 0.02, f"{short(r['bot'])} (not shown): rating {r['rating']:.0f}, "
+                f"{r['cpu_ms_per_decision']:.4f} ms, {bound(r)}", transform=ax.transAxes, fontsize=7)
     ax.set_xscale("log")
-    ax.set_xlabel("process CPU ms a decision (log scale; shared 2-core machine)")
+    ax.set_xlabel("process CPU ms a decision, batch engine (log scale; shared 2-core machine)")
     ax.set_ylabel("Bradley-Terry rating, Elo points (random = 0), 95% CI")
-    ax.set_title(f"Play the Ranks ({args.rules}): rating v CPU, labelled with the exploitability lower bound\n"
-                 f"{args.deals} duplicate deals a pair; exploiter {args.exploit_games} games a bot", fontsize=9)
+    ax.set_title(f"Play the Ranks ({args.rules}): rating v CPU, labelled with the exploitability lower bound (LB)\n"
+                 f"{args.deals} duplicate deals a pair; exploiter {args.exploit_games} games a bot; "
+                 "search bots not exploited (cost)", fontsize=9)
+    ax.margins(x=0.15, y=0.25)
     ax.grid(alpha=0.3)
+    fig.tight_layout()
     save_figure(fig, path)
     plt.close(fig)
+
+
+def bound(r) -> str:
+    """The exploitability lower bound of a ladder row, in words."""
+    if np.isnan(r["exploit_lb"]):
+        return "LB not measured"
+    return f"LB {r['exploit_lb']:+.3f} [{r['exploit_low']:+.3f}, {r['exploit_high']:+.3f}]"
 
 
 def exact(args, out: Path) -> dict:
@@ -159,7 +186,7 @@ def exact(args, out: Path) -> dict:
             if np.isnan(r["exploiter_edge"]):
                 said = "not run (cost)" if r["status"].startswith("missing") else "BR only"
                 ax.text(i + 0.2, 0.005, said, rotation=90, fontsize=7, ha="center", va="bottom")
-        ax.set_xticks(x, [s.replace(",budget_ms=none", "").replace(",least=", "\nleast=") for s in t["target"]],
+        ax.set_xticks(x, [short(s).replace(",least=", "\nleast=") for s in t["target"]],
                       rotation=30, ha="right", fontsize=7)
         ax.set_title(f"{variant} ({int(t['deals'].iloc[0])} deals, every one enumerated)", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
@@ -236,7 +263,7 @@ def plot_loss(table: pd.DataFrame, names, path: Path, args) -> None:
         t = table[table["kind"] == kind].set_index("bot").reindex(names)
         ax.bar(x + (j - (len(kinds) - 1) / 2) * width, t["mean_lost"], width, label=kind,
                yerr=[t["mean_lost"] - t["lost_low"], t["lost_high"] - t["mean_lost"]], capsize=2)
-    ax.set_xticks(x, [n.replace(",budget_ms=none", "") for n in names], rotation=25, ha="right", fontsize=8)
+    ax.set_xticks(x, [short(n) for n in names], rotation=25, ha="right", fontsize=8)
     ax.set_ylabel("win share lost a decision (95% CI over deals)")
     ax.set_title(f"Where each bot loses, by the PEEKING double-dummy oracle (regret under perfect information)\n"
                  f"Play the Ranks ({args.rules}), {args.loss_games} games a bot against {OPPONENT}", fontsize=9)
