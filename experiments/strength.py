@@ -236,8 +236,9 @@ def loss(args, out: Path) -> dict:
         mean, low, high = mean_ci(per_deal["lost"].to_numpy())
         t_mean, t_low, t_high = mean_ci(per_deal["tricks_lost"].to_numpy())
         rows.append({"bot": bot, "kind": kind, "decisions": len(d), "deals": len(per_deal),
-                     "share_losing": float((d["lost"] > 0).mean()), "mean_lost": mean, "lost_low": low,
-                     "lost_high": high, "mean_tricks_lost": t_mean, "tricks_low": t_low, "tricks_high": t_high})
+                     "share_losing": float((d["lost"] > 0).mean()), "mean_lost": mean, "lost_low": max(low, 0.0),
+                     "lost_high": high, "mean_tricks_lost": t_mean, "tricks_low": max(t_low, 0.0),
+                     "tricks_high": t_high})  # a loss is never negative: the normal interval clipped at 0
     table = pd.DataFrame(rows)
     table.to_csv(out / "oracle_loss_peeking.csv", index=False)
     plot_loss(table, names, out / "oracle_loss_peeking.png", args)
@@ -247,7 +248,7 @@ def loss(args, out: Path) -> dict:
                     "games a bot); every decision of the bot judged by the game's declared judge (Players.judge: "
                     "the double-dummy oracle, which sees both hands): lost = win share lost against the oracle's "
                     "best move (1 a win given away, 1/2 a tie), tricks_lost = tricks it could have forced beyond; "
-                    "mean over deals of the deal's mean a decision, 95 % CI over deals. It is regret under perfect "
+                    "mean over deals of the deal's mean a decision, 95 % CI over deals (normal, clipped at 0). It is regret under perfect "
                     "information, not exploitability: a move a fair player could not know was wrong counts as "
                     "lost. A discard is valued beside every other discard, the opponent's as played; Combo 1 has "
                     "no declarations (never judged: they change points, not the winner)",
