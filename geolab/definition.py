@@ -87,6 +87,9 @@ class Judgement(NamedTuple):
     words: str
     lost: float
     tricks_lost: int = 0
+    #: ``lost`` split by the parts of a move that is several choices at once, as (part, win share
+    #: lost) pairs summing to ``lost`` (Play the Ranks' lead: its card, then its category)
+    parts: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

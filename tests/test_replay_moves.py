@@ -13,7 +13,7 @@ import pytest
 from geolab import registry
 from geolab.bots.ranks.review import costs
 from geolab.cli import main
-from geolab.games.ranks.solver.analysis import deal_value
+from geolab.games.ranks.solver.analysis import deal_value, decisions
 from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 from geolab.lab.moves import pages, step_through, stepped
 from geolab.lab.play import Match, play_match, seat_bots
@@ -95,6 +95,25 @@ def test_the_oracle_values_every_discard_lead_and_answer_against_the_best():
     tricks_worse = len(costs(game.played, 0)) + len(costs(game.played, 1))  # the review's losing moves
     assert len(worse) == len(lost) == tricks_worse + sum(v.kind == "discard" for v in lost)
     assert all("best play (" in line for line in judged if line not in worse)
+
+
+@pytest.mark.parametrize("seed", [2, 5, 7])
+def test_a_leads_loss_splits_into_its_card_and_its_category(seed):
+    """Each lead's loss = the card's part (best lead v best lead of the card played) + the
+    category's (best lead of that card v the lead played), recomputed from the oracle here."""
+    record, _ = _record("ranks", seed)
+    entry, games = stepped(record)
+    played = games[0].played
+    leads = [v for v in entry.judge(played) if v.kind == "lead"]
+    mine = [d for d in decisions(played) if d.kind == "lead"]
+    assert len(leads) == len(mine) > 0
+    for v, d in zip(leads, mine):
+        rank = {m.move: rank_for(d.side, m.winner) for m in d.solution.moves}
+        same = max(r for m, r in rank.items() if m.card == d.played.card)
+        assert dict(v.parts) == {"card": (max(rank.values()) - same) / 2,
+                                 "category": (same - rank[d.played]) / 2}
+        assert sum(dict(v.parts).values()) == v.lost
+    assert all(v.parts == () for v in entry.judge(played) if v.kind != "lead")
 
 
 @pytest.mark.parametrize("seed", [2, 5])

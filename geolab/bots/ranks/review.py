@@ -74,7 +74,8 @@ def judge(game: Game) -> list[Judgement]:
     """The oracle's value of every discard, lead and answer of a played game (each side's
     discard first, then the tricks in the order played; `geolab.definition.Players.judge`):
     the result and tricks the mover gets with best play after the move played, beside the best
-    move's, and what the move lost (win share, and tricks it could have forced beyond)."""
+    move's, and what the move lost (win share, and tricks it could have forced beyond; a
+    lead's loss also split into its card and its category)."""
     out = []
     for d in discard_decisions(game) + decisions(game):
         def worth(m, side=d.side) -> tuple[int, int]:
@@ -89,5 +90,13 @@ def judge(game: Game) -> list[Judgement]:
                      f"best {_value(game, d.trick, d.side, best.move, best)}")
         lost = (worth(best)[0] - worth(mine)[0]) / 2
         tricks = max(m.tricks[d.side] for m in d.solution.moves) - mine.tricks[d.side]
-        out.append(Judgement(d.side, d.kind, words, lost, tricks))
+        out.append(Judgement(d.side, d.kind, words, lost, tricks, _lead_parts(d, worth) if d.kind == "lead" else ()))
     return out
+
+
+def _lead_parts(d, worth) -> tuple[tuple[str, float], ...]:
+    """A lead's loss split: the card (the best lead of any card against the best of the card
+    played) and the category (and base, where the lead picks one) given that card."""
+    best = max(worth(m)[0] for m in d.solution.moves)
+    same = max(worth(m)[0] for m in d.solution.moves if m.move.card == d.played.card)
+    return (("card", (best - same) / 2), ("category", (same - worth(d.played_value)[0]) / 2))
