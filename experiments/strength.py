@@ -217,7 +217,10 @@ def losses_of(job) -> pd.DataFrame:
         for me in (0, 1):  # both seatings of the same deal
             seats = [entry.seat(bot, rules, bot_rng), entry.seat(other, rules, bot_rng)]
             played = entry.game.play(rules, deal, seats if me == 0 else seats[::-1])
-            rows += [(name, i, me, v.kind, v.lost, v.tricks_lost) for v in entry.judge(played) if v.seat == me]
+            for v in entry.judge(played):
+                if v.seat == me:  # the move, then its parts (a lead's card and category), tricks unsplit
+                    rows += [(name, i, me, v.kind, v.lost, v.tricks_lost)]
+                    rows += [(name, i, me, f"{v.kind}: {part}", lost, np.nan) for part, lost in v.parts]
     return pd.DataFrame(rows, columns=["bot", "deal", "seat", "kind", "lost", "tricks_lost"])
 
 
@@ -234,7 +237,8 @@ def loss(args, out: Path) -> dict:
     for (bot, kind), d in decisions.groupby(["bot", "kind"], sort=False):
         per_deal = d.groupby("deal")[["lost", "tricks_lost"]].mean()  # deals are the independent units
         mean, low, high = mean_ci(per_deal["lost"].to_numpy())
-        t_mean, t_low, t_high = mean_ci(per_deal["tricks_lost"].to_numpy())
+        tricks = per_deal["tricks_lost"].dropna().to_numpy()
+        t_mean, t_low, t_high = mean_ci(tricks) if len(tricks) else (np.nan,) * 3
         rows.append({"bot": bot, "kind": kind, "decisions": len(d), "deals": len(per_deal),
                      "share_losing": float((d["lost"] > 0).mean()), "mean_lost": mean, "lost_low": max(low, 0.0),
                      "lost_high": high, "mean_tricks_lost": t_mean, "tricks_low": max(t_low, 0.0),
@@ -248,15 +252,18 @@ def loss(args, out: Path) -> dict:
                     "games a bot); every decision of the bot judged by the game's declared judge (Players.judge: "
                     "the double-dummy oracle, which sees both hands): lost = win share lost against the oracle's "
                     "best move (1 a win given away, 1/2 a tie), tricks_lost = tricks it could have forced beyond; "
-                    "mean over deals of the deal's mean a decision, 95 % CI over deals (normal, clipped at 0). It is regret under perfect "
-                    "information, not exploitability: a move a fair player could not know was wrong counts as "
-                    "lost. A discard is valued beside every other discard, the opponent's as played; Combo 1 has "
-                    "no declarations (never judged: they change points, not the winner)",
+                    "mean over deals of the deal's mean a decision, 95 % CI over deals (normal, clipped at 0). "
+                    "It is regret under perfect information, not exploitability: a move a fair player could not "
+                    "know was wrong counts as lost. A discard is valued beside every other discard, the "
+                    "opponent's as played; a lead's loss is also split (kinds 'lead: card', 'lead: category': "
+                    "the best lead against the best lead of the card played, then that against the lead played; "
+                    "they sum to 'lead'; tricks not split); "
+                    "Combo 1 has no declarations (never judged: they change points, not the winner)",
             "opponent": OPPONENT, "games_per_bot": args.loss_games, "bots": names}
 
 
 def plot_loss(table: pd.DataFrame, names, path: Path, args) -> None:
-    kinds = [k for k in ("discard", "declare", "lead", "follow") if k in set(table["kind"])]
+    kinds = [k for k in ("discard", "declare", "lead: card", "lead: category", "follow") if k in set(table["kind"])]
     fig, ax = plt.subplots(figsize=(10, 4.8))
     x = np.arange(len(names))
     width = 0.8 / len(kinds)
@@ -265,7 +272,7 @@ def plot_loss(table: pd.DataFrame, names, path: Path, args) -> None:
         ax.bar(x + (j - (len(kinds) - 1) / 2) * width, t["mean_lost"], width, label=kind,
                yerr=[t["mean_lost"] - t["lost_low"], t["lost_high"] - t["mean_lost"]], capsize=2)
     ax.set_xticks(x, [short(n) for n in names], rotation=25, ha="right", fontsize=8)
-    ax.set_ylabel("win share lost a decision (95% CI over deals)")
+    ax.set_ylabel("win share lost a decision (95% CI over deals)\n(a lead = its card + its category)")
     ax.set_title(f"Where each bot loses, by the PEEKING double-dummy oracle (regret under perfect information)\n"
                  f"Play the Ranks ({args.rules}), {args.loss_games} games a bot against {OPPONENT}", fontsize=9)
     ax.legend(fontsize=8)
