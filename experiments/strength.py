@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -74,7 +73,6 @@ def ladder(args, out: Path) -> dict:
     rules = entry.game.Rules.preset(args.rules)
     names = fair(entry, rules, LADDER)
     timed = {n: TimedPolicy(entry.bots.make(n, rules), n) for n in names}
-    entry.game.batch(rules, [entry.bots.make(n, rules) for n in names[:2]], 2, 0)  # compile outside the timing
     for n in names:  # each bot's kernels compiled before it is timed
         entry.game.batch(rules, [entry.bots.make(n, rules), entry.bots.make("random", rules)], 2, 1)
     start = time.perf_counter()
@@ -316,8 +314,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("results/strength"))
     args = ap.parse_args()
     for flag in ("deals", "exploit_games", "loss_games", "other_games", "workers"):
-        if getattr(args, flag) < (0 if flag == "exploit_games" else 1):
-            sys.exit(f"--{flag.replace('_', '-')} must be positive")
+        least = 0 if flag == "exploit_games" else 1
+        if getattr(args, flag) < least:
+            ap.error(f"--{flag.replace('_', '-')} must be at least {least}")  # one line, exit code 2
     args.out.mkdir(parents=True, exist_ok=True)
     for part in PARTS if args.part == "all" else [args.part]:
         run, files = PARTS[part]
