@@ -20,7 +20,7 @@ import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from geolab.errors import GeolabError
 
@@ -78,6 +78,21 @@ class DefinitionError(GeolabError):
     """A game's definition that is missing a part or names one wrongly: one line, at registration."""
 
 
+class Judgement(NamedTuple):
+    """A judge's verdict on one move: who made it, the decision kind, the words shown beside
+    it, and what it lost against the judge's best move: ``lost`` in win share (1 a win, ½ a
+    tie) and ``tricks_lost`` (the game's own secondary measure, 0 where it has none)."""
+
+    seat: int
+    kind: str
+    words: str
+    lost: float
+    tricks_lost: int = 0
+    #: ``lost`` split by the parts of a move that is several choices at once, as (part, win share
+    #: lost) pairs summing to ``lost`` (Play the Ranks' lead: its card, then its category)
+    parts: tuple[tuple[str, float], ...] = ()
+
+
 @dataclass(frozen=True)
 class Players:
     """A game's bots and how the lab and the table use them: the registry (`geolab.game.Bots`),
@@ -86,8 +101,10 @@ class Players:
     the reference engine, and ``review(played, seat)``, a person's costliest decisions of a
     played game with the better move (where the game has one); ``judge(played)``, where the
     game has a solver, the value of each move played against the best one, as
-    ``(seat, kind, words)`` for every decision of each kind it judges, in the order the game
-    asked them (`geolab replay FILE --moves` shows them beside the moves)."""
+    `Judgement`s (seat, kind, words, and the value lost against the best move) for every
+    decision of each kind it judges, in the order the game asked them of each seat
+    (`geolab replay FILE --moves` shows the words beside the moves; `experiments/strength.py`
+    averages the losses)."""
 
     bots: Any
     simulate: str

@@ -15,7 +15,8 @@ NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 
 def test_the_promised_notebooks_exist():
     names = {p.name for p in NOTEBOOKS}
-    assert {"01_bot_ladder.ipynb", "02_play_the_ranks_basics.ipynb", "08_combo1_tournament.ipynb"} <= names
+    assert {"01_bot_ladder.ipynb", "02_play_the_ranks_basics.ipynb", "08_combo1_tournament.ipynb",
+            "strength.ipynb"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

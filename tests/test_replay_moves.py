@@ -13,6 +13,8 @@ import pytest
 from geolab import registry
 from geolab.bots.ranks.review import costs
 from geolab.cli import main
+from geolab.games.ranks.solver.analysis import deal_value, decisions
+from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 from geolab.lab.moves import pages, step_through, stepped
 from geolab.lab.play import Match, play_match, seat_bots
 from geolab.stepwise import RandomSeat
@@ -79,17 +81,63 @@ def test_one_seats_view_and_the_endings_side():
         entry.game.views.ending(games[0].played, 1)[-1]
 
 
-def test_the_oracle_values_every_lead_and_answer_against_the_best():
+def test_the_oracle_values_every_discard_lead_and_answer_against_the_best():
     record, _ = _record("ranks", 2)
     entry, games = stepped(record)
     game = games[0]
     shown = pages(entry, games)
     judged = [line for page in shown for line in page if line.startswith(">> oracle")]
-    tricks = [d for d, _ in game.moves if d.kind in ("lead", "follow")]
-    assert len(judged) == len(tricks) > 0
+    valued = [d for d, _ in game.moves if d.kind in ("discard", "lead", "follow")]
+    assert len(judged) == len(valued) > 0 and any(d.kind == "discard" for d in valued)
     worse = [line for line in judged if "; best " in line]
-    assert len(worse) == len(costs(game.played, 0)) + len(costs(game.played, 1))  # the review's losing moves
+    verdicts = entry.judge(game.played)
+    lost = [v for v in verdicts if (v.lost, v.tricks_lost) != (0, 0)]
+    tricks_worse = len(costs(game.played, 0)) + len(costs(game.played, 1))  # the review's losing moves
+    assert len(worse) == len(lost) == tricks_worse + sum(v.kind == "discard" for v in lost)
     assert all("best play (" in line for line in judged if line not in worse)
+
+
+@pytest.mark.parametrize("seed", [2, 5, 7])
+def test_a_leads_loss_splits_into_its_card_and_its_category(seed):
+    """Each lead's loss = the card's part (best lead v best lead of the card played) + the
+    category's (best lead of that card v the lead played), recomputed from the oracle here."""
+    record, _ = _record("ranks", seed)
+    entry, games = stepped(record)
+    played = games[0].played
+    leads = [v for v in entry.judge(played) if v.kind == "lead"]
+    mine = [d for d in decisions(played) if d.kind == "lead"]
+    assert len(leads) == len(mine) > 0
+    for v, d in zip(leads, mine):
+        rank = {m.move: rank_for(d.side, m.winner) for m in d.solution.moves}
+        same = max(r for m, r in rank.items() if m.card == d.played.card)
+        assert dict(v.parts) == {"card": (max(rank.values()) - same) / 2,
+                                 "category": (same - rank[d.played]) / 2}
+        assert sum(dict(v.parts).values()) == v.lost
+    assert all(v.parts == () for v in entry.judge(played) if v.kind != "lead")
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_a_discards_judgement_is_the_deal_value_after_each_discard_it_could_have_made(seed):
+    """The judge's discard loss, recomputed here from the oracle's value of the deal after
+    every discard the side could have made (the other's as played)."""
+    record, _ = _record("ranks", seed)
+    entry, games = stepped(record)
+    played = games[0].played
+    verdicts = [v for v in entry.judge(played) if v.kind == "discard"]
+    assert [v.seat for v in verdicts] == [0, 1]
+    solver = OracleSolver()
+    for v in verdicts:
+        side = v.seat
+        worth = []
+        for card in played.hands[side]:
+            mine = (card,)
+            discards = (mine, played.discards[1]) if side == 0 else (played.discards[0], mine)
+            hands = [sorted(set(played.hands[s]) - set(discards[s])) for s in (0, 1)]
+            winner, tricks = deal_value(played.rules, hands, played.first_lead, played.power_bases, solver)
+            worth.append((rank_for(side, winner), tricks[side], card))
+        mine = next(w for w in worth if w[2] in played.discards[side])
+        assert v.lost == (max(w[0] for w in worth) - mine[0]) / 2
+        assert v.tricks_lost == max(w[1] for w in worth) - mine[1] >= 0
 
 
 def test_a_session_series_replays_game_by_game(tmp_path):
@@ -149,15 +197,15 @@ def test_a_record_that_cannot_be_replayed_is_one_line_and_exit_2(tmp_path, capsy
 
 
 def test_a_combo1_match_is_judged_game_by_game_by_each_games_own_judge():
-    """The match's judge is its games' own: every lead and answer of each Play the Ranks game
-    of the match is valued, and nothing else."""
+    """The match's judge is its games' own: every discard, lead and answer of each Play the
+    Ranks game of the match is valued, and nothing else."""
     record, _ = _record("combo1", 3)
     entry, (game,) = stepped(record)
     ranks = [g for g in game.played.games if g.game == 3]
     assert ranks  # the morning reaches Play the Ranks
     shown = pages(entry, [game])
     judged = [line for page in shown for line in page if line.startswith(">> oracle")]
-    assert len(judged) == sum(2 * len(g.played.tricks) for g in ranks)
+    assert len(judged) == sum(2 * len(g.played.tricks) + 2 * bool(g.played.rules.discards) for g in ranks)
     for page in shown:
         if any(line.startswith(">> oracle") for line in page):
-            assert "(Play the Ranks)" in page[0] and re.search(r"'s (lead|follow),", page[0])
+            assert "(Play the Ranks)" in page[0] and re.search(r"'s (discard|lead|follow)\b", page[0])

@@ -83,8 +83,8 @@ def judged(entry: registry.Entry, game: Stepped) -> dict:
     if entry.judge is None or game.played is None:
         return {}
     queues: dict = defaultdict(deque)
-    for seat, kind, said in entry.judge(game.played):
-        queues[seat, kind].append(said)
+    for verdict in entry.judge(game.played):
+        queues[verdict.seat, verdict.kind].append(verdict.words)
     out = {}
     for i, (d, _) in enumerate(game.moves):
         queue = queues.get((d.seat, d.kind))

@@ -11,7 +11,7 @@ from geolab.bots.combo1.team import Team, TeamSeat
 from geolab.bots.dashing import registry as dashing_bots
 from geolab.bots.ranks import registry as ranks_bots
 from geolab.bots.stateiq import registry as state_iq_bots
-from geolab.definition import Players
+from geolab.definition import Judgement, Players
 from geolab.game import INT63_MAX, Bots, param_range
 from geolab.games.combo1.rules import GAMES, TITLES
 from geolab.games.race import level_speed
@@ -86,7 +86,7 @@ def seat(bot: Team, rules, rng: np.random.Generator) -> TeamSeat:
     return TeamSeat(bot, rules, rng, seats)
 
 
-def judge(played) -> list[tuple[int, str, str]]:
+def judge(played) -> list[Judgement]:
     """Each game's own judge, game by game (`geolab.definition.Players.judge`): the values of
     the moves of every game of the match whose game has one (Play the Ranks' oracle)."""
     out = []

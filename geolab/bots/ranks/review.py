@@ -2,15 +2,17 @@
 
 The oracle sees both hands, so it judges play after the fact (`geolab.games.ranks.solver.analysis`): a
 decision costs what best play from then on loses by it, first the result (a win or tie given
-away), then tricks the person could have forced. Discards and declarations are not judged.
+away), then tricks the person could have forced. `judge` values discards too (`review` lists
+trick decisions only); declarations are not judged.
 """
 
 from __future__ import annotations
 
 from geolab.cards import POSTAL
 from geolab.common.text import fit, plural
+from geolab.definition import Judgement
 from geolab.games.ranks.reference import Game, Lead
-from geolab.games.ranks.solver.analysis import decisions, positions
+from geolab.games.ranks.solver.analysis import decisions, discard_decisions, positions
 from geolab.games.ranks.solver.double_dummy import OracleSolver, rank_for
 from geolab.games.ranks.views import lead_label
 
@@ -23,6 +25,8 @@ AFTER = {1: "gave a tie", 0: "lost it"}
 def _move(game: Game, trick: int, move) -> str:
     if isinstance(move, Lead):
         return lead_label(game.rules, move, trick, game.power_bases)
+    if isinstance(move, tuple):  # a discard
+        return "discarding " + " ".join(POSTAL[c] for c in move)
     return POSTAL[move]
 
 
@@ -66,12 +70,14 @@ def _value(game: Game, trick: int, side: int, move, value) -> str:
     return f"{_move(game, trick, move)}: {RESULT[rank_for(side, value.winner)]}, {plural(value.tricks[side], 'trick')}"
 
 
-def judge(game: Game) -> list[tuple[int, str, str]]:
-    """The oracle's value of every lead and answer of a played game (``(side, kind, words)``
-    in the order played, `geolab.definition.Players.judge`): the result and tricks the mover
-    gets with best play after the move played, beside the best move's."""
+def judge(game: Game) -> list[Judgement]:
+    """The oracle's value of every discard, lead and answer of a played game (each side's
+    discard first, then the tricks in the order played; `geolab.definition.Players.judge`):
+    the result and tricks the mover gets with best play after the move played, beside the best
+    move's, and what the move lost (win share, and tricks it could have forced beyond; a
+    lead's loss also split into its card and its category)."""
     out = []
-    for d in decisions(game):
+    for d in discard_decisions(game) + decisions(game):
         def worth(m, side=d.side) -> tuple[int, int]:
             return (rank_for(side, m.winner), m.tricks[side])
 
@@ -82,5 +88,15 @@ def judge(game: Game) -> list[tuple[int, str, str]]:
         else:
             words = (f"oracle (sees both hands): played {_value(game, d.trick, d.side, d.played, mine)}; "
                      f"best {_value(game, d.trick, d.side, best.move, best)}")
-        out.append((d.side, d.kind, words))
+        lost = (worth(best)[0] - worth(mine)[0]) / 2
+        tricks = max(m.tricks[d.side] for m in d.solution.moves) - mine.tricks[d.side]
+        out.append(Judgement(d.side, d.kind, words, lost, tricks, _lead_parts(d, worth) if d.kind == "lead" else ()))
     return out
+
+
+def _lead_parts(d, worth) -> tuple[tuple[str, float], ...]:
+    """A lead's loss split: the card (the best lead of any card against the best of the card
+    played) and the category (and base, where the lead picks one) given that card."""
+    best = max(worth(m)[0] for m in d.solution.moves)
+    same = max(worth(m)[0] for m in d.solution.moves if m.move.card == d.played.card)
+    return (("card", (best - same) / 2), ("category", (same - worth(d.played_value)[0]) / 2))

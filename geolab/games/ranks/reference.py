@@ -199,6 +199,13 @@ class View:
 _VIEW_FIELDS = tuple(f.name for f in fields(View))
 
 
+def discard_leader(discards) -> int:
+    """The first lead under ``first_lead = discard-statehood``: the side whose discard has the
+    statehood closer to 1 (written once: the engine and the oracle's judge of discards)."""
+    best = [min(int(RANKS[c, STATEHOOD]) for c in discards[s]) for s in SEATS]
+    return 0 if best[0] < best[1] else 1
+
+
 def _made_view(*values) -> View:
     """A `View` of these field values, made without the frozen dataclass's ``__init__``
     (an ``object.__setattr__`` a field, most of a decision's own time in the engine)."""
@@ -325,8 +332,7 @@ def steps(rules: Rules, deal: Deal | None = None):
 
     # 2. The first lead.
     if rules.first_lead == "discard-statehood":
-        best = [min(int(RANKS[c, STATEHOOD]) for c in discards[s]) for s in SEATS]
-        derived = 0 if best[0] < best[1] else 1
+        derived = discard_leader(discards)
         if first_lead is not None and first_lead != derived:
             raise IllegalActionError(
                 f"first_lead: {_name(first_lead)} given, but the discards give the lead to {_name(derived)}"

@@ -3,18 +3,20 @@
 All of it looks at both hands (it is the oracle's view), so it judges play after the fact; a
 move the oracle calls a mistake may have been the best a player could do without peeking.
 A decision "loses" when its best-play outcome for the mover (win > tie > loss) is worse than
-that of the mover's best move. Discards and declarations are not judged: they are chosen
-before the cards are visible to the solver's question (who wins from the first trick).
+that of the mover's best move. A discard is valued by `discard_decisions`: the deal's
+best-play outcome from the first trick after each discard the side could have made, the other
+side's as it was. Declarations are not judged: they change the points, not who wins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations
 
-from geolab.games.ranks.reference import Game, Lead
+from geolab.games.ranks.reference import Game, Lead, discard_leader
 from geolab.games.ranks.rules import Rules
-from geolab.games.ranks.solver.double_dummy import OracleSolver, Position, Solution, rank_for
+from geolab.games.ranks.solver.double_dummy import MoveValue, OracleSolver, Position, Solution, rank_for
 
 
 @dataclass(frozen=True)
@@ -23,8 +25,8 @@ class Decision:
 
     trick: int  # 0-based
     side: int
-    kind: str  # "lead" or "follow"
-    played: Lead | int
+    kind: str  # "discard", "lead" or "follow"
+    played: Lead | int | tuple[int, ...]  # a discard: its cards
     solution: Solution
 
     @property
@@ -59,6 +61,28 @@ def decisions(game: Game, solver: OracleSolver | None = None) -> list[Decision]:
     for pos, played in positions(game):
         kind = "lead" if pos.lead is None else "follow"
         out.append(Decision(pos.trick, pos.mover, kind, played, solver.solve(pos)))
+    return out
+
+
+def discard_decisions(game: Game, solver: OracleSolver | None = None) -> list[Decision]:
+    """Each side's discard, valued by the oracle beside every other discard it could have made
+    (the other side's discard as played; the first lead as the rules give it for that pair of
+    discards); none where the rules have no discards."""
+    if not game.rules.discards:
+        return []
+    solver = solver or OracleSolver()
+    out = []
+    for side in (0, 1):
+        values = []
+        for mine in combinations(game.hands[side], game.rules.discards):
+            discards = (mine, game.discards[1]) if side == 0 else (game.discards[0], mine)
+            hands = tuple(tuple(sorted(set(game.hands[s]) - set(discards[s]))) for s in (0, 1))
+            leader = discard_leader(discards) if game.rules.first_lead == "discard-statehood" else game.first_lead
+            pos = Position(game.rules, hands, leader, power_bases=game.power_bases)
+            values.append(MoveValue(tuple(mine), solver.winner(pos), solver.tricks(pos)))
+        played = tuple(c for c in game.hands[side] if c in game.discards[side])
+        best = max(values, key=lambda m, side=side: (rank_for(side, m.winner), m.tricks[side]))
+        out.append(Decision(0, side, "discard", played, Solution(best.winner, best.tricks, tuple(values))))
     return out
 
 
