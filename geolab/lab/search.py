@@ -35,7 +35,7 @@ from geolab.errors import GeolabError, RulesError
 from geolab.game import split_bots
 from geolab.lab.balance import INTERVALS, SKILL, estimate, metrics
 from geolab.lab.results import write_json
-from geolab.lab.sweep import Pool, chunk_row, read_toml, toml_value, warm_unit
+from geolab.lab.sweep import Pool, chunk_row, read_toml, spec_game, toml_value, warm_unit
 from geolab.lab.tables import Totals, lineup
 
 #: Most candidates a grid may list, and most a TPE search may propose.
@@ -197,13 +197,7 @@ def _lineup(text, lineups: tuple[str, ...], metric: str) -> str:
 def parse_search(data: dict, check: bool = True) -> SearchSpec:
     """A search spec from a parsed TOML object; every field, value, constraint, metric and
     bot checked, and the space shown to hold a candidate, before any work."""
-    known = {"game", "rules", "bots", "deals", "seed", "chunk", "search", "objective"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise GeolabError(f"search spec: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    if "game" not in data:
-        raise GeolabError("search spec: name the game (game = \"ranks\")")
-    entry = registry.get(str(data["game"]))
+    entry = spec_game(data, {"game", "rules", "bots", "deals", "seed", "chunk", "search", "objective"}, "search spec")
     Rules = entry.game.Rules
     rules = str(data.get("rules", Rules.DEFAULT))
     try:

@@ -123,16 +123,21 @@ def _nullable(Rules, name: str) -> bool:
     return name not in kinds or "None" in kinds[name]
 
 
+def spec_game(data: dict, known: set[str], what: str):
+    """The registered game a spec (sweep, search) names, once its keys are all known ones."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise GeolabError(f"{what}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    if "game" not in data:
+        raise GeolabError(f"{what}: name the game (game = \"ranks\")")
+    return registry.get(str(data["game"]))
+
+
 def parse_spec(data: dict, check: bool = True) -> Spec:
     """A spec from a parsed TOML (or JSON) object; every variant is checked against the rules
     and every bot built once (`check`: off only for a chunk of a spec checked already)."""
-    known = {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise GeolabError(f"sweep spec: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    if "game" not in data:
-        raise GeolabError("sweep spec: name the game (game = \"ranks\")")
-    entry = registry.get(str(data["game"]))
+    entry = spec_game(data, {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"},
+                      "sweep spec")
     Rules = entry.game.Rules
     variants = {k: {f: toml_value(v, _nullable(Rules, f)) for f, v in o.items()} if isinstance(o, dict) else o
                 for k, o in data.get("variants", {}).items()}
