@@ -62,6 +62,42 @@ def test_racing_finds_the_uniform_sweeps_winner_for_fewer_deals(tmp_path):
     assert low < raced["recheck"]["first_share@greedy"].iloc[0] < high
 
 
+#: The same 8 candidates, the shortest deals with the first lead within 0.47-0.53: nobody is
+#: sure of the bound after the first round's 4,096 deals, so only a champion played deeper beats.
+SHORTEST = {**RANKS, "objective": {"minimise": "mean_length",
+                                   "subject_to": [{"metric": "first_share", "within": [0.47, 0.53]}]}}
+
+
+def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path):
+    plain = search.run(search.parse_search({**SHORTEST, "search": {**RANKS["search"], "champions": 0}}),
+                       tmp_path / "plain")
+    spec = search.parse_search(SHORTEST)
+    raced = search.run(spec, tmp_path / "champion")
+    assert raced["winner"] == plain["winner"] is not None
+    assert raced["deals_spent"] < plain["deals_spent"]
+    # the champion, played beyond the round's depth (on the schedule), became sure and beat the rest
+    first = raced["rounds"].iloc[0]
+    assert (first["champion"], first["champion_status"]) == (raced["winner"], "sure")
+    assert first["champion_deals"] in [k * 4096 for k in spec.rounds()]
+    assert first["champion_deals"] > first["deals_per_candidate"] == 4096
+    assert first["champion_deals_spent"] == first["champion_deals"] - 4096
+    assert len(raced["rounds"]) < len(spec.rounds()) and first["alive"] == 1
+    table = raced["candidates"]
+    winner = table[table["status"] == "winner"].iloc[0]
+    assert winner["deals"] == first["champion_deals"]
+    assert (table[table["status"] != "winner"]["dropped_round"] == 0).all() and (table["status"] == "beaten").any()
+    # without champions every candidate doubles together and nobody is played ahead
+    assert plain["rounds"]["champion"].isna().all() and (plain["rounds"]["champion_deals_spent"] == 0).all()
+    # the champion's deeper chunks lost and the search resumed on two workers: the same tables
+    deeper = list((tmp_path / "champion" / "chunks").glob(f"c{winner['candidate']:06d}-l000-k00000[1-9].json"))
+    assert len(deeper) == first["champion_deals"] // 4096 - 1
+    for path in deeper:
+        path.unlink()
+    resumed = search.run(spec, tmp_path / "champion", workers=2, resume=True)
+    for key in ("candidates", "rounds", "recheck"):
+        pd.testing.assert_frame_equal(raced[key], resumed[key])
+
+
 def test_a_search_interrupted_resumes_to_the_same_answer_on_one_or_two_workers(tmp_path):
     spec = search.parse_search(RANKS)
     whole = search.run(spec, tmp_path / "whole")
@@ -99,6 +135,7 @@ def test_a_search_on_a_dask_cluster_gives_the_same_answer(tmp_path):
     ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "constraints": ["__import__('os')"]}}, "not a field"),
     ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "constraints": ["end_at ** 2 > 1"]}}, "not allowed"),
     ({"objective": {"maximise": "fun"}}, "unknown metric 'fun'"),
+    ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "champions": -1}}, "champions must be at least 0"),
     ({"objective": {"maximise": "skill_edge"}}, "self-play"),
     ({"objective": {"maximise": "balance", "subject_to": [{"metric": "shared_rate", "within": [0.2, 0.1]}]}},
      "impossible bound"),

@@ -42,6 +42,9 @@ from geolab.lab.tables import Totals, lineup
 MAX_CANDIDATES = 100_000
 #: Combinations drawn to check that a space too large to list holds a candidate at all.
 FEASIBILITY_DRAWS = 20_000
+#: Candidates a round plays deeper, one after another, until one is sure to meet the bounds
+#: (`search.champions`; 0: every candidate's deals double together, nobody ahead).
+CHAMPIONS = 2
 #: Proposals TPE may make in a row that the rules or the constraints refuse before giving up.
 MAX_REFUSED = 1_000
 
@@ -93,6 +96,7 @@ class SearchSpec:
     batch: int = 20
     recheck: int = 20_000
     runners_up: int = 2
+    champions: int = CHAMPIONS
     raw: dict = field(default_factory=dict, compare=False)
 
     def entry(self):
@@ -216,7 +220,7 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
     if not isinstance(search, dict) or not isinstance(search.get("fields"), dict) or not search["fields"]:
         raise GeolabError("search spec: name the fields searched in [search.fields] (e.g. end_at = { range = [4, 8] })")
     extra = sorted(set(search) - {"fields", "constraints", "proposer", "trials", "batch", "confidence", "recheck",
-                                  "runners_up"})
+                                  "runners_up", "champions"})
     if extra:
         raise GeolabError(f"search: unknown key {extra[0]!r}")
     dims = tuple(_dimension(name, text, Rules, kinds) for name, text in search["fields"].items())
@@ -242,7 +246,8 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
     if proposer not in ("grid", "tpe"):
         raise GeolabError(f"search.proposer: grid or tpe, got {proposer!r}")
     numbers = {}
-    for key, default, least in (("trials", 200, 1), ("batch", 20, 1), ("recheck", 20_000, 1), ("runners_up", 2, 0)):
+    for key, default, least in (("trials", 200, 1), ("batch", 20, 1), ("recheck", 20_000, 1), ("runners_up", 2, 0),
+                                ("champions", CHAMPIONS, 0)):
         numbers[key] = _number(f"search.{key}", search.get(key, default), whole=True)
         if numbers[key] < least:
             raise GeolabError(f"search.{key} must be at least {least}, got {numbers[key]}")
@@ -532,34 +537,76 @@ class Search:
         """Every bound met by the point estimate (how a uniform sweep reads its table)."""
         return all(b.low <= cand.rows[b.lineup][b.metric] <= b.high for b in self.spec.bounds)
 
+    def deepen(self, wanted: list[tuple[Candidate, int]], level: float) -> None:
+        """Play each candidate to its chunks (those on disk are read, not played) and read its
+        intervals there; only depths of the schedule are ever asked for."""
+        wanted = [(c, k) for c, k in wanted if k != c.chunks or not c.rows]
+        totals = self.play("chunks", wanted, self.spec.seed, self.spec.deals)
+        for c, chunks in wanted:
+            if chunks > c.played:
+                self.spent += len(self.spec.lineups) * (min(chunks * self.size, self.spec.deals)
+                                                        - min(c.played * self.size, self.spec.deals))
+                c.played = chunks
+            c.chunks = chunks
+            c.rows = {text: metrics(totals[(c.index, text)], level) for text in self.spec.lineups}
+
+    def drop(self, alive: list[Candidate], r: int) -> None:
+        """Drop, in round r, each candidate breaking a bound and each beaten by one sure to meet
+        them all (each read at its own depth)."""
+        sure = [c for c in alive if c.status == "racing" and self.sure(c)]
+        best_low = max((self.oriented(c)[1] for c in sure), default=-math.inf)
+        for c in alive:
+            if c.status != "racing":
+                continue
+            broken = self.breaks(c)
+            if broken is not None:
+                c.status, c.dropped_round = f"breaks {broken.text()}", r
+            elif self.oriented(c)[2] < best_low:
+                c.status, c.dropped_round = "beaten", r
+
+    def champion(self, alive: list[Candidate], r: int, level: float) -> Candidate | None:
+        """Champion first: the most promising candidate (the best point estimate among those whose
+        estimates meet the bounds) played deeper, depth after depth of the schedule, until it is
+        sure to meet the bounds (and so beats every candidate whose interval lies below its lower
+        end), breaks one, or has all its deals; then the next, `champions` in all. The deals go
+        where the decision is still close instead of doubling every candidate while none is sure.
+        Returns the last candidate played deeper (or the sure one at the top), or None."""
+        schedule = self.spec.rounds()
+        tried: list[Candidate] = []
+        while len(tried) < self.spec.champions:
+            top = self.best_point([c for c in alive if c.status == "racing" and c not in tried])
+            if top is None:
+                return tried[-1] if tried else None
+            if self.sure(top):
+                return top
+            tried.append(top)
+            while top.status == "racing" and not self.sure(top) and top.chunks < schedule[-1]:
+                self.deepen([(top, next(k for k in schedule if k > top.chunks))], level)
+                self.drop(alive, r)
+            if top.status == "racing" and self.sure(top):
+                return top
+        return tried[-1] if tried else None
+
     def race(self, field_: list[Candidate], total: int) -> None:
-        """Race candidates round by round (`total`: the candidates the union bound covers)."""
+        """Race candidates round by round (`total`: the candidates the union bound covers): each
+        round plays every candidate left to the round's depth (a champion already deeper keeps its
+        depth), drops the bound-breaking and the beaten, then plays the champion deeper."""
         level = self.level(total)
         alive = [c for c in field_ if c.status == "racing"]
         for r, chunks in enumerate(self.spec.rounds()):
             if not alive:
                 break
-            wanted = [(c, chunks) for c in alive]
-            totals = self.play("chunks", wanted, self.spec.seed, self.spec.deals)
-            for c in alive:
-                if chunks > c.played:
-                    self.spent += len(self.spec.lineups) * (min(chunks * self.size, self.spec.deals)
-                                                            - min(c.played * self.size, self.spec.deals))
-                    c.played = chunks
-                c.chunks = chunks
-                c.rows = {text: metrics(totals[(c.index, text)], level) for text in self.spec.lineups}
-            sure = [c for c in alive if self.sure(c)]
-            best_low = max((self.oriented(c)[1] for c in sure), default=-math.inf)
-            for c in alive:
-                broken = self.breaks(c)
-                if broken is not None:
-                    c.status, c.dropped_round = f"breaks {broken.text()}", r
-                elif self.oriented(c)[2] < best_low:
-                    c.status, c.dropped_round = "beaten", r
+            before = self.spent
+            self.deepen([(c, max(chunks, c.chunks)) for c in alive], level)
+            self.drop(alive, r)
+            field_spent = self.spent - before
+            champ = self.champion(alive, r, level)
             alive = [c for c in alive if c.status == "racing"]
             self.rounds.append({"round": len(self.rounds), "chunks": chunks,
                                 "deals_per_candidate": min(chunks * self.size, self.spec.deals),
-                                "alive": len(alive), "deals_spent": self.spent, **self.best_so_far()})
+                                "alive": len(alive), "deals_spent": self.spent,
+                                **self.champion_row(champ),
+                                "champion_deals_spent": self.spent - before - field_spent, **self.best_so_far()})
             if self.progress:
                 self.progress(self.status(alive))
             if len(alive) == 1 and self.sure(alive[0]):
@@ -567,11 +614,23 @@ class Search:
         for c in alive:
             c.status = "final"
 
+    def champion_row(self, champ: Candidate | None) -> dict:
+        """A round's champion in rounds.csv: its name, depth, and whether it ended sure, not sure
+        (all its deals played) or dropped."""
+        if champ is None:
+            return {"champion": None, "champion_deals": 0, "champion_status": None}
+        state = ("sure" if self.sure(champ) else "not sure") if champ.status == "racing" else champ.status
+        return {"champion": champ.name, "champion_deals": min(champ.chunks * self.size, self.spec.deals),
+                "champion_status": state}
+
     def status(self, alive: list[Candidate]) -> dict:
         best = self.best([c for c in self.candidates if c.rows])
+        last = self.rounds[-1] if self.rounds else {}
         return {"alive": len(alive), "deals": self.spent, "candidates": len(self.candidates),
                 "best": None if best is None else best.name,
-                "best_value": None if best is None else best.rows[self.spec.objective_lineup][self.spec.metric]}
+                "best_value": None if best is None else best.rows[self.spec.objective_lineup][self.spec.metric],
+                "champion": last.get("champion"), "champion_deals": last.get("champion_deals"),
+                "champion_status": last.get("champion_status")}
 
     def best_so_far(self) -> dict:
         """The best candidate after a round and its objective with the racing interval (the
@@ -581,6 +640,12 @@ class Search:
             return {"best": None, "best_value": math.nan, "best_ci_low": math.nan, "best_ci_high": math.nan}
         e = self.estimate(best, self.spec.metric, self.spec.objective_lineup)
         return {"best": best.name, "best_value": e.value, "best_ci_low": e.low, "best_ci_high": e.high}
+
+    def best_point(self, pool: list[Candidate]) -> Candidate | None:
+        """The best objective point estimate among candidates whose estimates meet the bounds,
+        whatever their depths; ties keep the candidate order."""
+        ok = [c for c in pool if c.rows and self.meets(c)]
+        return max(ok, key=lambda c: (self.oriented(c)[0], -c.index), default=None)
 
     def best(self, pool: list[Candidate]) -> Candidate | None:
         """The candidate a designer would pick from these: the most deals played, every bound
