@@ -68,7 +68,7 @@ SHORTEST = {**RANKS, "objective": {"minimise": "mean_length",
                                    "subject_to": [{"metric": "first_share", "within": [0.47, 0.53]}]}}
 
 
-def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path):
+def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path, capsys):
     plain = search.run(search.parse_search({**SHORTEST, "search": {**RANKS["search"], "champions": 0}}),
                        tmp_path / "plain")
     spec = search.parse_search(SHORTEST)
@@ -96,6 +96,11 @@ def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path)
     resumed = search.run(spec, tmp_path / "champion", workers=2, resume=True)
     for key in ("candidates", "rounds", "recheck"):
         pd.testing.assert_frame_equal(raced[key], resumed[key])
+    # the progress line says where the champion stands
+    path = tmp_path / "shortest.toml"
+    path.write_text(toml(SHORTEST))
+    assert main(["search", str(path), "--out", str(tmp_path / "cli")]) == 0
+    assert f"champion sure at {first['champion_deals']:,} deals" in capsys.readouterr().err
 
 
 def test_a_search_interrupted_resumes_to_the_same_answer_on_one_or_two_workers(tmp_path):

@@ -191,6 +191,8 @@ def run_search(args) -> None:
                 f"best {status['best']} ({spec.metric} {status['best_value']:.4f})" if status["best"] else
                 f"{status['candidates']:,} candidates, {status['alive']:,} racing, {status['deals']:,} deals, best: "
                 "none yet meets the bounds by its estimate")
+        if status.get("champion"):
+            text += f"; champion {status['champion_status']} at {status['champion_deals']:,} deals"
         if not sys.stderr.isatty():
             print(f"geolab: search: {text}", file=sys.stderr, flush=True)
             return

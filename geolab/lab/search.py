@@ -887,8 +887,10 @@ def plot(result: dict, spec: SearchSpec):
             best.set_title("the best candidate after each round (racing interval)", fontsize=9)
         else:
             best.axis("off")
-        spent.bar(x, rounds["deals_spent"].diff().fillna(rounds["deals_spent"]), color="tab:blue",
-                  label="deals played this round")
+        this = rounds["deals_spent"].diff().fillna(rounds["deals_spent"]).to_numpy(float)
+        ahead = rounds["champion_deals_spent"].to_numpy(float)
+        spent.bar(x, this - ahead, color="tab:blue", label="deals played this round")
+        spent.bar(x, ahead, bottom=this - ahead, color="tab:orange", label="of them, the champion's ahead")
         spent.plot(x, rounds["deals_spent"], "o-", color="black", ms=3, label="deals spent so far")
         spent.axhline(result["uniform_deals"], color="tab:grey", ls="--", label="a uniform sweep")
         spent.set_yscale("log")
