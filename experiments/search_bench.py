@@ -3,6 +3,7 @@
     python experiments/search_bench.py --grid small      # 36 candidates: racing and the uniform sweep, both run
     python experiments/search_bench.py --grid large      # 1,024 candidates: racing only (the sweep's deals counted)
     python experiments/search_bench.py --dask            # a small search on a local Dask cluster, 1 v 2 workers
+    ... --first-round 0 / --champions 0                  # the spec's first round or champions changed (0: none)
 
 The spec is experiments/search/ranks-counting.toml (counter v greedy, skill edge subject to a
 fair first lead and few ties, 102,400 deals at most a candidate); the large grid is every
@@ -45,6 +46,12 @@ def cpu() -> float:
 
 def spec_data(grid: str) -> dict:
     data = tomllib.loads(SPEC.read_text())
+    for key in ("first_round", "champions"):
+        value = getattr(ARGS, key, None)
+        if value == 0 and key == "first_round":
+            data["search"].pop(key, None)
+        elif value is not None:
+            data["search"][key] = value
     if grid == "large":  # 1,024 rules that play different games (end_at kept: its values play twins)
         fields = data["search"]["fields"]
         del fields["end_at"]
@@ -68,14 +75,15 @@ def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
     if out.exists():
         shutil.rmtree(out)
     raced, times = timed("racing", lambda: search.run(spec, out, workers=workers))
-    shutil.rmtree(out / "chunks")
-    shutil.rmtree(out / "recheck")
+    for kept in ("chunks", "probe", "recheck"):
+        shutil.rmtree(out / kept, ignore_errors=True)
     for name in ("candidates", "rounds", "recheck"):
         raced[name].to_csv(out / f"{name}.csv", index=False)
     fig = search.plot(raced, spec)
     fig.savefig(out / "search.png", dpi=110, bbox_inches="tight")
     write_json(data, out / "spec.json")
     report = {"grid": grid, "candidates": len(listed), "workers": workers, "deals_max": spec.deals,
+              "first_round": spec.first_round, "champions": spec.champions, "depths": spec.depths(),
               "lineups": list(spec.lineups), "winner": raced["winner"], "deals_spent": raced["deals_spent"],
               "uniform_deals": raced["uniform_deals"], "saving": raced["saving"],
               "racing_confidence_each": raced["racing_confidence_each"],
@@ -119,6 +127,8 @@ if __name__ == "__main__":
     parser.add_argument("--no-uniform", action="store_true", help="small grid: skip the uniform sweep")
     parser.add_argument("--dask", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--first-round", type=int, help="the first round's deals (0: whole chunks from the start)")
+    parser.add_argument("--champions", type=int, help="candidates played deeper each round (0: none)")
     parser.add_argument("--scratch", default="/tmp/geolab-search-bench")
     ARGS = parser.parse_args()
     scratch = Path(ARGS.scratch)

@@ -78,10 +78,10 @@ def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path,
     # the champion, played beyond the round's depth (on the schedule), became sure and beat the rest
     first = raced["rounds"].iloc[0]
     assert (first["champion"], first["champion_status"]) == (raced["winner"], "sure")
-    assert first["champion_deals"] in [k * 4096 for k in spec.rounds()]
+    assert first["champion_deals"] in spec.depths()
     assert first["champion_deals"] > first["deals_per_candidate"] == 4096
     assert first["champion_deals_spent"] == first["champion_deals"] - 4096
-    assert len(raced["rounds"]) < len(spec.rounds()) and first["alive"] == 1
+    assert len(raced["rounds"]) < len(spec.depths()) and first["alive"] == 1
     table = raced["candidates"]
     winner = table[table["status"] == "winner"].iloc[0]
     assert winner["deals"] == first["champion_deals"]
@@ -96,6 +96,16 @@ def test_a_champion_played_deeper_drops_the_rest_before_the_last_round(tmp_path,
     resumed = search.run(spec, tmp_path / "champion", workers=2, resume=True)
     for key in ("candidates", "rounds", "recheck"):
         pd.testing.assert_frame_equal(raced[key], resumed[key])
+    # a first round of 1,024 deals, the start of the first chunk (a file of its own), one more depth
+    # in the union bound: the same winner for fewer deals still
+    data = {**SHORTEST, "search": {**RANKS["search"], "first_round": 1024}}
+    probed = search.run(search.parse_search(data), tmp_path / "probed")
+    assert search.parse_search(data).depths() == [1024, 4096, 8192, 16384]
+    assert probed["winner"] == raced["winner"] and probed["deals_spent"] < raced["deals_spent"]
+    assert probed["racing_confidence_each"] == pytest.approx(1 - 0.05 / (8 * 2 * 4))
+    assert probed["rounds"]["deals_per_candidate"].iloc[0] == 1024
+    probes = [json.loads(p.read_text()) for p in (tmp_path / "probed" / "probe").iterdir()]
+    assert len(probes) == 8 and all(p["deals"] == 1024 and p["chunk"] == 0 for p in probes)
     # the progress line says where the champion stands
     path = tmp_path / "shortest.toml"
     path.write_text(toml(SHORTEST))
@@ -141,6 +151,7 @@ def test_a_search_on_a_dask_cluster_gives_the_same_answer(tmp_path):
     ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "constraints": ["end_at ** 2 > 1"]}}, "not allowed"),
     ({"objective": {"maximise": "fun"}}, "unknown metric 'fun'"),
     ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "champions": -1}}, "champions must be at least 0"),
+    ({"search": {"fields": {"end_at": {"range": [5, 7]}}, "first_round": 4096}}, "first_round must lie between 1"),
     ({"objective": {"maximise": "skill_edge"}}, "self-play"),
     ({"objective": {"maximise": "balance", "subject_to": [{"metric": "shared_rate", "within": [0.2, 0.1]}]}},
      "impossible bound"),

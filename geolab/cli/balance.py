@@ -197,7 +197,7 @@ def run_search(args) -> None:
             print(f"geolab: search: {text}", file=sys.stderr, flush=True)
             return
         if not shown:
-            shown.append(bar(len(spec.rounds()) if spec.proposer == "grid" else 0, unit="rounds", enabled=True))
+            shown.append(bar(len(spec.depths()) if spec.proposer == "grid" else 0, unit="rounds", enabled=True))
         shown[0].update(1)
         shown[0].set_postfix_str(text)
 

@@ -97,6 +97,7 @@ class SearchSpec:
     recheck: int = 20_000
     runners_up: int = 2
     champions: int = CHAMPIONS
+    first_round: int | None = None
     raw: dict = field(default_factory=dict, compare=False)
 
     def entry(self):
@@ -119,6 +120,13 @@ class SearchSpec:
             out.append(k)
             k *= 2
         return out + [self.chunks()]
+
+    def depths(self) -> list[int]:
+        """Deals a candidate has played after each round: `first_round` deals if set (the start of
+        the first chunk, played again within it by the candidates left), then 1, 2, 4, ... chunks
+        up to `deals`. Fixed by the spec, never by the data: the union bound counts each."""
+        size = self.chunk_size()
+        return [self.first_round] * bool(self.first_round) + [min(k * size, self.deals) for k in self.rounds()]
 
     def quantities(self) -> list[tuple[str, str]]:
         """(metric, line-up) of every interval a round reads for each candidate."""
@@ -220,7 +228,7 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
     if not isinstance(search, dict) or not isinstance(search.get("fields"), dict) or not search["fields"]:
         raise GeolabError("search spec: name the fields searched in [search.fields] (e.g. end_at = { range = [4, 8] })")
     extra = sorted(set(search) - {"fields", "constraints", "proposer", "trials", "batch", "confidence", "recheck",
-                                  "runners_up", "champions"})
+                                  "runners_up", "champions", "first_round"})
     if extra:
         raise GeolabError(f"search: unknown key {extra[0]!r}")
     dims = tuple(_dimension(name, text, Rules, kinds) for name, text in search["fields"].items())
@@ -251,13 +259,20 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
         numbers[key] = _number(f"search.{key}", search.get(key, default), whole=True)
         if numbers[key] < least:
             raise GeolabError(f"search.{key} must be at least {least}, got {numbers[key]}")
+    first_round = search.get("first_round")
+    if first_round is not None:
+        first_round = _number("search.first_round", first_round, whole=True)
+        size = -(-int(data.get("chunk", entry.game.block)) // entry.game.block) * entry.game.block
+        if not 1 <= first_round < min(size, int(data.get("deals", 100_000))):
+            raise GeolabError(f"search.first_round must lie between 1 and the first chunk's deals (here "
+                              f"{min(size, int(data.get('deals', 100_000))):,}), less than it, got {first_round}")
     if numbers["trials"] > MAX_CANDIDATES:
         raise GeolabError(f"search.trials: at most {MAX_CANDIDATES:,}")
     spec = SearchSpec(game=entry.name, rules=rules, lineups=lineups, dimensions=dims, constraints=tuple(constraints),
                       metric=metric, sense=sense, objective_lineup=objective_lineup, bounds=bounds,
                       deals=int(data.get("deals", 100_000)), chunk=int(data.get("chunk", entry.game.block)),
                       seed=int(data.get("seed", 0)), confidence=float(confidence), proposer=proposer,
-                      raw=data, **numbers)
+                      first_round=first_round, raw=data, **numbers)
     if check:
         for text in lineups:
             seating = lineup(split_bots(text), entry.game.seats(base))
@@ -446,8 +461,9 @@ class Candidate:
     index: int
     overrides: tuple
     status: str = "racing"  # racing, final, beaten, breaks <bound>, winner
-    chunks: int = 0  # chunks of each line-up its intervals are read from
+    depth: int = 0  # deals of each line-up its intervals are read from (a depth of the schedule)
     played: int = 0  # chunks of each line-up on disk (a past best raced again replays none)
+    probed: bool = False  # its first round's part of a chunk on disk (`first_round`)
     rows: dict = field(default_factory=dict)  # line-up -> metrics at the racing level
     dropped_round: int | None = None
 
@@ -471,7 +487,7 @@ class Search:
 
     # the union bound: every interval of every candidate, quantity and round at once
     def level(self, candidates: int) -> float:
-        reads = candidates * len(self.spec.quantities()) * len(self.spec.rounds())
+        reads = candidates * len(self.spec.quantities()) * len(self.spec.depths())
         return 1 - (1 - self.spec.confidence) / reads
 
     def _path(self, kind: str, c: int, line: int, k: int) -> Path:
@@ -538,17 +554,24 @@ class Search:
         return all(b.low <= cand.rows[b.lineup][b.metric] <= b.high for b in self.spec.bounds)
 
     def deepen(self, wanted: list[tuple[Candidate, int]], level: float) -> None:
-        """Play each candidate to its chunks (those on disk are read, not played) and read its
-        intervals there; only depths of the schedule are ever asked for."""
-        wanted = [(c, k) for c, k in wanted if k != c.chunks or not c.rows]
-        totals = self.play("chunks", wanted, self.spec.seed, self.spec.deals)
-        for c, chunks in wanted:
-            if chunks > c.played:
-                self.spent += len(self.spec.lineups) * (min(chunks * self.size, self.spec.deals)
-                                                        - min(c.played * self.size, self.spec.deals))
-                c.played = chunks
-            c.chunks = chunks
-            c.rows = {text: metrics(totals[(c.index, text)], level) for text in self.spec.lineups}
+        """Play each candidate to its depth (deals; those on disk are read, not played) and read
+        its intervals there; only depths of the schedule are ever asked for. The first round's
+        part of a chunk (`first_round`) is a file of its own (`probe/`)."""
+        spec, size, lines = self.spec, self.size, len(self.spec.lineups)
+        wanted = [(c, d) for c, d in wanted if d != c.depth or not c.rows]
+        probes = [(c, 1) for c, d in wanted if d == spec.first_round]
+        whole = [(c, -(-d // size)) for c, d in wanted if d != spec.first_round]
+        totals = self.play("probe", probes, spec.seed, spec.first_round) if probes else {}
+        totals |= self.play("chunks", whole, spec.seed, spec.deals)
+        for c, d in wanted:
+            if d == spec.first_round and not c.probed:
+                self.spent += lines * d
+                c.probed = True
+            elif d != spec.first_round and -(-d // size) > c.played:
+                self.spent += lines * (d - min(c.played * size, spec.deals))
+                c.played = -(-d // size)
+            c.depth = d
+            c.rows = {text: metrics(totals[(c.index, text)], level) for text in spec.lineups}
 
     def drop(self, alive: list[Candidate], r: int) -> None:
         """Drop, in round r, each candidate breaking a bound and each beaten by one sure to meet
@@ -571,7 +594,7 @@ class Search:
         end), breaks one, or has all its deals; then the next, `champions` in all. The deals go
         where the decision is still close instead of doubling every candidate while none is sure.
         Returns the last candidate played deeper (or the sure one at the top), or None."""
-        schedule = self.spec.rounds()
+        schedule = self.spec.depths()
         tried: list[Candidate] = []
         while len(tried) < self.spec.champions:
             top = self.best_point([c for c in alive if c.status == "racing" and c not in tried])
@@ -580,8 +603,8 @@ class Search:
             if self.sure(top):
                 return top
             tried.append(top)
-            while top.status == "racing" and not self.sure(top) and top.chunks < schedule[-1]:
-                self.deepen([(top, next(k for k in schedule if k > top.chunks))], level)
+            while top.status == "racing" and not self.sure(top) and top.depth < schedule[-1]:
+                self.deepen([(top, next(d for d in schedule if d > top.depth))], level)
                 self.drop(alive, r)
             if top.status == "racing" and self.sure(top):
                 return top
@@ -593,17 +616,16 @@ class Search:
         depth), drops the bound-breaking and the beaten, then plays the champion deeper."""
         level = self.level(total)
         alive = [c for c in field_ if c.status == "racing"]
-        for r, chunks in enumerate(self.spec.rounds()):
+        for r, depth in enumerate(self.spec.depths()):
             if not alive:
                 break
             before = self.spent
-            self.deepen([(c, max(chunks, c.chunks)) for c in alive], level)
+            self.deepen([(c, max(depth, c.depth)) for c in alive], level)
             self.drop(alive, r)
             field_spent = self.spent - before
             champ = self.champion(alive, r, level)
             alive = [c for c in alive if c.status == "racing"]
-            self.rounds.append({"round": len(self.rounds), "chunks": chunks,
-                                "deals_per_candidate": min(chunks * self.size, self.spec.deals),
+            self.rounds.append({"round": len(self.rounds), "deals_per_candidate": depth,
                                 "alive": len(alive), "deals_spent": self.spent,
                                 **self.champion_row(champ),
                                 "champion_deals_spent": self.spent - before - field_spent, **self.best_so_far()})
@@ -620,7 +642,7 @@ class Search:
         if champ is None:
             return {"champion": None, "champion_deals": 0, "champion_status": None}
         state = ("sure" if self.sure(champ) else "not sure") if champ.status == "racing" else champ.status
-        return {"champion": champ.name, "champion_deals": min(champ.chunks * self.size, self.spec.deals),
+        return {"champion": champ.name, "champion_deals": champ.depth,
                 "champion_status": state}
 
     def status(self, alive: list[Candidate]) -> dict:
@@ -653,8 +675,8 @@ class Search:
         ok = [c for c in pool if c.rows and self.meets(c) and c.status in ("racing", "final", "winner")]
         if not ok:
             return None
-        most = max(c.chunks for c in ok)
-        return max((c for c in ok if c.chunks == most), key=lambda c: (self.oriented(c)[0], -c.index))
+        most = max(c.depth for c in ok)
+        return max((c for c in ok if c.depth == most), key=lambda c: (self.oriented(c)[0], -c.index))
 
     def add(self, overrides) -> Candidate:
         cand = Candidate(len(self.candidates), tuple(overrides))
@@ -776,7 +798,7 @@ def same_games(search: Search) -> dict[int, int | None]:
     first: dict[str, int] = {}
     out: dict[int, int | None] = {}
     for c in search.candidates:
-        key = json.dumps([c.chunks, [[c.rows[t][m] for m, t in search.spec.quantities()] if c.rows else c.index]])
+        key = json.dumps([c.depth, [[c.rows[t][m] for m, t in search.spec.quantities()] if c.rows else c.index]])
         out[c.index] = first.setdefault(key, c.index) if c.rows else None
         if out[c.index] == c.index:
             out[c.index] = None
@@ -832,7 +854,7 @@ def finish(search: Search) -> dict:
     table = []
     for c in search.candidates:
         row = {"candidate": c.index, "name": c.name, "overrides": json.dumps(dict(c.overrides)), "status": c.status,
-               "dropped_round": c.dropped_round, "deals": min(c.chunks * search.size, spec.deals),
+               "dropped_round": c.dropped_round, "deals": c.depth,
                "same_games_as": twins[c.index]}
         row |= {d.field: _shown(dict(c.overrides).get(d.field)) for d in spec.dimensions}
         for metric, text in spec.quantities():
