@@ -44,14 +44,15 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def spec_data(grid: str) -> dict:
+def spec_data(grid: str, first_round: int | None = None, champions: int | None = None) -> dict:
+    """The spec of a grid; `first_round` and `champions` replace the spec's (first round 0: none)."""
     data = tomllib.loads(SPEC.read_text())
-    for key in ("first_round", "champions"):
-        value = getattr(ARGS, key, None)
-        if value == 0 and key == "first_round":
-            data["search"].pop(key, None)
-        elif value is not None:
-            data["search"][key] = value
+    if first_round == 0:
+        data["search"].pop("first_round", None)
+    elif first_round is not None:
+        data["search"]["first_round"] = first_round
+    if champions is not None:
+        data["search"]["champions"] = champions
     if grid == "large":  # 1,024 rules that play different games (end_at kept: its values play twins)
         fields = data["search"]["fields"]
         del fields["end_at"]
@@ -68,7 +69,7 @@ def timed(label: str, work) -> tuple[object, dict]:
 
 
 def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
-    data = spec_data(grid)
+    data = spec_data(grid, ARGS.first_round, ARGS.champions)
     spec = search.parse_search(data)
     listed = search.Space(spec).listed()
     out = OUT / grid
