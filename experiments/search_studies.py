@@ -50,7 +50,7 @@ def one(name: str, data: dict, out: Path, workers: int, command: str) -> dict:
     before, wall, used = os.getloadavg(), time.perf_counter(), cpu()
     result = search.run(spec, out, workers=workers)
     wall, used = time.perf_counter() - wall, cpu() - used
-    for kind in ("chunks", "recheck"):  # no re-check when no candidate meets the bounds
+    for kind in ("chunks", "probe", "recheck"):  # no re-check when no candidate meets the bounds
         shutil.rmtree(out / kind, ignore_errors=True)
     for table in ("candidates", "rounds", "recheck"):
         result[table].to_csv(out / f"{table}.csv", index=False)

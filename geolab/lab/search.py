@@ -910,9 +910,10 @@ def plot(result: dict, spec: SearchSpec):
         else:
             best.axis("off")
         this = rounds["deals_spent"].diff().fillna(rounds["deals_spent"]).to_numpy(float)
-        ahead = rounds["champion_deals_spent"].to_numpy(float)
-        spent.bar(x, this - ahead, color="tab:blue", label="deals played this round")
-        spent.bar(x, ahead, bottom=this - ahead, color="tab:orange", label="of them, the champion's ahead")
+        # tables written before champions have no such column (search_studies.py --replot)
+        ahead = rounds["champion_deals_spent"].to_numpy(float) if "champion_deals_spent" in rounds else 0 * this
+        spent.bar(x - 0.2, this - ahead, width=0.4, color="tab:blue", label="deals played to the round's depth")
+        spent.bar(x + 0.2, ahead, width=0.4, color="tab:purple", label="deals the champion played ahead")
         spent.plot(x, rounds["deals_spent"], "o-", color="black", ms=3, label="deals spent so far")
         spent.axhline(result["uniform_deals"], color="tab:grey", ls="--", label="a uniform sweep")
         spent.set_yscale("log")
@@ -920,7 +921,8 @@ def plot(result: dict, spec: SearchSpec):
         spent.set_ylabel("deals (every line-up counted)")
         spent.set_title(f"{result['deals_spent']:,} deals v {result['uniform_deals']:,} uniform "
                         f"({result['saving']:.1f}x fewer)", fontsize=9)
-        spent.legend(fontsize=6, loc="lower right")
+        spent.set_ylim(top=result["uniform_deals"] * 100)  # room for the legend above the uniform sweep's line
+        spent.legend(fontsize=6, loc="upper right")
         ax.set_xticks(np.r_[0, x])  # whole rounds, however few
         best.set_xticks(x)
         spent.set_xticks(x)
