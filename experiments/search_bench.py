@@ -2,7 +2,9 @@
 
     python experiments/search_bench.py --grid small      # 36 candidates: racing and the uniform sweep, both run
     python experiments/search_bench.py --grid large      # 1,024 candidates: racing only (the sweep's deals counted)
+    ... --grid large --uniform                           # ... and the uniform sweep too (about 10 CPU-minutes)
     python experiments/search_bench.py --dask            # a small search on a local Dask cluster, 1 v 2 workers
+    ... --dask --dask-deals 102400 --champions 0         # a longer one (plain doubling), where start-up counts less
     ... --first-round 0 / --champions 0                  # the spec's first round or champions changed (0: none)
 
 The spec is experiments/search/ranks-counting.toml (counter v greedy, skill edge subject to a
@@ -98,13 +100,13 @@ def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
 
 
 def dask_ratio(scratch: Path) -> dict:
-    """A small search (the small grid, 32,768 deals a candidate) on a local Dask cluster of 1
+    """A small search (the small grid, `--dask-deals` a candidate) on a local Dask cluster of 1
     and of 2 worker processes, each cluster warmed by one untimed search (its workers load the
     kernels), then timed `--repeats` times: wall seconds, their medians and ratio."""
     from distributed import LocalCluster
 
-    data = spec_data("small")
-    data["deals"] = 32768
+    data = spec_data("small", ARGS.first_round, ARGS.champions)
+    data["deals"] = ARGS.dask_deals
     spec = search.parse_search(data)
     walls: dict[int, list[float]] = {1: [], 2: []}
     answers = set()
@@ -117,7 +119,9 @@ def dask_ratio(scratch: Path) -> dict:
                 walls[n].append(time.perf_counter() - start)
                 answers.add((result["winner"], result["deals_spent"]))
     median = {n: sorted(w)[len(w) // 2] for n, w in walls.items()}
-    return {"grid": "small, 32,768 deals a candidate", "wall_s": walls, "median_wall_s": median,
+    return {"grid": f"small, {ARGS.dask_deals:,} deals a candidate", "champions": spec.champions,
+            "first_round": spec.first_round, "deals_spent": sorted(answers)[0][1],
+            "wall_s": walls, "median_wall_s": median,
             "speedup_2_over_1": median[1] / median[2], "same_answer": len(answers) == 1}
 
 
@@ -126,6 +130,8 @@ if __name__ == "__main__":
     parser.add_argument("--grid", choices=["small", "large"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-uniform", action="store_true", help="small grid: skip the uniform sweep")
+    parser.add_argument("--uniform", action="store_true", help="large grid: run the uniform sweep too")
+    parser.add_argument("--dask-deals", type=int, default=32768, help="--dask: deals a candidate at most")
     parser.add_argument("--dask", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--first-round", type=int, help="the first round's deals (0: whole chunks from the start)")
@@ -139,7 +145,8 @@ if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     before = os.getloadavg()
     if ARGS.grid:
-        report = bench(ARGS.grid, ARGS.workers, ARGS.grid == "small" and not ARGS.no_uniform, scratch)
+        report = bench(ARGS.grid, ARGS.workers, (ARGS.grid == "small" and not ARGS.no_uniform) or ARGS.uniform,
+                       scratch)
         name = f"bench-{ARGS.grid}.json"
     else:
         report = dask_ratio(scratch)
