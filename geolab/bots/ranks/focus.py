@@ -1,0 +1,52 @@
+"""Perfect-information Monte Carlo that spends its layouts where decisions are lost.
+
+`MonteCarloSeat` gives every decision the same `k` layouts and `budget_ms`. By the
+double-dummy judge (docs/strength.md, "Where each bot loses") leads cost a Monte Carlo
+player most and discards least, while a discard is the dearest decision to sample (every
+layout is a whole deal, solved once per discard option). This seat sets the layouts and the
+budget per decision kind: few on discards, montecarlo's on answers, and more on leads, so
+that leads get several times montecarlo's layouts at about its CPU a decision on average.
+Sampling, inference, solver, work limit and fallbacks are the Monte Carlo seat's, and so is
+the fairness: only sampled layouts are ever solved. With every budget ``none`` it is
+deterministic given what it sees.
+"""
+
+from __future__ import annotations
+
+from geolab.bots.ranks.montecarlo import MonteCarloSeat
+from geolab.errors import GeolabError
+
+
+class FocusSeat(MonteCarloSeat):
+    """Monte Carlo with layouts and budget set per decision kind.
+
+    lead_k, lead_ms: layouts at most and CPU budget (ms) of a lead; follow_k, follow_ms: of an
+    answer; discard_k, discard_ms: of a discard (and of a declaration); a budget of None means
+    no clock (always all the layouts); tie_k: fresh layouts that tell apart leads or answers
+    tied at the best win share by the points they force (0: none; `MonteCarloSeat._choose`);
+    the rest as `MonteCarloSeat`.
+    """
+
+    name = "focus"
+
+    def __init__(self, lead_k: int = 144, lead_ms: float | None = 20.0, follow_k: int = 48,
+                 follow_ms: float | None = 12.0, discard_k: int = 8, discard_ms: float | None = 12.0,
+                 tie_k: int = 0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4,
+                 seed: int = 0):
+        if min(lead_k, follow_k, discard_k) < 1 or tie_k < 0:
+            raise GeolabError("focus: lead_k, follow_k and discard_k must be at least 1, tie_k at least 0")
+        super().__init__(k=max(lead_k, follow_k, discard_k), budget_ms=lead_ms, cap_ms=cap_ms,
+                         candidates=candidates, infer=infer, oversample=oversample, seed=seed)
+        self.limits = {"lead": (int(lead_k), lead_ms), "follow": (int(follow_k), follow_ms),
+                       "discard": (int(discard_k), discard_ms), "declare": (int(discard_k), discard_ms)}
+        self.tie_k = int(tie_k)
+
+    def _limits(self, kind: str) -> tuple[int, float | None]:
+        return self.limits[kind]
+
+
+def policy(**params):
+    """The seat as a batched policy (`make_policy("focus:lead_k=144")`)."""
+    from geolab.games.ranks.batch import SeatPolicy
+
+    return SeatPolicy(FocusSeat(**params))
