@@ -31,7 +31,7 @@ def test_tied_moves_are_told_apart_by_their_points():
         return np.tile([5.0, 7.0], (layouts, 1))
 
     moves, fallback = ["a", "b", "c"], "a"
-    plain = FocusSeat(lead_ms=None)
+    plain = FocusSeat(lead_ms=None, tie_k=0)
     assert plain._choose(None, means, moves, fallback, margins, 0.0, "lead") == "a" and not asked
     seat = FocusSeat(lead_ms=None, tie_k=4)
     assert seat._choose(None, means, moves, fallback, margins, 0.0, "lead") == "c"

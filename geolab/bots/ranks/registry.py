@@ -86,8 +86,8 @@ def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: fl
                   infer=infer, oversample=oversample, seed=seed)
 
 
-def focus(rules: Rules, lead_k: int = 144, lead_ms: float | None = 20.0, follow_k: int = 48,
-          follow_ms: float | None = 12.0, discard_k: int = 8, discard_ms: float | None = 12.0, tie_k: int = 0,
+def focus(rules: Rules, lead_k: int = 48, lead_ms: float | None = 12.0, follow_k: int = 48,
+          follow_ms: float | None = 12.0, discard_k: int = 4, discard_ms: float | None = 12.0, tie_k: int = 16,
           cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4, seed: int = 0):
     from geolab.bots.ranks.focus import policy
 
@@ -141,9 +141,10 @@ BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently wi
 BOTS.add("sequential", sequential, "montecarlo that solves layouts in small batches until the best move is clear "
          "(up to k), so close calls get more layouts in the same CPU a decision", family="search",
          example="sequential:k=4,least=2,step=2,budget_ms=none")
-BOTS.add("focus", focus, "montecarlo with its layouts and time set per decision kind: few on discards (dear to "
-         "sample, seldom costly), many on leads (where it loses most)", family="search",
-         example="focus:lead_k=4,lead_ms=none,follow_k=2,follow_ms=none,discard_k=2,discard_ms=none")
+BOTS.add("focus", focus, "montecarlo that spends its CPU where decisions are lost: few layouts on discards (dear to "
+         "sample, seldom costly), layouts and time per decision kind, and moves tied on wins told apart by the "
+         "points they force on tie_k fresh layouts", family="search",
+         example="focus:lead_k=4,lead_ms=none,follow_k=2,follow_ms=none,discard_k=2,discard_ms=none,tie_k=2")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "
