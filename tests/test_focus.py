@@ -39,6 +39,13 @@ def test_tied_moves_are_told_apart_by_their_points():
     # one best move: nothing to break, nothing solved
     assert seat._choose(None, np.array([1.0, 0.5]), ["a", "b"], "b", margins, 0.0, "lead") == "a"
     assert len(asked) == 1
+    # with tie_within, a win share that close to the best counts as tied
+    near = FocusSeat(lead_ms=None, tie_k=4, tie_within=0.1)
+
+    def by_order(rng, tied, layouts, work):
+        return np.tile(np.arange(len(tied), dtype=float), (layouts, 1))  # the last tied move forces most
+
+    assert near._choose(None, np.array([1.0, 0.95, 0.5]), moves, fallback, by_order, 0.0, "lead") == "b"
     # every fresh layout cut short by the work limit: the plain pick
     cut = seat._choose(None, means, moves, fallback, lambda *a: np.full((4, 2), CUT_SHORT), 0.0, "lead")
     assert cut == "a"

@@ -31,6 +31,7 @@ class FocusSeat(MonteCarloSeat):
     answer; discard_k, discard_ms: of a discard (and of a declaration); a budget of None means
     no clock (always all the layouts); tie_k: fresh layouts that tell apart leads or answers
     tied at the best win share by the points they force (0: none; `MonteCarloSeat._choose`);
+    tie_within: win shares this close to the best count as tied;
     the rest as `MonteCarloSeat`.
     """
 
@@ -38,15 +39,15 @@ class FocusSeat(MonteCarloSeat):
 
     def __init__(self, lead_k: int = 48, lead_ms: float | None = 12.0, follow_k: int = 48,
                  follow_ms: float | None = 12.0, discard_k: int = 4, discard_ms: float | None = 12.0,
-                 tie_k: int = 16, cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4,
-                 seed: int = 0):
+                 tie_k: int = 16, tie_within: float = 0.0, cap_ms: float = 30.0, candidates: int = 3,
+                 infer: float = 1.5, oversample: int = 4, seed: int = 0):
         if min(lead_k, follow_k, discard_k) < 1 or tie_k < 0:
             raise GeolabError("focus: lead_k, follow_k and discard_k must be at least 1, tie_k at least 0")
         super().__init__(k=max(lead_k, follow_k, discard_k), budget_ms=lead_ms, cap_ms=cap_ms,
                          candidates=candidates, infer=infer, oversample=oversample, seed=seed)
         self.limits = {"lead": (int(lead_k), lead_ms), "follow": (int(follow_k), follow_ms),
                        "discard": (int(discard_k), discard_ms), "declare": (int(discard_k), discard_ms)}
-        self.tie_k = int(tie_k)
+        self.tie_k, self.tie_within = int(tie_k), float(tie_within)
 
     def _limits(self, kind: str) -> tuple[int, float | None]:
         return self.limits[kind]

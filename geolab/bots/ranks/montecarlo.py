@@ -244,6 +244,8 @@ class MonteCarloSeat:
     #: fresh layouts on which moves tied at the best score are told apart by the points they
     #: force (0: no tie-break, the fallback or the first move; `FocusSeat` sets it)
     tie_k: int = 0
+    #: moves this close to the best win share count as tied (0: only equals)
+    tie_within: float = 0.0
 
     def _choose(self, rng, means: np.ndarray, moves: list, fallback, margins, start: float, kind: str):
         """`_pick`, except that several moves tied at the best win share (often: all win, or
@@ -251,7 +253,7 @@ class MonteCarloSeat:
         forces on `tie_k` fresh layouts (`margins(rng, tied, layouts, work)`: one row a layout,
         CUT_SHORT where the work limit ran out): a wider margin survives more of the layouts
         not sampled, and leaves an imperfect opponent more ways to go wrong."""
-        tied = np.flatnonzero(means >= means.max() - 1e-12)
+        tied = np.flatnonzero(means >= means.max() - 1e-12 - self.tie_within)
         if self.tie_k and len(tied) > 1:
             work = None
             if self._limits(kind)[1] is not None:

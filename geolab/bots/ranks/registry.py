@@ -88,7 +88,8 @@ def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: fl
 
 def focus(rules: Rules, lead_k: int = 48, lead_ms: float | None = 12.0, follow_k: int = 48,
           follow_ms: float | None = 12.0, discard_k: int = 4, discard_ms: float | None = 12.0, tie_k: int = 16,
-          cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4, seed: int = 0):
+          tie_within: float = 0.0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4,
+          seed: int = 0):
     from geolab.bots.ranks.focus import policy
 
     for kind, (k, ms) in {"lead": (lead_k, lead_ms), "follow": (follow_k, follow_ms),
@@ -96,10 +97,11 @@ def focus(rules: Rules, lead_k: int = 48, lead_ms: float | None = 12.0, follow_k
         param_range(f"{kind}_k", k, 1, MAX_LAYOUTS)
         param_range(f"{kind}_ms", ms, 0, MAX_BUDGET_MS, low_open=True, none_ok=True)
     param_range("tie_k", tie_k, 0, MAX_LAYOUTS)
+    param_range("tie_within", tie_within, 0, 1)
     _layouts_checked(1, None, cap_ms, candidates, infer, oversample, seed)
     return policy(lead_k=lead_k, lead_ms=lead_ms, follow_k=follow_k, follow_ms=follow_ms, discard_k=discard_k,
-                  discard_ms=discard_ms, tie_k=tie_k, cap_ms=cap_ms, candidates=candidates, infer=infer,
-                  oversample=oversample, seed=seed)
+                  discard_ms=discard_ms, tie_k=tie_k, tie_within=tie_within, cap_ms=cap_ms, candidates=candidates,
+                  infer=infer, oversample=oversample, seed=seed)
 
 
 def ismcts(rules: Rules, iterations: int = 100_000, budget_ms: float | None = 10.0, cap_ms: float = 40.0,
