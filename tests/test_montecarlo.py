@@ -136,8 +136,8 @@ def test_cut_short_layouts_are_dropped():
             return np.ones(layouts), np.ones(layouts, np.bool_)
         return np.array([5.0, 7.0]), np.array([True, False])  # the second one was cut short
 
-    assert small_seat()._sampled(np.random.default_rng(0), evaluate, 0.0).tolist() == [1.0] * 4
+    assert small_seat()._sampled(np.random.default_rng(0), evaluate, 0.0, "lead").tolist() == [1.0] * 4
     assert calls == [None, None]  # budget_ms=None: no work limit, one layout then the other k - 1
     timed = MonteCarloSeat(k=4, budget_ms=5.0, cap_ms=20.0)
-    assert timed._sampled(np.random.default_rng(0), evaluate, time.thread_time()).tolist() == [5.0]
+    assert timed._sampled(np.random.default_rng(0), evaluate, time.thread_time(), "lead").tolist() == [5.0]
     assert len(calls) == 3 and calls[2] > 0

@@ -29,6 +29,6 @@ def test_samples_few_layouts_on_a_clear_move_and_up_to_k_on_a_close_one():
             return rows, np.ones(n, np.bool_)
         return evaluate
 
-    clear = seat._sampled(np.random.default_rng(0), layouts(lambda i: (1.0, 0.0)), 0.0)
-    close = seat._sampled(np.random.default_rng(0), layouts(lambda i: (i % 2, (i + 1) % 2)), 0.0)
+    clear = seat._sampled(np.random.default_rng(0), layouts(lambda i: (1.0, 0.0)), 0.0, "lead")
+    close = seat._sampled(np.random.default_rng(0), layouts(lambda i: (i % 2, (i + 1) % 2)), 0.0, "lead")
     assert len(clear) == 8 and len(close) == 64

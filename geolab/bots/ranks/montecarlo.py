@@ -178,19 +178,26 @@ class MonteCarloSeat:
         keys = play_log_likelihood(view, pool, self.infer) + rng.gumbel(size=len(pool))
         return pool[np.argsort(-keys)[:layouts]]
 
-    def _sampled(self, rng, evaluate, start: float) -> np.ndarray | None:
+    def _limits(self, kind: str) -> tuple[int, float | None]:
+        """Layouts at most and CPU budget (ms) for a decision of `kind` ("lead", "follow",
+        "discard", "declare"): `k` and `budget_ms` for every kind here; a subclass may spend
+        differently where the decisions are lost (`FocusSeat`)."""
+        return self.k, self.budget_ms
+
+    def _sampled(self, rng, evaluate, start: float, kind: str) -> np.ndarray | None:
         """Run `evaluate(rng, layouts, work_limit)` in batches until k layouts, the budget or the
-        cap (`start`: the decision's thread time). `evaluate` returns (scores, solved), `solved`
-        False for the layouts its work limit cut short.
+        cap (`start`: the decision's thread time; k and the budget are `_limits(kind)`).
+        `evaluate` returns (scores, solved), `solved` False for the layouts its work limit cut short.
 
         Returns the scores of the solved layouts stacked on the first axis (None if none was).
         A subclass may start with more than one layout (`first`), cap the batches (`step`) and
         stop once `_settled` says the layouts so far have decided the move; here none applies.
         """
+        k, budget_ms = self._limits(kind)
         done, batch, parts = 0, self.first, []
-        while done < self.k:
-            batch = min(batch, self.k - done, self.step or self.k)
-            if self.budget_ms is None:
+        while done < k:
+            batch = min(batch, k - done, self.step or k)
+            if budget_ms is None:
                 scores, solved = evaluate(rng, batch, None)
             else:
                 left = self.cap_ms - (time.thread_time() - start) * 1000
@@ -208,13 +215,13 @@ class MonteCarloSeat:
             if self._settled(parts):
                 break
             spent = (time.thread_time() - start) * 1000
-            if self.budget_ms is None:
-                batch = self.k
+            if budget_ms is None:
+                batch = k
                 continue
             per = spent / done
-            if spent >= self.budget_ms or spent + per > self.cap_ms:
+            if spent >= budget_ms or spent + per > self.cap_ms:
                 break
-            batch = max(1, int(min(self.budget_ms - spent, self.cap_ms - spent) / per))
+            batch = max(1, int(min(budget_ms - spent, self.cap_ms - spent) / per))
         return np.concatenate(parts) if sum(len(p) for p in parts) else None
 
     #: layouts in the first batch (one: it measures the time a layout takes, cheaply)
@@ -234,6 +241,30 @@ class MonteCarloSeat:
         good = [m for m, v in zip(moves, means) if v >= best - 1e-12]
         return fallback if fallback in good else good[0]
 
+    #: fresh layouts on which moves tied at the best score are told apart by the points they
+    #: force (0: no tie-break, the fallback or the first move; `FocusSeat` sets it)
+    tie_k: int = 0
+    #: moves this close to the best win share count as tied (0: only equals)
+    tie_within: float = 0.0
+
+    def _choose(self, rng, means: np.ndarray, moves: list, fallback, margins, start: float, kind: str):
+        """`_pick`, except that several moves tied at the best win share (often: all win, or
+        all lose, on every layout) are told apart, when `tie_k` > 0, by the mean points each
+        forces on `tie_k` fresh layouts (`margins(rng, tied, layouts, work)`: one row a layout,
+        CUT_SHORT where the work limit ran out): a wider margin survives more of the layouts
+        not sampled, and leaves an imperfect opponent more ways to go wrong."""
+        tied = np.flatnonzero(means >= means.max() - 1e-12 - self.tie_within)
+        if self.tie_k and len(tied) > 1:
+            work = None
+            if self._limits(kind)[1] is not None:
+                left = self.cap_ms - (time.thread_time() - start) * 1000
+                work = int(max(left, 0) * self.work_per_ms * WORK_SAFETY)
+            values = margins(rng, tied, self.tie_k, work)
+            values = values[~(values == CUT_SHORT).any(axis=1)]
+            if len(values):
+                return self._pick(values.mean(axis=0), [moves[i] for i in tied], fallback)
+        return self._pick(means, moves, fallback)
+
     # ----- decisions ----------------------------------------------------------------------
     def lead(self, view: View) -> Lead:
         start = time.thread_time()
@@ -251,12 +282,21 @@ class MonteCarloSeat:
                                             view.power_bases, wanted=wanted, budget=work)
             return out, ~(out == CUT_SHORT).any(axis=(1, 2, 3))
 
-        scores = self._sampled(self._rng(view), evaluate, start)
+        def margins(rng, tied, layouts, work):
+            mask = np.zeros(wanted.size, np.bool_)
+            mask[tied] = True
+            opp = self._deal_inferred(rng, view, unseen, n, layouts)
+            out = self.solver.layout_scores(rules, view.side, hand, opp, view.side, view.tricks_won, view.power_bases,
+                                            wanted=mask.reshape(wanted.shape), budget=work, exact=True)
+            return out[:, :, :, : len(bases)].reshape(layouts, -1)[:, tied]
+
+        rng = self._rng(view)
+        scores = self._sampled(rng, evaluate, start, "lead")
         if scores is None:
             return fallback
         means = np.where(wanted, _score(scores[:, :, :, : len(bases)]).mean(axis=0), -1.0).reshape(-1)
         moves = [Lead(c, k, b) for c in hand for k in range(3) for b in bases]
-        return self._pick(means, moves, fallback)
+        return self._choose(rng, means, moves, fallback, margins, start, "lead")
 
     def follow(self, view: View) -> int:
         start = time.thread_time()
@@ -267,24 +307,35 @@ class MonteCarloSeat:
         lead = Lead(view.lead_card if view.lead_card is not None else -1, view.lead_category, view.lead_base)
         fallback = self.greedy.follow(view)
 
-        def evaluate(rng, layouts, work):
+        def deal(rng, layouts):
+            """The leader's hands, each holding the lead, and the lead's slot in each."""
             if view.lead_card is not None:  # the leader's other n - 1 cards, then the lead
                 rest = self._deal_inferred(rng, view, unseen, n - 1, layouts)
                 opp = np.concatenate([rest, np.full((layouts, 1), view.lead_card)], axis=1)
-                slots = np.full(layouts, n - 1)
-            else:  # face-down lead: one of the leader's n cards, likelier the nearer the base
-                opp = self._deal_inferred(rng, view, unseen, n, layouts)
-                dist = np.abs(RANKS[opp, view.lead_category].astype(np.int64) - view.lead_base)
-                keys = -self.infer * dist + rng.gumbel(size=dist.shape) if self.infer > 0 else rng.random(dist.shape)
-                slots = np.argmax(keys, axis=1)
+                return opp, np.full(layouts, n - 1)
+            # face-down lead: one of the leader's n cards, likelier the nearer the base
+            opp = self._deal_inferred(rng, view, unseen, n, layouts)
+            dist = np.abs(RANKS[opp, view.lead_category].astype(np.int64) - view.lead_base)
+            keys = -self.infer * dist + rng.gumbel(size=dist.shape) if self.infer > 0 else rng.random(dist.shape)
+            return opp, np.argmax(keys, axis=1)
+
+        def evaluate(rng, layouts, work):
+            opp, slots = deal(rng, layouts)
             out = self.solver.layout_scores(rules, view.side, hand, opp, leader, view.tricks_won,
                                             view.power_bases, lead, slots, budget=work)
             return out, ~(out == CUT_SHORT).any(axis=1)
 
-        scores = self._sampled(self._rng(view), evaluate, start)
+        def margins(rng, tied, layouts, work):
+            opp, slots = deal(rng, layouts)
+            out = self.solver.layout_scores(rules, view.side, hand, opp, leader, view.tricks_won,
+                                            view.power_bases, lead, slots, budget=work, exact=True)
+            return out[:, tied]
+
+        rng = self._rng(view)
+        scores = self._sampled(rng, evaluate, start, "follow")
         if scores is None:
             return int(fallback)
-        return int(self._pick(_score(scores).mean(axis=0), list(hand), fallback))
+        return int(self._choose(rng, _score(scores).mean(axis=0), list(hand), fallback, margins, start, "follow"))
 
     def discard(self, view: View):
         start = time.thread_time()
@@ -330,7 +381,7 @@ class MonteCarloSeat:
                     work = max(0, work - (self.solver.work_done - before))
             return out, solved
 
-        scores = self._sampled(self._rng(view), evaluate, start)
+        scores = self._sampled(self._rng(view), evaluate, start, "discard")
         if scores is None:
             return fallback
         return self._pick(scores.mean(axis=0), options, fallback)
@@ -350,7 +401,7 @@ class MonteCarloSeat:
             won = self.solver.winners(rules, a, b, np.full(layouts, view.first_lead), powers, work)
             return np.where(won == view.side, 1.0, np.where(won == -1, 0.5, 0.0)), won != CUT_SHORT
 
-        scores = self._sampled(self._rng(view), evaluate, start)
+        scores = self._sampled(self._rng(view), evaluate, start, "declare")
         return bool(self.greedy.declare(view)) if scores is None else bool(scores.mean() > 0.5)
 
 

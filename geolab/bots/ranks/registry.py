@@ -86,6 +86,24 @@ def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: fl
                   infer=infer, oversample=oversample, seed=seed)
 
 
+def focus(rules: Rules, lead_k: int = 48, lead_ms: float | None = 12.0, follow_k: int = 48,
+          follow_ms: float | None = 12.0, discard_k: int = 4, discard_ms: float | None = 12.0, tie_k: int = 16,
+          tie_within: float = 0.0, cap_ms: float = 30.0, candidates: int = 3, infer: float = 1.5, oversample: int = 4,
+          seed: int = 0):
+    from geolab.bots.ranks.focus import policy
+
+    for kind, (k, ms) in {"lead": (lead_k, lead_ms), "follow": (follow_k, follow_ms),
+                          "discard": (discard_k, discard_ms)}.items():
+        param_range(f"{kind}_k", k, 1, MAX_LAYOUTS)
+        param_range(f"{kind}_ms", ms, 0, MAX_BUDGET_MS, low_open=True, none_ok=True)
+    param_range("tie_k", tie_k, 0, MAX_LAYOUTS)
+    param_range("tie_within", tie_within, 0, 1)
+    _layouts_checked(1, None, cap_ms, candidates, infer, oversample, seed)
+    return policy(lead_k=lead_k, lead_ms=lead_ms, follow_k=follow_k, follow_ms=follow_ms, discard_k=discard_k,
+                  discard_ms=discard_ms, tie_k=tie_k, tie_within=tie_within, cap_ms=cap_ms, candidates=candidates,
+                  infer=infer, oversample=oversample, seed=seed)
+
+
 def ismcts(rules: Rules, iterations: int = 100_000, budget_ms: float | None = 10.0, cap_ms: float = 40.0,
            exploration: float = 0.7, layouts: int = 128, infer: float = 1.5, seed: int = 0):
     from geolab.bots.ranks.ismcts import policy
@@ -125,6 +143,10 @@ BOTS.add("montecarlo", montecarlo, "samples the opponent's cards consistently wi
 BOTS.add("sequential", sequential, "montecarlo that solves layouts in small batches until the best move is clear "
          "(up to k), so close calls get more layouts in the same CPU a decision", family="search",
          example="sequential:k=4,least=2,step=2,budget_ms=none")
+BOTS.add("focus", focus, "montecarlo that spends its CPU where decisions are lost: few layouts on discards (dear to "
+         "sample, seldom costly), layouts and time per decision kind, and moves tied on wins told apart by the "
+         "points they force on tie_k fresh layouts", family="search",
+         example="focus:lead_k=4,lead_ms=none,follow_k=2,follow_ms=none,discard_k=2,discard_ms=none,tie_k=2")
 BOTS.add("ismcts", ismcts, "information-set Monte Carlo tree search (compiled)", family="search",
          example="ismcts:iterations=200,budget_ms=none,layouts=16")
 BOTS.add("oracle", oracle, "PEEKS at the opponent's cards (and a face-down lead) and plays the solver's best move: "

@@ -307,15 +307,18 @@ class OracleSolver:
         self.work_done += int((K.NO_LIMIT if budget is None else int(budget)) - max(int(work[0]), 0))
 
     def layout_scores(self, rules: Rules, side: int, hand, opp_hands, leader: int, tricks_won, power_bases=None,
-                      lead: Lead | None = None, lead_slots=None, wanted=None, budget=None) -> np.ndarray:
+                      lead: Lead | None = None, lead_slots=None, wanted=None, budget=None,
+                      exact: bool = False) -> np.ndarray:
         """Score the moves of `side` (holding `hand`) on many layouts of the opponent's cards.
 
         `opp_hands`: (K, n) the opponent's cards in each layout. To lead (`lead` None): returns
         (K, len(hand), 3, base slots) outcomes for `side` (1 win, 0 tie, -1 loss, -99 no such
         base slot). To answer `lead`: the leader's rows hold the lead card at `lead_slots[x]`,
         and the result is (K, len(hand)). `wanted` (len(hand), 3, base slots) limits the leads
-        scored (the others read -99); CUT_SHORT where `budget` ran out. Used by sampling bots;
-        the caller decides what it may know (this method sees whatever layouts it is given).
+        scored (the others read -99); CUT_SHORT where `budget` ran out. With `exact`, each move
+        reads instead the points (trick weights, `trick_weights`) `side` can force in the rest
+        of the deal, a finer and dearer value (a margin, not just win or lose). Used by sampling
+        bots; the caller decides what it may know (this method sees whatever layouts it is given).
         """
         opp = np.ascontiguousarray(opp_hands, np.int64)
         mine = np.broadcast_to(np.asarray(hand, np.int64), opp.shape)
@@ -327,7 +330,7 @@ class OracleSolver:
         w, tb, nb, _, _, all_leads = _rule_arrays(rules, None if power_bases is None else tuple(power_bases))
         need_win, need_draw = thresholds(rules, tricks_won[0], w)
         common = (np.full(n_layouts, need_win, np.int64), np.full(n_layouts, need_draw, np.int64), rules.tricks, w,
-                  tb, nb, rules.equal_distance == "follow", _RANKS, False)
+                  tb, nb, rules.equal_distance == "follow", _RANKS, exact)
         leaders = np.full(n_layouts, leader, np.int64)
         work = self._work(budget)
         if lead is None:
@@ -340,6 +343,10 @@ class OracleSolver:
             out = K.score_follows_many(ca, cb, leaders, slots, np.full(n_layouts, lead.category, np.int64),
                                        np.full(n_layouts, self._slot(tb[0], t, lead.base), np.int64), *common, work)
         self._spent(work, budget)
+        if exact:  # points A forces: to `side`'s points, and the kernel's unknown to CUT_SHORT
+            left = int(w[rules.tricks - ca.shape[1]:].sum())
+            mine = out if side == 0 else left - out
+            return np.where(out == -99, out, np.where(out == K.UNKNOWN, CUT_SHORT, mine))
         if side == 1:
             out = np.where((out == -99) | (out == CUT_SHORT), out, -out)
         return out
