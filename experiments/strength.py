@@ -143,7 +143,8 @@ def join_ladder(ratings: pd.DataFrame, out: Path, args) -> pd.DataFrame:
     path = out / "bounds.csv"
     known = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["game", "rules", "target"])
     known = known[(known["game"] == "ranks") & (known["rules"] == args.rules)]
-    known = known[known["role"] == "ladder"].set_index("target") if "role" in known else known.set_index("target")
+    known = known[known["role"] == "ladder"] if "role" in known else known
+    known = known.drop_duplicates("target", keep="last").set_index("target")  # one bound a bot: the last listed
     rows = []
     for name in ratings["bot"]:
         if name not in known.index:
@@ -245,6 +246,8 @@ def plot_ladder(table: pd.DataFrame, path: Path, args) -> None:
     for _, r in table[table["rating"] <= 0].iterrows():
         ax.text(0.01, 0.02, f"{short(r['bot'])} (not shown): rating {r['rating']:.0f}, "
                 f"{r['cpu_ms_per_decision']:.4f} ms, {bound(r)}", transform=ax.transAxes, fontsize=7)
+    ax.text(0.99, 0.02, "LB below 0: this exploiter lost to the bot (exploitability is never below 0)",
+            transform=ax.transAxes, fontsize=7, ha="right", color="dimgrey")
     ax.set_xscale("log")
     ax.set_xlabel("process CPU ms a decision, batch engine (log scale; shared 2-core machine)")
     ax.set_ylabel("Bradley-Terry rating, Elo points (random = 0), 95% CI")
@@ -445,6 +448,13 @@ def main() -> None:
         study = json.loads(path.read_text()) if path.exists() else {}
         parts = study.get("parts", {})
         parts[part] = info
+        if part == "bounds" and "ladder" in parts:  # the ladder's exploit columns were rejoined just now
+            ladder_info = parts["ladder"]
+            ladder_info["what"] = LADDER_WHAT.format(rules=args.rules, deals=ladder_info["deals_per_pair"])
+            for key in ("exploit_games", "exploiter"):  # the earlier layout's: each bound's own row says now
+                ladder_info.pop(key, None)
+        for other in parts.values():  # a flag since removed (--exploit-games) left out of older commands
+            other["regenerate"] = re.sub(r" --exploit-games \d+", "", other.get("regenerate", ""))
         write_json(meta(what="the strength study (issue 35, item 5): experiments/strength.py; each part's files, "
                              "what they hold and the command that regenerates them; notebooks/strength.ipynb "
                              "reads them", machine="2 cores shared with other jobs (CPU figures are process "
