@@ -4,10 +4,15 @@ every fair bot of the two-sided games is -> results/strength/ (CSVs, PNGs, meta.
 Parts (each writes its own files and its entry in meta.json, which says how to regenerate it):
 
 - ``ladder``: every fair Play the Ranks bot (Combo 1 rules) in one arena on the same duplicate
-  deals (`geolab.lab.arena`): Bradley-Terry rating with its 95 % interval, process CPU a
+  deals (`geolab.lab.arena`): Bradley-Terry rating with its 95 % interval and process CPU a
   decision inside the bot's own answers (`geolab.lab.timing.TimedPolicy`, every decision of
-  the arena), and the exploiter's lower bound on its exploitability with its 95 % interval
-  (`geolab.lab.exploit.measure`) -> ladder.csv, ladder.png.
+  the arena), joined with each bot's exploitability lower bound from bounds.csv -> ladder.csv,
+  ladder.png.
+- ``bounds``: the exploiter's lower bound on every fair bot's exploitability (`BOUNDS`: Play the
+  Ranks' ladder and GeoDouble's `player`), one file each under exploit/ (a file already there is
+  read, not re-measured: a new bot's bound is added without re-running the others) collected
+  in bounds.csv; then the ladder's exploit columns are rejoined from it (ratings and CPU kept
+  as they are) -> bounds.csv, ladder.csv, ladder.png.
 - ``exact``: the exact best response's edge on the analysis variants beside the exploiter's
   exact edge, read from the committed results/strength/exact/ and exploit/ (no new run)
   -> exact_checks.csv, exact_checks.png.
@@ -15,8 +20,8 @@ Parts (each writes its own files and its entry in meta.json, which says how to r
   Ranks': the double-dummy oracle, which PEEKS at both hands): the mean win share and tricks
   lost a decision, by decision kind, over seeded duplicate games against a common opponent
   -> oracle_loss_peeking.csv, oracle_loss_peeking.png.
-- ``others``: the exploiter's lower bound for the fair bots of the other two-sided games whose
-  bots it takes (State IQ; GeoDouble left out for its cost, see `OTHERS`) -> others.csv.
+- ``others``: the exploiter's lower bound for State IQ's fair bot (GeoDouble's is in
+  ``bounds``, with a cheap model) -> others.csv.
 
     PYTHONPATH=. python3 experiments/strength.py --part all --workers 2
 """
@@ -25,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib
 
@@ -47,19 +54,51 @@ from geolab.lab.timing import TimedPolicy
 #: defaults (a 12 ms wall-clock budget: their play depends on the machine's load).
 LADDER = ["random", "greedy", "planner", "counter", "learned", "montecarlo:k=8,budget_ms=none", "montecarlo",
           "sequential", "ismcts:iterations=2000,budget_ms=none"]
-#: Bots the exploiter plays in the ladder. The search bots are left out: its rollouts run the
-#: target at every step, so one game against montecarlo:k=4,budget_ms=none (its cheapest fixed-k
-#: form tried) cost 15 CPU-s, sequential:k=4 13 CPU-s (4 games each, measured on this machine):
-#: a +-0.05 interval (about 400 games) would take 1.7 CPU-hours a bot.
-EXPLOITED = ["random", "greedy", "planner", "counter", "learned"]
-SEARCH_NOTE = "left out: the exploiter's rollouts run the target (about 15 CPU-s a game at montecarlo:k=4)"
+class Bound(NamedTuple):
+    """One exploitability bound of the study: the target, the model that stands for it in the
+    exploiter's head (None: the target itself), games (both seatings of half as many deals),
+    seed, the exploiter's particles and draws, and its role: ``ladder`` (the ladder shows it)
+    or ``pilot`` (the run that picked a model, kept in bounds.csv beside it)."""
+
+    target: str
+    model: str | None = None
+    games: int = 800
+    seed: int = 0
+    game: str = "ranks"
+    rules: str = "combo1"
+    role: str = "ladder"
+    particles: int = exploit.PARTICLES
+    draws: int = exploit.DRAWS
+
+    def settings(self) -> exploit.Settings:
+        return exploit.Settings(particles=self.particles, draws=self.draws, model=self.model, seed=self.seed)
+
+
+#: The search bots are modelled by a cheap bot: with the target itself in the exploiter's head
+#: its rollouts run the target's search at every step (one game against
+#: montecarlo:k=4,budget_ms=none cost about 15 CPU-s); the games are still played against the
+#: real target, so the bound holds, only weaker. The pilot: `greedy` makes the search bots' own
+#: move most often (86 % of montecarlo:k=8's choices, 20 games) but as the model it lost to every
+#: one (400 games each, seed 0); `learned` did better on both bots tried (200 games, seed 0), so
+#: the ladder's runs use it, on fresh deals (seed 35) so that the pick does not select its own luck.
+SEARCH = ["montecarlo:k=8,budget_ms=none", "montecarlo", "sequential", "ismcts:iterations=2000,budget_ms=none"]
+SEARCH_MODEL = "learned"
+#: GeoDouble's player: the exploiter plays it on the reference engine, every rollout a whole
+#: match; with the player itself as the model one deal (2 games) cost 138 CPU-s, with
+#: declare=threshold 88 CPU-s; 2 particles of 8 draws make it about 4 times cheaper still.
+GEODOUBLE_MODEL = "player:declare=threshold"
+BOUNDS = [*[Bound(b) for b in ["random", "counter", "planner", "learned"]], Bound("greedy", games=2400),
+          *[Bound(b, SEARCH_MODEL, 400, 35) for b in SEARCH],
+          *[Bound(b, "greedy", 400, 0, role="pilot") for b in SEARCH],
+          *[Bound(b, "learned", 200, 0, role="pilot") for b in SEARCH[::2]],
+          Bound("player", GEODOUBLE_MODEL, 30, 0, game="geodouble", rules="official", particles=2, draws=8)]
 #: The common opponent of the oracle-loss part (cheap, deterministic, mid-ladder).
 OPPONENT = "greedy"
-#: The other two-sided games' fair bots for the exploiter. GeoDouble's `player` is left out:
-#: its exploiter plays on the reference engine with a Play the Ranks rollout inside every
-#: stage: one deal (2 games) took 138 CPU-s on this machine (about 2.3 CPU-hours for 200 games).
+#: The other two-sided games' fair bots for the exploiter at their own default (the target
+#: itself as the model). GeoDouble's `player` is in `BOUNDS` instead, with a cheap model: with
+#: itself as the model one deal (2 games) took 138 CPU-s (about 2.3 CPU-hours for 200 games).
 OTHERS = [("state-iq", "player")]
-OTHERS_NOTE = "geodouble player: left out, one deal (2 games) cost 138 CPU-s (200 games: about 2.3 CPU-hours)"
+OTHERS_NOTE = "geodouble player: in bounds.csv, with a cheap model (itself as the model: 138 CPU-s a deal)"
 
 
 def fair(entry, rules, names):
@@ -82,30 +121,102 @@ def ladder(args, out: Path) -> dict:
     ratings["cpu_ms_per_decision"] = [1000 * timed[b].cpu_per_decision for b in ratings["bot"]]
     ratings["decisions_timed"] = [timed[b].decisions for b in ratings["bot"]]
     print(f"ladder: arena {result.games:,} games in {time.perf_counter() - start:.0f} s", flush=True)
+    join_ladder(ratings, out, args)
+    return {"what": LADDER_WHAT.format(rules=args.rules, deals=args.deals), "deals_per_pair": args.deals,
+            "games": result.games, "bots": names}
+
+
+LADDER_WHAT = ("Play the Ranks (rules {rules}): every fair bot in one arena on the same duplicate deals (every pair "
+               "{deals} deals, both seatings: Bradley-Terry rating in Elo points anchored at random, 95 % CI), process "
+               "CPU ms a decision inside the bot's own answers over all its arena decisions (unfused: the engine asks "
+               "the bot's act; the machine was shared, 2 cores); the exploit_ columns are joined from bounds.csv "
+               "(part bounds): the current exploiter's lower bound on the bot's exploitability (win share - 1/2, "
+               "95 % CI over duplicate deals), exploit_model the bot that stood for it in the exploiter's head "
+               "(where not the bot itself, a weaker bound)")
+EXPLOIT_COLUMNS = ["exploit_lb", "exploit_low", "exploit_high", "exploit_games", "exploit_cpu_s", "exploit_model",
+                   "exploit_note"]
+
+
+def join_ladder(ratings: pd.DataFrame, out: Path, args) -> pd.DataFrame:
+    """The ladder's ratings and CPU with each bot's bound from bounds.csv (none yet: NaN), its
+    CSV and plot written."""
+    path = out / "bounds.csv"
+    known = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["game", "rules", "target"])
+    known = known[(known["game"] == "ranks") & (known["rules"] == args.rules)]
+    known = known[known["role"] == "ladder"] if "role" in known else known
+    known = known.drop_duplicates("target", keep="last").set_index("target")  # one bound a bot: the last listed
     rows = []
     for name in ratings["bot"]:
-        if name not in EXPLOITED or not args.exploit_games:
+        if name not in known.index:
             rows.append({"bot": name, "exploit_lb": np.nan, "exploit_low": np.nan, "exploit_high": np.nan,
-                         "exploit_games": 0, "exploit_cpu_s": np.nan,
-                         "exploit_note": SEARCH_NOTE if args.exploit_games else "not run"})
+                         "exploit_games": 0, "exploit_cpu_s": np.nan, "exploit_model": "",
+                         "exploit_note": "not measured: no row in bounds.csv (part bounds)"})
             continue
-        row, _ = exploit.measure(entry, rules, name, args.exploit_games, args.seed, workers=args.workers)
-        rows.append({"bot": name, "exploit_lb": row["lower_bound"], "exploit_low": row["ci_low"],
-                     "exploit_high": row["ci_high"], "exploit_games": row["games"], "exploit_cpu_s": row["cpu_s"],
-                     "exploit_note": "lower bound: the exploiter's win share - 1/2"})
-        print(f"ladder: exploit {name} {row['lower_bound']:+.3f} ({row['ci_low']:+.3f}..{row['ci_high']:+.3f}), "
-              f"{row['games']} games, {row['cpu_s']:.0f} CPU-s", flush=True)
-    table = ratings.merge(pd.DataFrame(rows), on="bot")
+        r = known.loc[name]
+        modelled = r["model"] != name
+        rows.append({"bot": name, "exploit_lb": r["lower_bound"], "exploit_low": r["ci_low"],
+                     "exploit_high": r["ci_high"], "exploit_games": int(r["games"]), "exploit_cpu_s": r["cpu_s"],
+                     "exploit_model": r["model"],
+                     "exploit_note": "lower bound: the exploiter's win share - 1/2" + (
+                         f"; the exploiter modelled it as {r['model']} (a weaker bound)" if modelled else "")})
+    table = ratings.drop(columns=[c for c in EXPLOIT_COLUMNS if c in ratings.columns]).merge(pd.DataFrame(rows),
+                                                                                            on="bot")
     table.to_csv(out / "ladder.csv", index=False)
     plot_ladder(table, out / "ladder.png", args)
-    return {"what": f"Play the Ranks (rules {args.rules}): every fair bot in one arena on the same duplicate deals "
-                    f"(every pair {args.deals} deals, both seatings: Bradley-Terry rating in Elo points anchored at "
-                    "random, 95 % CI), process CPU ms a decision inside the bot's own answers over all its arena "
-                    "decisions (unfused: the engine asks the bot's act; the machine was shared, 2 cores), and the "
-                    "exploiter's lower bound on its exploitability (win share - 1/2, 95 % CI over deals, "
-                    f"exploit_games games, default exploiter settings); search bots not exploited: {SEARCH_NOTE}",
-            "deals_per_pair": args.deals, "games": result.games, "exploit_games": args.exploit_games,
-            "exploiter": exploit.Settings().label(), "bots": names}
+    return table
+
+
+def bound_file(out: Path, job: Bound) -> Path:
+    """Where one bound's CSV lives: exploit/full_<target>[__<model>][_seed<seed>].csv (Play the
+    Ranks), or exploit/<game>_<target>...; its meta.json beside it."""
+    def slug(spec: str) -> str:
+        return re.sub(r"[^A-Za-z0-9]+", "-", spec).strip("-")
+
+    stem = ("full" if job.game == "ranks" else job.game.replace("-", "_")) + f"_{slug(job.target)}"
+    return out / "exploit" / (stem + (f"__{slug(job.model)}" if job.model else "")
+                              + (f"_seed{job.seed}" if job.seed else "") + ".csv")
+
+
+def bounds(args, out: Path) -> dict:
+    """Every `BOUNDS` row: read from its file under exploit/ where one is there, else measured
+    (and its file written); all collected in bounds.csv; the ladder's exploit columns rejoined."""
+    rows, measured = [], []
+    for job in BOUNDS:
+        path = bound_file(out, job)
+        if not path.exists():
+            entry = registry.get(job.game)
+            rules = entry.game.Rules.preset(job.rules)
+            row, _ = exploit.measure(entry, rules, job.target, job.games, job.seed, job.settings(),
+                                     workers=args.workers)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pd.DataFrame([row]).to_csv(path, index=False)
+            write_json(meta(**row, seed=job.seed, workers=args.workers,
+                            command=f"PYTHONPATH=. python3 experiments/strength.py --part bounds --workers "
+                                    f"{args.workers} (this row of BOUNDS; the file is read, not re-measured, while "
+                                    "it exists)"), path.with_suffix(".meta.json"))
+            measured.append(path.name)
+            print(f"bounds: {job.game} {job.target} (model {job.model or 'itself'}) {row['lower_bound']:+.3f} "
+                  f"({row['ci_low']:+.3f}..{row['ci_high']:+.3f}), {row['games']} games, {row['cpu_s']:.0f} CPU-s",
+                  flush=True)
+        row = pd.read_csv(path).iloc[0].to_dict()
+        if pd.isna(row.get("model", np.nan)):
+            row["model"] = job.target  # a file from before the model setting: the target itself
+        rows.append({**row, "seed": json.loads(path.with_suffix(".meta.json").read_text()).get("seed"),
+                     "role": job.role, "file": f"exploit/{path.name}"})
+    table = pd.DataFrame(rows)[["game", "rules", "target", "model", "role", "deals", "games", "win_share",
+                                "lower_bound", "ci_low", "ci_high", "cpu_s", "seed", "exploiter", "file"]]
+    table.to_csv(out / "bounds.csv", index=False)
+    if (out / "ladder.csv").exists():
+        join_ladder(pd.read_csv(out / "ladder.csv"), out, args)
+    return {"what": "the current exploiter's lower bound on every fair bot's exploitability (win share - 1/2, 95 % "
+                    "CI over duplicate deals, both seatings; Wilson on Kish's effective size): Play the Ranks' "
+                    "ladder bots and GeoDouble's player; model: the bot that stood for the target in the exploiter's "
+                    "head (its posterior and rollouts; the games were played against the real target, so a model "
+                    "other than the target gives a valid but weaker bound); file: the row's own CSV and meta.json "
+                    "under exploit/ (read, not re-measured, while it exists); the ladder's exploit columns are "
+                    "joined from here (role ladder; role pilot: the runs that picked the search bots' model)",
+            "rows": len(table), "measured_now": measured, "search_model": SEARCH_MODEL,
+            "geodouble_model": GEODOUBLE_MODEL}
 
 
 def short(spec: str) -> str:
@@ -135,12 +246,14 @@ def plot_ladder(table: pd.DataFrame, path: Path, args) -> None:
     for _, r in table[table["rating"] <= 0].iterrows():
         ax.text(0.01, 0.02, f"{short(r['bot'])} (not shown): rating {r['rating']:.0f}, "
                 f"{r['cpu_ms_per_decision']:.4f} ms, {bound(r)}", transform=ax.transAxes, fontsize=7)
+    ax.text(0.99, 0.02, "LB below 0: this exploiter lost to the bot (exploitability is never below 0)",
+            transform=ax.transAxes, fontsize=7, ha="right", color="dimgrey")
     ax.set_xscale("log")
     ax.set_xlabel("process CPU ms a decision, batch engine (log scale; shared 2-core machine)")
     ax.set_ylabel("Bradley-Terry rating, Elo points (random = 0), 95% CI")
     ax.set_title(f"Play the Ranks ({args.rules}): rating v CPU, labelled with the exploitability lower bound (LB)\n"
-                 f"{args.deals} duplicate deals a pair; exploiter {args.exploit_games} games a bot; "
-                 "search bots not exploited (cost)", fontsize=9)
+                 f"ratings: {args.deals} duplicate deals a pair; LB: the current exploiter, games n a bot; "
+                 "'model X': the exploiter thought the bot plays as X (a weaker bound)", fontsize=9)
     ax.margins(x=0.15, y=0.25)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -149,10 +262,13 @@ def plot_ladder(table: pd.DataFrame, path: Path, args) -> None:
 
 
 def bound(r) -> str:
-    """The exploitability lower bound of a ladder row, in words."""
+    """The exploitability lower bound of a ladder row, in words (its model named where it is
+    not the bot itself)."""
     if np.isnan(r["exploit_lb"]):
         return "LB not measured"
-    return f"LB {r['exploit_lb']:+.3f} [{r['exploit_low']:+.3f}, {r['exploit_high']:+.3f}]"
+    model = "" if r["exploit_model"] == r["bot"] else f", model {short(r['exploit_model'])}"
+    return (f"LB {r['exploit_lb']:+.3f} [{r['exploit_low']:+.3f}, {r['exploit_high']:+.3f}]\n"
+            f"n={r['exploit_games']}{model}")
 
 
 def exact(args, out: Path) -> dict:
@@ -296,7 +412,9 @@ def others(args, out: Path) -> dict:
                     "deals, CPU seconds", "games": args.other_games, "left_out": OTHERS_NOTE}
 
 
-PARTS = {"ladder": (ladder, ["ladder.csv", "ladder.png"]), "exact": (exact, ["exact_checks.csv", "exact_checks.png"]),
+PARTS = {"ladder": (ladder, ["ladder.csv", "ladder.png"]),
+         "bounds": (bounds, ["bounds.csv", "ladder.csv", "ladder.png"]),
+         "exact": (exact, ["exact_checks.csv", "exact_checks.png"]),
          "loss": (loss, ["oracle_loss_peeking.csv", "oracle_loss_peeking.png"]), "others": (others, ["others.csv"])}
 
 
@@ -305,7 +423,6 @@ def main() -> None:
     ap.add_argument("--part", default="all", choices=[*PARTS, "all"])
     ap.add_argument("--rules", default="combo1")
     ap.add_argument("--deals", type=int, default=100, help="ladder: duplicate deals a pair")
-    ap.add_argument("--exploit-games", type=int, default=400, help="ladder: exploiter games a cheap bot")
     ap.add_argument("--loss-games", type=int, default=300, help="loss: games a bot (half as many deals, both seatings)")
     ap.add_argument("--other-games", type=int, default=200, help="others: exploiter games a bot")
     ap.add_argument("--seed", type=int, default=35)
@@ -313,10 +430,9 @@ def main() -> None:
     ap.add_argument("--exact-dir", type=Path, default=Path("results/strength"))
     ap.add_argument("--out", type=Path, default=Path("results/strength"))
     args = ap.parse_args()
-    for flag in ("deals", "exploit_games", "loss_games", "other_games", "workers"):
-        least = 0 if flag == "exploit_games" else 1
-        if getattr(args, flag) < least:
-            ap.error(f"--{flag.replace('_', '-')} must be at least {least}")  # one line, exit code 2
+    for flag in ("deals", "loss_games", "other_games", "workers"):
+        if getattr(args, flag) < 1:
+            ap.error(f"--{flag.replace('_', '-')} must be at least 1")  # one line, exit code 2
     args.out.mkdir(parents=True, exist_ok=True)
     for part in PARTS if args.part == "all" else [args.part]:
         run, files = PARTS[part]
@@ -325,13 +441,20 @@ def main() -> None:
         info.update(files=files, seed=args.seed, rules=args.rules, wall_s=round(time.perf_counter() - wall, 1),
                     cpu_s_main_process=round(time.process_time() - cpu, 1),
                     regenerate=f"PYTHONPATH=. python3 experiments/strength.py --part {part} --rules {args.rules} "
-                               f"--deals {args.deals} --exploit-games {args.exploit_games} --loss-games "
+                               f"--deals {args.deals} --loss-games "
                                f"{args.loss_games} --other-games {args.other_games} --seed {args.seed} "
                                f"--workers {args.workers}")
         path = args.out / "meta.json"
         study = json.loads(path.read_text()) if path.exists() else {}
         parts = study.get("parts", {})
         parts[part] = info
+        if part == "bounds" and "ladder" in parts:  # the ladder's exploit columns were rejoined just now
+            ladder_info = parts["ladder"]
+            ladder_info["what"] = LADDER_WHAT.format(rules=args.rules, deals=ladder_info["deals_per_pair"])
+            for key in ("exploit_games", "exploiter"):  # the earlier layout's: each bound's own row says now
+                ladder_info.pop(key, None)
+        for other in parts.values():  # a flag since removed (--exploit-games) left out of older commands
+            other["regenerate"] = re.sub(r" --exploit-games \d+", "", other.get("regenerate", ""))
         write_json(meta(what="the strength study (issue 35, item 5): experiments/strength.py; each part's files, "
                              "what they hold and the command that regenerates them; notebooks/strength.ipynb "
                              "reads them", machine="2 cores shared with other jobs (CPU figures are process "

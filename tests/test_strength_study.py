@@ -46,3 +46,36 @@ def test_the_oracle_loss_rows_split_each_lead_into_card_and_category():
     sums = rows.groupby(["deal", "seat", "kind"])["lost"].sum().unstack(fill_value=0)
     assert np.allclose(sums["lead"], sums["lead: card"] + sums["lead: category"])
     assert rows[rows["kind"].str.startswith("lead: ")]["tricks_lost"].isna().all()
+
+
+def test_the_bounds_part_measures_only_what_is_missing_and_the_ladder_shows_each_model(tmp_path, monkeypatch):
+    """A bound's file, once there, is read, not re-measured (a new bot's bound is added alone);
+    the ladder keeps its ratings and CPU and takes each bound, naming a model that is not the bot."""
+    study = _study()
+    monkeypatch.setattr(study, "BOUNDS", [study.Bound("greedy", None, 2, rules="tiny"),
+                                          study.Bound("counter", "greedy", 2, rules="tiny"),
+                                          study.Bound("counter", "random", 2, 1, rules="tiny", role="pilot")])
+    ratings = pd.DataFrame({"bot": ["greedy", "counter", "random"], "rating": [300.0, 310.0, 0.0],
+                            "ci_low": [250.0, 260.0, 0.0], "ci_high": [350.0, 360.0, 0.0],
+                            "cpu_ms_per_decision": [0.001, 0.002, 0.001], "exploit_lb": [0.9, 0.9, 0.9]})
+    ratings.to_csv(tmp_path / "ladder.csv", index=False)
+    args = argparse.Namespace(workers=1, rules="tiny", deals=7)
+    info = study.bounds(args, tmp_path)
+    assert len(info["measured_now"]) == 3
+    table = pd.read_csv(tmp_path / "bounds.csv")
+    assert list(table["role"]) == ["ladder", "ladder", "pilot"]
+    table = table[table["role"] == "ladder"].set_index("target")
+    assert table.loc["greedy", "model"] == "greedy" and table.loc["counter", "model"] == "greedy"
+    assert "model=greedy" in table.loc["counter", "exploiter"] and table.loc["counter", "games"] == 2
+
+    def no_run(*a, **k):
+        raise AssertionError("a bound with a file was measured again")
+
+    monkeypatch.setattr(study.exploit, "measure", no_run)
+    assert study.bounds(args, tmp_path)["measured_now"] == []
+    ladder = pd.read_csv(tmp_path / "ladder.csv").set_index("bot")
+    assert list(ladder["rating"]) == [300.0, 310.0, 0.0]  # the ratings kept as they were
+    assert ladder.loc["greedy", "exploit_lb"] == table.loc["greedy", "lower_bound"]
+    assert "modelled it as greedy" in ladder.loc["counter", "exploit_note"]
+    assert "modelled" not in ladder.loc["greedy", "exploit_note"] and pd.isna(ladder.loc["random", "exploit_lb"])
+    assert (tmp_path / "ladder.png").stat().st_size > 0

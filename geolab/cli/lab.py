@@ -59,6 +59,10 @@ def register(commands) -> None:
                        help="also N games of the exploiter against each fair bot (two-sided games): its "
                             "exploitability lower bound and 95%% interval in the table, CSV and ladder (off by "
                             "default: it costs far more than the arena)")
+        p.add_argument("--exploit-model", metavar="SPEC",
+                       help="with --exploit: the bot that stands for each target in the exploiter's head (default: "
+                            "the target itself); the games are still played against the real target, so the bound "
+                            "holds, only weaker; the table's exploit_model column names it")
         _run_arguments(p)
         p.set_defaults(run=run_arena, game=name)
 
@@ -223,10 +227,14 @@ def run_arena(args) -> int:
     if len(set(names)) != len(names):
         raise GeolabError(f"--bots: a bot is named twice in {', '.join(names)}")
     built = {n: entry.bots.make(n, rules) for n in names}  # every mistake before any play
+    if args.exploit_model and not args.exploit:
+        raise GeolabError("--exploit-model needs --exploit N")
     if args.exploit:
-        why = exploitation.refusal(entry, rules, None)
+        why = exploitation.refusal(entry, rules, None) or exploitation.model_refusal(entry, args.exploit_model)
         if why:
             raise GeolabError(f"--exploit: {why}")
+        if args.exploit_model:
+            entry.bots.make(args.exploit_model, rules)  # an unknown bot or parameter: one line before any play
     per_deal = len(tables.rotations(tables.lineup(names[:2], game.seats(rules))))
     total = args.games * len(names) * (len(names) - 1) // 2 * per_deal
     if total > tables.MAX_GAMES:  # the arena keeps every game's score: bounded before any play
@@ -243,7 +251,8 @@ def run_arena(args) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     pairs, ratings, lead = result.pairs_table(), result.ratings_table(), result.first_lead()
-    bounds = exploitation.bounds(entry, rules, names, args.exploit, args.seed) if args.exploit else None
+    bounds = exploitation.bounds(entry, rules, names, args.exploit, args.seed, args.exploit_model) \
+        if args.exploit else None
 
     def family(name: str) -> str:
         return entry.bots.info(parse_bot(name)[0]).family
@@ -268,7 +277,8 @@ def run_arena(args) -> int:
             written.json(results.meta(
                 run_id=written.run_id, game=game.name, rules=spec, bots=names, deals_per_pair=args.games,
                 seed=args.seed, block=arena.BLOCK, games=result.games, games_planned=planned,
-                exploit_games_per_bot=args.exploit, wall_seconds=round(result.seconds, 3),
+                exploit_games_per_bot=args.exploit, exploit_model=args.exploit_model or "each target itself",
+                wall_seconds=round(result.seconds, 3),
                 warmup_seconds=round(warm.seconds, 3),
                 kernels_compiled=warm.kernels, interrupted=result.interrupted, first_lead=lead,
                 first_means=game.first_means,
@@ -297,8 +307,9 @@ def run_arena(args) -> int:
         print_table(ratings.to_dict("records"))
         if bounds is not None:
             print(f"exploit_lb: the exploiter's win share - 1/2 against the bot over {args.exploit:,} duplicate games, "
-                  "a LOWER bound on its exploitability; exploit_low-exploit_high: its 95% CI; a bot that peeks "
-                  "gets none (docs/strength.md)")
+                  "a LOWER bound on its exploitability; exploit_low-exploit_high: its 95% CI; exploit_model: the bot "
+                  "that stood for it in the exploiter's head (where not the bot itself, a weaker bound); a bot that "
+                  "peeks gets none (docs/strength.md)")
         print()
         print(f"{game.first_means} wins {lead['win_rate']:.3f} (95% CI {lead['ci_low']:.3f}-{lead['ci_high']:.3f}, "
               f"{lead['games']:,} games); {result.games:,} games in {result.seconds:.1f} s "

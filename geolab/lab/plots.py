@@ -86,6 +86,8 @@ def rating_ladder(ratings: pd.DataFrame, title: str, anchor_means: str = "the re
                 text += ("; exploitable >= {:+.2f} [{:+.2f}, {:+.2f}]".format(
                     row["exploit_lb"], row["exploit_low"], row["exploit_high"]) if pd.notna(row["exploit_lb"])
                     else "; peeks: no exploitability")
+                if str(row.get("exploit_model") or row["bot"]) != row["bot"]:  # a stand-in: a weaker bound
+                    text += f" (model {row['exploit_model']})"
             ax.annotate(text, (row["rating"], y[i]), xytext=(0, 7), textcoords="offset points", ha="center",
                         va="bottom", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
