@@ -361,3 +361,23 @@ def test_an_exchange_trades_one_unseen_card_and_is_as_likely_back(name):
         assert moves(new.deal, new.log, seat) == moves(det.deal, det.log, seat)
         rounds_traded.add(r == view.round_index)
     assert rounds_traded == {True, False}
+
+
+def test_random_states_its_probabilities_and_plays_by_them():
+    """`random` (random call) says every decision is uniform over its legal actions, and its
+    play at a reference decision matches; with a fixed call it states none (the call is sure)."""
+    rules = Rules(players=2).validate()
+    state = GAME.state(rules, GAME.deal(rules, np.random.default_rng(2)))
+    call = state.decision(0)
+    bot = BOTS.make("random", rules)
+    assert bot.probabilities(call) == {c: 0.5 for c in call.legal}
+    state.apply({0: "top-dog"})
+    choose = state.decision(1)
+    stated = bot.probabilities(choose)
+    assert set(stated) == set(choose.legal) and sum(stated.values()) == pytest.approx(1.0)
+    seat = table_seat(bot, rules, np.random.default_rng(3))
+    counts = {a: 0 for a in choose.legal}
+    for _ in range(2100):
+        counts[seat.act(choose)] += 1
+    assert all(abs(n / 2100 - stated[a]) < 0.03 for a, n in counts.items())  # 21 choices, 1/21 each
+    assert BOTS.make("random:call=top-dog", rules).probabilities is None
