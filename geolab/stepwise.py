@@ -51,6 +51,15 @@ class Chance:
             else int(self.outcomes[int(rng.integers(len(self.outcomes)))])
 
 
+def seated(game, rules, seat) -> int:
+    """`seat`, if these rules seat it; else one `GeolabError` line (a state built for a seat
+    the table does not have, as `determinize` is asked, would fail deep in the game)."""
+    seats = game.seats(rules)
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < seats:
+        raise GeolabError(f"{game.name}: seat {seat!r} is not at the table (these rules seat 0-{seats - 1})")
+    return int(seat)
+
+
 def draw_cards(pool: Sequence[int], k: int, kind: str = "card") -> Generator[Chance, int, list[int]]:
     """k cards dealt one at a time from `pool` without replacement, each uniform over the
     cards still there: the chance nodes of a deal (``cards = yield from draw_cards(...)``)."""
@@ -263,7 +272,7 @@ class Determinized(TwoSides):
     `geolab.game.Game.determinize`, delegated here once rather than in each such game."""
 
     def determinize(self, rules, seat: int, observation, rng: np.random.Generator) -> State:
-        return self.reference.determinize(rules, seat, observation, rng, self)
+        return self.reference.determinize(rules, seated(self, rules, seat), observation, rng, self)
 
 
 class State:

@@ -18,7 +18,7 @@ from geolab.game import Batch, MoveError, OneGame, RulesBase, Views, asking, rec
 from geolab.observer import CardActions, Layout
 from geolab.recorded import Scripted, record_sides, replay_seats, written
 from geolab.scene import Fact, Scene, moves, pile
-from geolab.stepwise import Ask, Decision, StepGame, draw_cards
+from geolab.stepwise import Ask, Decision, StepGame, draw_cards, seated
 
 NAME, RECORD, SEATS = "mini", "high-card", "ABC"
 
@@ -106,6 +106,7 @@ class MiniGame(CardActions, OneGame, StepGame):
 
     def determinize(self, rules, seat, obs, rng):
         """A state from the seat's observation alone: it was dealt what it holds and has played."""
+        seat = seated(self, rules, seat)
         log = [("ask", dict(enumerate(cards))) for cards in obs["rounds"]]
         own = [*obs["hand"], *(cards[seat] for cards in obs["rounds"])]
         return self.state(rules, self.resample(rules, {seat: own}, log, seat, rng), log)

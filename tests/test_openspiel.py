@@ -364,11 +364,13 @@ def test_the_command_line_adds_the_bots_when_a_spec_asks_for_them(restored_regis
 
 
 @pytest.mark.parametrize("game,preset", [("border-up", "official"), ("dashing-states", "names-only"),
-                                         ("state-iq", "official"), ("geodouble", "short"), ("combo1", "final")])
+                                         ("state-iq", "official"), ("geodouble", "short"), ("combo1", "final"),
+                                         ("jumbled", "teams")])
 def test_ismcts_plays_whole_games_through_the_registry(restored_registry, game, preset):
-    """The search bots need only `determinize`: races, State IQ, GeoDouble and a match of four
-    games (Combo 1's final) played to the end at the reference engine, ISMCTS at each seat in turn
-    against the game's own bot. (Dashing States names states only: with capitals, the 2,601
+    """The search bots need only `determinize`: races, State IQ, GeoDouble, a match of four
+    games (Combo 1's final) and Jumbled's simultaneous sets at a table of four played to the
+    end at the reference engine, ISMCTS at each seat in turn (the first two) against the
+    game's own bot. (Dashing States names states only: with capitals, the 2,601
     announcements a place make each rollout slow.)"""
     osp.install()
     entry = registry.get(game)
@@ -378,9 +380,8 @@ def test_ismcts_plays_whole_games_through_the_registry(restored_registry, game, 
     other = entry.bots.make(entry.simulate_bots.split(",")[0], rules)
     for me in (0, 1):
         rng = np.random.default_rng(me)
-        seats = [None, None]
+        seats = [entry.seat(other, rules, rng) for _ in range(entry.game.seats(rules))]
         seats[me] = entry.bots.make("os-ismcts:sims=4", rules).seat(np.random.default_rng(me))
-        seats[1 - me] = entry.seat(other, rules, rng)
         played = entry.game.play(rules, entry.game.deal(rules, rng), seats)
         scores = entry.game.scores(played)
-        assert scores.shape == (2,) and scores.sum() == pytest.approx(1.0)
+        assert scores.shape == (len(seats),) and scores.sum() == pytest.approx(1.0)

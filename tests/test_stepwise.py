@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from geolab import registry
-from geolab.errors import IllegalActionError
+from geolab.errors import GeolabError, IllegalActionError
 from geolab.stepwise import Ask, Chance, Claim, State
 
 GAMES = registry.names()
@@ -278,6 +278,26 @@ def test_a_state_determinized_from_an_observation_alone_is_the_same_node_to_the_
                     other = game.determinize(rules, seat, state.observe(seat), rng)
                     assert other.is_over() and other.observe(seat) == state.observe(seat)
     assert varied > 0, "determinizing never dealt an unseen card anew"
+
+
+@pytest.mark.parametrize("game,preset", DETERMINIZE)
+def test_determinize_reads_the_observation_alone_and_refuses_a_seat_off_the_table(game, preset):
+    """Two real states that differ only in what a seat cannot see (`State.resample`) give it
+    the same observation, and `determinize` the same state from it under the same generator:
+    so it never reads a hidden card. A seat the rules do not seat is a `GeolabError`."""
+    game, rules = _setup(game, preset)
+    rng, differed = np.random.default_rng(5), 0
+    for k, state in enumerate(_random_game(game, rules, rng)):
+        for d in state.decisions()[:1] if k % 3 == 0 and k < 30 else ():  # ten decisions: a long match is slow
+            other = state.resample(d.seat, rng)
+            assert other.observe(d.seat) == state.observe(d.seat), d.where
+            differed += other.deal_so_far() != state.deal_so_far()
+            a = game.determinize(rules, d.seat, state.observe(d.seat), np.random.default_rng(k))
+            b = game.determinize(rules, d.seat, other.observe(d.seat), np.random.default_rng(k))
+            assert (a.deal_so_far(), a.log) == (b.deal_so_far(), b.log), d.where
+            with pytest.raises(GeolabError):
+                game.determinize(rules, game.seats(rules), state.observe(d.seat), np.random.default_rng(k))
+    assert differed > 0, "no resampled state differed from the real one"
 
 
 def test_indexed_finds_what_tuple_index_finds_and_refuses_what_it_refuses():

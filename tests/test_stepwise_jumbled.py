@@ -278,3 +278,106 @@ def test_observation_text_and_tensor_say_what_the_seat_knows():
     assert tensor[sets] == 1 and tensor[sets + 3 + card("TX")] == 1 and tensor[sets + 3 + 50 + card("SD")] == 1
     assert tensor[sets + 3 + 100] == 1 and tensor[sets + 3 + 101] == 0  # A won set 1
     assert tensor[sets + 3 + 2 * 51:].sum() == 0  # sets 2 and 3 are still to come
+
+
+def test_determinize_keeps_what_the_view_shows_and_deals_the_unseen_cards_uniformly():
+    """Round 2, set 2 of a two-player game, from seat B's View alone: its hand, every laid card
+    and turned GeoPower card stay; A's unplayed cards of this round are uniform over the
+    cards B has not seen, and so are A's and B's own unplayed cards of round 1 (which the View
+    does not keep); the state stands where the real one does."""
+    rules = Rules(players=2).validate()
+    rng = np.random.default_rng(21)
+    asked, _ = walk(rules, 5, deal="dealt")
+    state = next(s for s in asked if s.observe(1).round_index == 1 and s.observe(1).set_index == 1)
+    view = state.observe(1)
+    laid = {c for x in view.sets for play in x.plays for c in play}
+    unseen = set(range(N_CARDS)) - set(view.hand) - laid
+    counts, earlier = np.zeros(N_CARDS), set()
+    for _ in range(600):
+        other = GAME.determinize(rules, 1, view, rng)
+        assert other.log == state.log and other.observe(1) == view
+        now = other.deal.round(rules, 1)
+        assert now.hands[1] == view.hand and now.geopower[0] == view.sets[0].category
+        held = set(now.hands[0]) - laid
+        assert held <= unseen and len(held) == rules.cards_dealt - len(view.sets[0].plays[0])
+        counts[list(held)] += 1
+        earlier.add(other.deal.round(rules, 0).hands)
+    share = (rules.cards_dealt - len(view.sets[0].plays[0])) / len(unseen)
+    assert all(abs(counts[c] / 600 - share) < 0.05 for c in unseen)
+    assert counts[list(set(range(N_CARDS)) - unseen)].sum() == 0
+    assert len(earlier) > 100  # round 1's unplayed cards are dealt anew too
+
+
+def test_determinize_refuses_a_view_that_is_not_the_seats_in_one_line():
+    rules = Rules(players=3).validate()
+    asked, _ = walk(rules, 1, deal="dealt")
+    view = asked[2].observe(0)
+    with pytest.raises(GeolabError, match="not seat B's view"):
+        GAME.determinize(rules, 1, view, np.random.default_rng(0))
+    with pytest.raises(GeolabError, match="seat 3 is not at the table"):
+        GAME.determinize(rules, 3, view, np.random.default_rng(0))
+    with pytest.raises(GeolabError, match="under these rules"):
+        GAME.determinize(Rules(players=3, target=30).validate(), 0, view, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name", ["2p-known-deck", "teams"])
+def test_an_exchange_trades_one_unseen_card_and_is_as_likely_back(name):
+    """Each exchange of a determinized deal keeps the seat's View and the log, trades exactly
+    two cards of one round (one of them unseen in another seat's hand, the other neither
+    laid nor the seat's own), reaches this round and earlier ones, and the number of moves
+    from the new deal (and so the chance of the move back) is the number from the old."""
+    rules = RULES[name].validate()
+    rng = np.random.default_rng(9)
+    asked, _ = walk(rules, 4, deal="dealt")
+    rounds_traded = set()
+
+    def moves(deal, log, seat):  # (x choices) x (y choices) as `exchange` counts them
+        S = rules.sets_per_round
+        asks = [a for kind, a in log if kind == "ask"]
+        total = 0
+        for r in range(-(-len(asks) // (1 + S))):
+            hands = deal.round(rules, r).hands
+            laid = {c for a in asks[r * (1 + S) + 1:(r + 1) * (1 + S)] for cards in a.values() for c in cards}
+            for p, hand in enumerate(hands):
+                if p != seat:
+                    xs = [c for c in hand if c not in laid]
+                    total += len(xs) * (N_CARDS - len(laid | set(hands[seat]) | set(hand)))
+        return total
+
+    for state in asked[1::3]:
+        seat = state.to_move()[0]
+        view = state.observe(seat)
+        det = GAME.determinize(rules, seat, view, rng)
+        new = GAME.exchange(rules, det.deal, det.log, seat, rng)
+        assert list(new.log) == det.log and GAME.state(rules, new.deal, new.log).observe(seat) == view
+        changed = [r for r in range(view.round_index + 1) if new.deal.round(rules, r) != det.deal.round(rules, r)]
+        assert len(changed) == 1
+        r = changed[0]
+        before, after = det.deal.round(rules, r), new.deal.round(rules, r)
+        diff = {c for h in before.hands for c in h} ^ {c for h in after.hands for c in h}
+        moved = [(p, i) for p in range(rules.players) for i in range(rules.cards_dealt)
+                 if before.hands[p][i] != after.hands[p][i]]
+        assert len(diff) <= 2 and 1 <= len(moved) <= 2 and all(p != seat for p, _ in moved)
+        assert moves(new.deal, new.log, seat) == moves(det.deal, det.log, seat)
+        rounds_traded.add(r == view.round_index)
+    assert rounds_traded == {True, False}
+
+
+def test_random_states_its_probabilities_and_plays_by_them():
+    """`random` (random call) says every decision is uniform over its legal actions, and its
+    play at a reference decision matches; with a fixed call it states none (the call is sure)."""
+    rules = Rules(players=2).validate()
+    state = GAME.state(rules, GAME.deal(rules, np.random.default_rng(2)))
+    call = state.decision(0)
+    bot = BOTS.make("random", rules)
+    assert bot.probabilities(call) == {c: 0.5 for c in call.legal}
+    state.apply({0: "top-dog"})
+    choose = state.decision(1)
+    stated = bot.probabilities(choose)
+    assert set(stated) == set(choose.legal) and sum(stated.values()) == pytest.approx(1.0)
+    seat = table_seat(bot, rules, np.random.default_rng(3))
+    counts = {a: 0 for a in choose.legal}
+    for _ in range(2100):
+        counts[seat.act(choose)] += 1
+    assert all(abs(n / 2100 - stated[a]) < 0.03 for a, n in counts.items())  # 21 choices, 1/21 each
+    assert BOTS.make("random:call=top-dog", rules).probabilities is None

@@ -39,7 +39,7 @@ from geolab.game import (
 from geolab.observer import CardActions, Layout
 from geolab.recorded import Scripted, record_sides, replay_seats, written
 from geolab.scene import Fact, Race, Scene, moves, pile
-from geolab.stepwise import Ask, Claim, Decision, StepGame, draw_cards
+from geolab.stepwise import Ask, Claim, Decision, StepGame, draw_cards, seated
 
 RIGGED = ("none", "seat-a", "deal", "guess", "first")
 
@@ -203,6 +203,7 @@ class ToyGame(CardActions, StepGame):
     def determinize(self, rules, seat, obs, rng):
         """The seat's dealt cards are those it holds and those it played; the log is the race
         and the rounds it saw; the other hands are `resample`'s, from that log alone."""
+        seat = seated(self, rules, seat)
         answers = ([obs["claims"]] if obs["claims"] else []) + list(obs["history"])
         log = [("ask", dict(enumerate(cards))) for cards in answers]
         own = sorted([*obs["hand"], *(cards[seat] for cards in obs["history"])])

@@ -40,6 +40,17 @@ class JumbledBot(BatchBot):
         return f"JumbledBot({self.name!r})"
 
 
+class UniformBot(JumbledBot):
+    """`random` with the random call: every decision uniform over its legal actions (the set
+    kernel draws uniformly among the legal slot masks, one a choice; the call among the calls
+    allowed), which it states, so that the exploiter and exact analysis weigh its play by
+    them, not by samples of it, and take no move of its as a default worth keeping."""
+
+    @staticmethod
+    def probabilities(decision) -> dict:
+        return {a: 1 / len(decision.legal) for a in decision.legal}
+
+
 def seat(policy, call: str = "random", name: str | None = None) -> JumbledBot:
     """Any set policy (a `Heuristic`, a `Learned` fitted in a study...) as a bot, with the
     call policy named by `call`."""
@@ -47,6 +58,8 @@ def seat(policy, call: str = "random", name: str | None = None) -> JumbledBot:
 
 
 def random(rules: Rules, call: str = "random"):
+    if call == "random":
+        return UniformBot(RandomBot(), call_policy(call), "random")
     return seat(RandomBot(), call, "random")
 
 

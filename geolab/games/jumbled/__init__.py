@@ -17,7 +17,7 @@ DEFINITION = GameDef(
     game="geolab.games.jumbled.game:GAME",
     players="geolab.bots.jumbled.registry:PLAYERS",
     decisions={"choose": "act", "call": "call"},
-    optional=frozenset(),
+    optional={"determinize", "exchange"},
     features=frozenset(),
     offers={"bench": "geolab.games.jumbled.offers.study:offered"},
 )

@@ -21,7 +21,7 @@ from geolab.cards import N_CARDS, POSTAL, RANKS
 from geolab.errors import GeolabError, IllegalActionError
 from geolab.game import Decision
 from geolab.games.jumbled.rules import BOTTOMS_UP, CALLS, SEAT_LETTERS, TOP_DOG, Rules, call_index
-from geolab.stepwise import Ask, Chance, StepGame, Steps, draw_cards
+from geolab.stepwise import Ask, Chance, Resampled, State, StepGame, Steps, draw_cards, seated
 
 # --------------------------------------------------------------------------------------------
 # Shared small rulings (plain Python, used by both engines' callers and by bots)
@@ -428,15 +428,16 @@ def resample(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.
     return Deal(seed, tuple(fixed), deal.stop_after)
 
 
-def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int,
+def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int | None, turned: int,
              rng: np.random.Generator) -> RoundDeal:
     """One round as `seat` saw it, the rest dealt anew: its hand, the cards laid on `sets`
     (``{seat: cards}`` each) and the first `turned` GeoPower cards stay. Another seat's hand
     is its laid cards and fresh ones in a random order that keeps each laid set in its order
-    (a choice lists cards in the order dealt), so every order consistent with the log is alike."""
+    (a choice lists cards in the order dealt), so every order consistent with the log is alike.
+    `seat` None: no hand is known beyond its laid cards (an earlier round as a `View` shows it)."""
     P, H = rules.players, rules.cards_dealt
     laid = [[c for answers in sets for c in answers[p]] for p in range(P)]
-    seen = set(rd.hands[seat]).union(*laid)
+    seen = set(rd.hands[seat] if seat is not None else ()).union(*laid)
     pool = [int(c) for c in rng.permutation([c for c in range(N_CARDS) if c not in seen])]
     hands = []
     for p in range(P):
@@ -452,6 +453,62 @@ def _redealt(rules: Rules, rd: RoundDeal, sets: Sequence, seat: int, turned: int
     rest = rd.geopower[turned:]
     return RoundDeal(tuple(hands),
                      tuple(rd.geopower[:turned]) + tuple(int(rest[i]) for i in rng.permutation(len(rest))))
+
+
+def determinized(rules: Rules, seat: int, view: View, rng: np.random.Generator) -> tuple[Deal, tuple]:
+    """A deal and log `seat` cannot tell from the real ones, built from its `View` alone: the
+    log is every call and set the View shows (earlier rounds' from ``history``, this round's
+    from ``sets``), and the deal keeps what the View shows of each round dealt so far (the
+    cards laid, the GeoPower cards turned, and in the round it stands in its own hand as
+    dealt) and deals the rest anew as `resample` does: the other seats' unplayed cards from
+    the cards it has not seen, the deck's cards not yet turned in a fresh order, the rounds
+    still to deal from a fresh seed. Its own unplayed card of an earlier round, which the View
+    does not keep (and which cannot matter again), is dealt like the others' unseen cards.
+    Any seat count the rules allow; a View of another seat or under other rules is one line."""
+    rules = rules.validate()
+    if not isinstance(view, View) or view.seat != seat or view.rules.validate() != rules:
+        raise GeolabError(f"determinize: not seat {SEAT_LETTERS[seat]}'s view of a game under these rules")
+    D, log, fixed = rules.deck_size, [], []
+    rounds = list(view.history) + ([(view.dealer, view.call, view.sets)] if view.call is not None else [])
+    for r, (dealer, call, sets) in enumerate(rounds):
+        answers = [dict(enumerate(x.plays)) for x in sets]
+        log += [("ask", {dealer: call})] + [("ask", a) for a in answers]
+        turned = [x.category for x in sets][:D]
+        own = r == view.round_index  # the round it stands in shows its hand; earlier ones do not
+        shown = RoundDeal(tuple(view.hand if own and p == seat else () for p in range(rules.players)),
+                          deck_order(rules, turned))
+        fixed.append(_redealt(rules, shown, answers, seat if own else None, len(turned), rng))
+    return Deal(int(rng.integers(1 << 63)), tuple(fixed)), tuple(log)
+
+
+def exchange(rules: Rules, deal: Deal, log: Sequence, seat: int, rng: np.random.Generator) -> Resampled:
+    """A deal and log `seat` cannot tell from these (`determinized`'s or `resample`'s), one
+    unseen card traded: among every round dealt so far, a card x another seat holds and has
+    not laid, uniformly, and a card y of that round that `seat` has not seen (not laid, not in
+    its own hand, not in x's holder's hand: undealt, or unlaid in a third seat's hand), also
+    uniformly, change places. The counts of both choices are the same after the trade, so the
+    move back is exactly as likely: a Markov chain of these moves, accepted on the likelihood
+    of the others' play, samples their cards from it (the exploiter's posterior,
+    `geolab.lab.exploit`). The log is unchanged (every choice laid stays where it was)."""
+    rules = rules.validate()
+    S = rules.sets_per_round
+    asks = [answers for kind, answers in log if kind == "ask"]
+    rounds = -(-len(asks) // (1 + S))  # each dealt round: its call, then one answer a set
+    dealt = [deal.round(rules, r) for r in range(rounds)]
+    laid = [set().union(*(map(int, cards) for a in asks[r * (1 + S) + 1:(r + 1) * (1 + S)] for cards in a.values()))
+            for r in range(rounds)]
+    unseen = [(r, p, c) for r in range(rounds) for p, hand in enumerate(dealt[r].hands) if p != seat
+              for c in hand if c not in laid[r]]
+    if not unseen:
+        return Resampled(deal, tuple(log))
+    r, p, x = unseen[int(rng.integers(len(unseen)))]
+    hands = dealt[r].hands
+    others = [c for c in range(N_CARDS) if c not in laid[r] and c not in hands[seat] and c not in hands[p]]
+    y = others[int(rng.integers(len(others)))]
+    swap = {x: y, y: x}
+    traded = RoundDeal(tuple(tuple(swap.get(c, c) for c in h) for h in hands), dealt[r].geopower)
+    fixed = tuple(traded if k == r else dealt[k] for k in range(rounds)) + deal.fixed[rounds:]
+    return Resampled(Deal(deal.seed, fixed, deal.stop_after, deal.decided), tuple(log))
 
 
 class Engine(StepGame):
@@ -471,3 +528,10 @@ class Engine(StepGame):
     steps = staticmethod(steps)
     deal_from_chance = staticmethod(deal_from_chance)
     resample = staticmethod(resample)
+    exchange = staticmethod(exchange)
+
+    def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
+        """A state `seat` cannot tell from the real one, from its `View` alone (`determinized`),
+        at the node of the View."""
+        deal, log = determinized(rules, seated(self, rules, seat), observation, rng)
+        return self.state(rules, deal, log)

@@ -27,7 +27,7 @@ from geolab.common.shuffle import shuffled_prefix
 from geolab.errors import IllegalActionError, RulesError
 from geolab.game import Decision, shown
 from geolab.games.ranks.rules import SIDES, Rules
-from geolab.stepwise import Ask, Chance, Resampled, State, TwoSides, draw_cards
+from geolab.stepwise import Ask, Chance, Resampled, State, TwoSides, draw_cards, seated
 from geolab.stepwise import play as driver
 
 SEATS = (0, 1)
@@ -585,7 +585,7 @@ class Engine(TwoSides):
     def determinize(self, rules: Rules, seat: int, observation: View, rng: np.random.Generator) -> State:
         """A state `seat` cannot tell from the real one, from its `View` alone (`determinized`),
         at the node of the View."""
-        new = determinized(rules, seat, observation, rng)
+        new = determinized(rules, seated(self, rules, seat), observation, rng)
         return self.state(rules, new.deal, new.log)
 
     def scores(self, played: Game) -> np.ndarray:
