@@ -4,7 +4,7 @@
     python experiments/search_bench.py --grid large      # 1,024 candidates: racing only (the sweep's deals counted)
     ... --grid large --uniform                           # ... and the uniform sweep too (about 10 CPU-minutes)
     python experiments/search_bench.py --dask            # a small search on a local Dask cluster, 1 v 2 workers
-    ... --dask --dask-deals 102400 --champions 0         # a longer one (plain doubling), where start-up counts less
+    ... --dask --dask-grid large --champions 0 --first-round 0   # a longer one, where start-up counts less
     ... --first-round 0 / --champions 0                  # the spec's first round or champions changed (0: none)
 
 The spec is experiments/search/ranks-counting.toml (counter v greedy, skill edge subject to a
@@ -100,26 +100,29 @@ def bench(grid: str, workers: int, uniform: bool, scratch: Path) -> dict:
 
 
 def dask_ratio(scratch: Path) -> dict:
-    """A small search (the small grid, `--dask-deals` a candidate) on a local Dask cluster of 1
-    and of 2 worker processes, each cluster warmed by one untimed search (its workers load the
+    """A search (`--dask-grid`, `--dask-deals` a candidate) on a local Dask cluster of 1 and of 2
+    worker processes, each cluster warmed by one short untimed search (its workers load the
     kernels), then timed `--repeats` times: wall seconds, their medians and ratio."""
     from distributed import LocalCluster
 
-    data = spec_data("small", ARGS.first_round, ARGS.champions)
+    data = spec_data(ARGS.dask_grid, ARGS.first_round, ARGS.champions)
     data["deals"] = ARGS.dask_deals
     spec = search.parse_search(data)
+    warm = spec_data("small", 0, 0)
+    warm["deals"] = 4096
+    warm = search.parse_search(warm)
     walls: dict[int, list[float]] = {1: [], 2: []}
     answers = set()
     for n in (1, 2):
         with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-            search.run(spec, scratch / f"dask-warm-{n}", scheduler=cluster.scheduler_address)
+            search.run(warm, scratch / f"dask-warm-{n}", scheduler=cluster.scheduler_address)
             for repeat in range(ARGS.repeats):
                 start = time.perf_counter()
                 result = search.run(spec, scratch / f"dask-{n}-{repeat}", scheduler=cluster.scheduler_address)
                 walls[n].append(time.perf_counter() - start)
                 answers.add((result["winner"], result["deals_spent"]))
     median = {n: sorted(w)[len(w) // 2] for n, w in walls.items()}
-    return {"grid": f"small, {ARGS.dask_deals:,} deals a candidate", "champions": spec.champions,
+    return {"grid": f"{ARGS.dask_grid}, {ARGS.dask_deals:,} deals a candidate", "champions": spec.champions,
             "first_round": spec.first_round, "deals_spent": sorted(answers)[0][1],
             "wall_s": walls, "median_wall_s": median,
             "speedup_2_over_1": median[1] / median[2], "same_answer": len(answers) == 1}
@@ -132,6 +135,7 @@ if __name__ == "__main__":
     parser.add_argument("--no-uniform", action="store_true", help="small grid: skip the uniform sweep")
     parser.add_argument("--uniform", action="store_true", help="large grid: run the uniform sweep too")
     parser.add_argument("--dask-deals", type=int, default=32768, help="--dask: deals a candidate at most")
+    parser.add_argument("--dask-grid", choices=["small", "large"], default="small", help="--dask: the grid searched")
     parser.add_argument("--dask", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--first-round", type=int, help="the first round's deals (0: whole chunks from the start)")

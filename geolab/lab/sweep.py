@@ -301,20 +301,41 @@ class Pool:
 
     def run(self, calls: Sequence[tuple[object, Callable, tuple]], finished: Callable[[object, dict], None]) -> None:
         """Each (key, function, arguments) called; `finished(key, result)` as each ends (in
-        any order: whatever is added up from the results must be added in an order of its own)."""
+        any order: whatever is added up from the results must be added in an order of its own).
+
+        Calls go to the workers in tasks of up to `CALLS_A_TASK` (at least `TASKS_A_WORKER`
+        tasks a worker while there are calls enough; calls dealt round-robin, so dear and cheap
+        ones mix): a chunk can be a few milliseconds of play, and one task a chunk spent much of
+        the workers' time on scheduling and messages."""
+        if self.client is None and self.pool is None:
+            for key, f, a in calls:
+                finished(key, f(*a))
+            return
+        workers = len(self.client.scheduler_info()["workers"]) if self.client is not None else self.workers
+        parts = max(1, min(len(calls), max(max(workers, 1) * TASKS_A_WORKER, -(-len(calls) // CALLS_A_TASK))))
+        tasks = [list(calls[i::parts]) for i in range(parts)]
         if self.client is not None:
             from dask.distributed import as_completed as dask_completed
 
-            futures = {self.client.submit(f, *a, pure=False): key for key, f, a in calls}
-            for future in dask_completed(list(futures)):
-                finished(futures[future], future.result())
-        elif self.pool is not None:
-            futures = {self.pool.submit(f, *a): key for key, f, a in calls}
-            for future in as_completed(futures):
-                finished(futures[future], future.result())
+            futures = [self.client.submit(run_calls, task, pure=False) for task in tasks]
+            done = dask_completed(futures)
         else:
-            for key, f, a in calls:
-                finished(key, f(*a))
+            futures = [self.pool.submit(run_calls, task) for task in tasks]
+            done = as_completed(futures)
+        for future in done:
+            for key, result in future.result():
+                finished(key, result)
+
+
+#: Tasks a worker is given a call of `Pool.run` at least (a few, so that the last ones balance
+#: the load), and calls a task at most (so progress and a resumed run lose little).
+TASKS_A_WORKER = 4
+CALLS_A_TASK = 16
+
+
+def run_calls(calls: Sequence[tuple[object, Callable, tuple]]) -> list[tuple[object, dict]]:
+    """(key, result) of each call, in a worker: one task of `Pool.run`."""
+    return [(key, f(*a)) for key, f, a in calls]
 
 
 #: Keys that make a TOML file a sweep spec (anything else is a flat table of rules fields).
