@@ -220,6 +220,21 @@ def test_sweep_tables_do_not_depend_on_workers(tmp_path):
     assert np.allclose(pair["skill_edge"], pair["a_share"] - 2 / 3)
 
 
+def test_pool_sends_calls_in_tasks_and_reports_each_once():
+    """Many calls go to the workers in a few tasks (`sweep.CALLS_A_TASK`): each key still comes
+    back once, with its own result, as in one process."""
+    import operator
+
+    calls = [((i, "k"), operator.mul, (i, 3)) for i in range(2 * 4 * sweep.CALLS_A_TASK + 5)]
+    got: dict = {}
+    with sweep.Pool(workers=2) as pool:
+        pool.run(calls, lambda key, result: got.setdefault(key, []).append(result))
+    assert got == {(i, "k"): [3 * i] for i in range(len(calls))}
+    alone: dict = {}
+    sweep.Pool(workers=1).run(calls, lambda key, result: alone.setdefault(key, []).append(result))
+    assert alone == got
+
+
 def test_sweep_on_a_dask_local_cluster_gives_the_same_table(tmp_path):
     distributed = pytest.importorskip("dask.distributed")  # CI installs the dask extra, so this runs there
     spec = sweep.load_spec(SPEC)
