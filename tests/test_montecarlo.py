@@ -141,3 +141,31 @@ def test_cut_short_layouts_are_dropped():
     timed = MonteCarloSeat(k=4, budget_ms=5.0, cap_ms=20.0)
     assert timed._sampled(np.random.default_rng(0), evaluate, time.thread_time(), "lead").tolist() == [5.0]
     assert len(calls) == 3 and calls[2] > 0
+
+
+def test_policy_inference_favours_layouts_where_the_lead_was_the_models_choice():
+    """Policy-based inference (issue 35, item 4): B's opening lead weighs a layout in which the
+    learned model would have led that very card above one in which it would have led another."""
+    from geolab.bots.ranks.learned import LearnedPolicy
+    from geolab.bots.ranks.policy_inference import PastDecision
+    from geolab.cards import card
+
+    rules = Rules.combo1()
+    lead = card("NY")  # B led New York's population at base 1 (rank 3)
+    history = (Trick(1, lead, 2, 1, card("VT"), 1),)
+    view = View(rules, 0, tuple(card(p) for p in ("WY", "ND", "SD", "MT", "AK", "NM", "NV")),
+                (card("RI"),), None, 1, (None, None), None, history)
+    # two layouts of B's other cards: the model would have led New York from the first, and
+    # from the second (the early East Coast states) a low statehood rank instead
+    weak = [card(p) for p in ("AZ", "CA", "HI", "IL", "MD", "MS", "OH")]
+    strong = [card(p) for p in ("AZ", "CA", "DE", "MD", "NJ", "NC", "SC")]
+    pool = np.array([sorted(weak), sorted(strong)])
+    model = LearnedPolicy()
+    past = PastDecision(view, "lead", 0, np.array([sum(1 << c for c in h + [lead]) for h in (weak, strong)]), None)
+    preferred = model.act(past, None)
+    assert (int(preferred.card[0]), int(preferred.category[0]), int(preferred.base[0])) == (lead, 2, 1)
+    assert int(preferred.card[1]) != lead
+    seat = MonteCarloSeat(k=4, budget_ms=None, infer=0, infer_model="learned", infer_temperature=0.1)
+    logw = seat.log_weights(view, pool)
+    assert logw[0] > logw[1]
+    assert (MonteCarloSeat(k=4, budget_ms=None, infer=0).log_weights(view, pool) == 0).all()

@@ -9,7 +9,11 @@ the solver, so the seat is a fair player: it never reads hidden cards.
 
 Inference: layouts are weighted by how well they explain the opponent's play so far (a
 soft model: players lead extreme cards and win tricks cheaply when they can), see
-`play_log_likelihood`; ``infer=0`` samples uniformly.
+`play_log_likelihood`; ``infer=0`` samples uniformly. With ``infer_model`` (``learned``: the
+model shipped for the rules, or a path from `geolab train ranks`) the weights also (or, with
+``infer=0``, only) count the log-probability of the opponent's observed leads and answers
+under that learned policy at ``infer_temperature`` (policy-based inference, Rebstock et al.
+2019: `geolab.bots.ranks.policy_inference`).
 
 Known weakness (the reason for `geolab.bots.ranks.ismcts`): each layout is solved as if the seat
 would later know the opponent's cards ("strategy fusion"), and the opponent is assumed to
@@ -142,23 +146,37 @@ class MonteCarloSeat:
 
     k: layouts at most per decision; budget_ms: stop sampling once this is spent (None: always
     k); cap_ms: never start a batch expected to end past this; candidates: discard options
-    examined (the least useful cards of the hand); seed: for the sampling.
+    examined (the least useful cards of the hand); infer: weight of the hand-written play
+    likelihood; oversample: layouts drawn per layout kept by inference; infer_model: a learned
+    policy whose likelihood of the opponent's play also weights the layouts (None: none;
+    ``learned``: the shipped model); infer_temperature: its softmax temperature; seed: for the
+    sampling.
     """
 
     name = "montecarlo"
 
     def __init__(self, k: int = 48, budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3,
-                 infer: float = 1.5, oversample: int = 4, seed: int = 0):
-        if k < 1 or candidates < 1 or oversample < 1:
-            raise GeolabError("montecarlo: k, candidates and oversample must be at least 1")
+                 infer: float = 1.5, oversample: int = 4, seed: int = 0, infer_model: str | None = None,
+                 infer_temperature: float = 0.1):
+        if k < 1 or candidates < 1 or oversample < 1 or infer_temperature <= 0:
+            raise GeolabError("montecarlo: k, candidates and oversample must be at least 1, infer_temperature above 0")
         self.k, self.budget_ms, self.cap_ms = int(k), budget_ms, float(cap_ms)
         self.infer, self.oversample = float(infer), int(oversample)
         self.candidates, self.seed = int(candidates), int(seed)
         self.solver = OracleSolver()
         self.greedy = GreedySeat()
         self.work_per_ms = float(WORK_PER_MS)
+        self.infer_policy, self.infer_temperature = None, float(infer_temperature)
+        self._ranked = None  # this decision's ranked layouts: [count, layouts, next unused]
+        if infer_model is not None:  # imported here: plain montecarlo needs no model code
+            from geolab.bots.ranks.learned import LearnedPolicy
+
+            self.infer_policy = LearnedPolicy(None if infer_model == "learned" else infer_model)
 
     def _rng(self, view: View) -> np.random.Generator:
+        """The decision's generator; called once at the start of every decision, which also
+        drops the previous decision's ranked layouts (`_ranked`)."""
+        self._ranked = None
         return np.random.default_rng([self.seed & 0xFFFF_FFFF, visible_key(view)])
 
     # ----- sampling and budgets -----------------------------------------------------------
@@ -172,11 +190,37 @@ class MonteCarloSeat:
         """Opponent hands weighted by how well they explain its play so far: draw
         `oversample` times as many uniform layouts and keep `layouts` of them by weighted
         sampling without replacement (Gumbel top-k)."""
-        if self.infer <= 0 or not view.history and view.lead_card is None:
+        if self.infer <= 0 and self.infer_policy is None or not view.history and view.lead_card is None:
             return self._deal(rng, unseen, count, layouts)
+        if self.infer_policy is not None:
+            return self._next_ranked(rng, view, unseen, count, layouts)
         pool = self._deal(rng, unseen, count, layouts * self.oversample)
-        keys = play_log_likelihood(view, pool, self.infer) + rng.gumbel(size=len(pool))
+        keys = self.log_weights(view, pool) + rng.gumbel(size=len(pool))
         return pool[np.argsort(-keys)[:layouts]]
+
+    def _next_ranked(self, rng, view: View, unseen: np.ndarray, count: int, layouts: int) -> np.ndarray:
+        """The next `layouts` of the decision's ranked layouts. The learned policy costs a fixed
+        time per past decision whatever the number of layouts, so the decision's layouts are
+        drawn (`k` x `oversample`) and weighted once, ranked by Gumbel top-k, and handed out
+        batch after batch in that order (sampling without replacement); a new pool is drawn
+        only if they run out."""
+        if self._ranked is None or self._ranked[0] != count or self._ranked[2] + layouts > len(self._ranked[1]):
+            pool = self._deal(rng, unseen, count, max(self.k, layouts) * self.oversample)
+            keys = self.log_weights(view, pool) + rng.gumbel(size=len(pool))
+            self._ranked = [count, pool[np.argsort(-keys)], 0]
+        start = self._ranked[2]
+        self._ranked[2] += layouts
+        return self._ranked[1][start: start + layouts]
+
+    def log_weights(self, view: View, pool: np.ndarray) -> np.ndarray:
+        """Log-weight of each sampled opponent hand (rows of `pool`): the hand-written play
+        likelihood at `infer`, plus the learned policy's likelihood when `infer_model` is set."""
+        logw = play_log_likelihood(view, pool, self.infer) if self.infer > 0 else np.zeros(len(pool))
+        if self.infer_policy is not None:
+            from geolab.bots.ranks.policy_inference import policy_log_likelihood
+
+            logw += policy_log_likelihood(view, pool, self.infer_policy, self.infer_temperature)
+        return logw
 
     def _limits(self, kind: str) -> tuple[int, float | None]:
         """Layouts at most and CPU budget (ms) for a decision of `kind` ("lead", "follow",

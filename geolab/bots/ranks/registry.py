@@ -65,12 +65,14 @@ def _layouts_checked(k, budget_ms, cap_ms, candidates, infer, oversample, seed) 
 
 
 def montecarlo(rules: Rules, k: int = 48, budget_ms: float | None = 12.0, cap_ms: float = 30.0, candidates: int = 3,
-               infer: float = 1.5, oversample: int = 4, seed: int = 0):
+               infer: float = 1.5, oversample: int = 4, seed: int = 0, infer_model: str | None = None,
+               infer_temperature: float = 0.1):
     from geolab.bots.ranks.montecarlo import policy
 
     _layouts_checked(k, budget_ms, cap_ms, candidates, infer, oversample, seed)
+    param_range("infer_temperature", infer_temperature, 0, 100, low_open=True)
     return policy(k=k, budget_ms=budget_ms, cap_ms=cap_ms, candidates=candidates, infer=infer,
-                  oversample=oversample, seed=seed)
+                  oversample=oversample, seed=seed, infer_model=infer_model, infer_temperature=infer_temperature)
 
 
 def sequential(rules: Rules, k: int = 80, least: int = 16, step: int = 16, z: float = 1.5,
