@@ -111,6 +111,8 @@ def test_a_number_that_is_not_one_is_a_usage_error(capsys):
     ("ranks", "montecarlo:k=10000000000000", "k must be within 1-10,000"),
     ("ranks", "montecarlo:seed=-1", "seed must be within 0-"),
     ("ranks", "montecarlo:infer=-1", "infer"),
+    ("ranks", "montecarlo:infer_temperature=0", "infer_temperature must be above 0"),
+    ("ranks", "montecarlo:infer_model=/nowhere/model", "no learned model at /nowhere/model"),
     ("ranks", "ismcts:iterations=0", "iterations"),
     ("ranks", "ismcts:iterations=10000000000000", "iterations must be within 1-10,000,000"),
     ("ranks", "ismcts:layouts=0", "layouts"),
