@@ -171,7 +171,10 @@ class MonteCarloSeat:
         if infer_model is not None:  # imported here: plain montecarlo needs no model code
             from geolab.bots.ranks.learned import LearnedPolicy
 
-            self.infer_policy = LearnedPolicy(None if infer_model == "learned" else infer_model)
+            try:
+                self.infer_policy = LearnedPolicy(None if infer_model == "learned" else infer_model)
+            except GeolabError as error:  # the parameter named: the bot has several
+                raise GeolabError(f"montecarlo: infer_model: {error}") from None
 
     def _rng(self, view: View) -> np.random.Generator:
         """The decision's generator; called once at the start of every decision, which also
