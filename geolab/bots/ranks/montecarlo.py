@@ -111,10 +111,7 @@ def play_log_likelihood(view: View, held_now: np.ndarray, beta: float) -> np.nda
     follow_ties = rules.equal_distance == "follow"
     logw = np.zeros(len(held_now))
     later: list[int] = []
-    events = [(t.leader, t.lead, t.category, t.base, t.follow, j) for j, t in enumerate(view.history)]
-    if view.lead_card is not None:  # the current visible lead is one of the opponent's choices
-        events.append((opp, view.lead_card, view.lead_category, view.lead_base, None, len(view.history)))
-    for leader, lead, k, b, follow, j in reversed(events):
+    for leader, lead, k, b, follow, j in reversed(view.plays()):
         played = lead if leader == opp else follow
         then = np.concatenate([held_now, np.tile(np.array(later + [played], np.int64), (len(held_now), 1))], axis=1)
         ranks = RANKS[then].astype(np.int64)  # (M, cards, 3)

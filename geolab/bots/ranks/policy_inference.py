@@ -20,6 +20,7 @@ import numpy as np
 
 from geolab.bots.ranks.learned import LearnedPolicy
 from geolab.bots.ranks.learning.features import candidates, public
+from geolab.games.groups import masks
 from geolab.games.ranks.reference import View
 
 
@@ -62,17 +63,12 @@ def policy_log_likelihood(view: View, held_now: np.ndarray, model: LearnedPolicy
     opp, rules = 1 - view.side, view.rules
     m = len(held_now)
     logp = np.zeros(m)
-    events = [(t.leader, t.lead, t.category, t.base, t.follow, j) for j, t in enumerate(view.history)]
-    if view.lead_card is not None:  # the current visible lead is the opponent's latest choice
-        events.append((opp, view.lead_card, view.lead_category, view.lead_base, None, len(view.history)))
-    masks = np.zeros(m, np.int64)
-    for c in range(held_now.shape[1]):
-        masks |= np.int64(1) << held_now[:, c].astype(np.int64)
+    held = masks(held_now)
     later = 0
     estimator = model.model_for(rules)
-    for leader, lead, k, b, follow, j in reversed(events):
+    for leader, lead, k, b, follow, j in reversed(view.plays()):
         played = lead if leader == opp else follow
-        hands = masks | later | (1 << played)
+        hands = held | later | (1 << played)
         kind = "lead" if leader == opp else "follow"
         obs = PastDecision(view, kind, j, hands, None if kind == "lead" else (lead, k, b))
         cand = candidates(rules, public(obs))

@@ -187,6 +187,15 @@ class View:
         winners = [t.winner for t in self.history]
         return (winners.count(0), winners.count(1))
 
+    def plays(self) -> list[tuple]:
+        """Every lead and answer seen, oldest first, as (leader, lead card, category, base,
+        answer, trick); last, the lead on the table when its card shows (answer None: this
+        side is to answer the other's lead). What a bot weighing the other side's play walks."""
+        seen = [(t.leader, t.lead, t.category, t.base, t.follow, j) for j, t in enumerate(self.history)]
+        if self.lead_card is not None:
+            seen.append((1 - self.side, self.lead_card, self.lead_category, self.lead_base, None, self.trick))
+        return seen
+
     def allowed_bases(self) -> tuple[int, ...]:
         """The bases a lead may name now, worked out once a view (a seat may ask for every
         lead it weighs); kept beside the fields, so equality and `replace` ignore it."""
