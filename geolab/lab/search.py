@@ -262,10 +262,6 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
     first_round = search.get("first_round")
     if first_round is not None:
         first_round = _number("search.first_round", first_round, whole=True)
-        size = -(-int(data.get("chunk", entry.game.block)) // entry.game.block) * entry.game.block
-        if not 1 <= first_round < min(size, int(data.get("deals", 100_000))):
-            raise GeolabError(f"search.first_round must lie between 1 and the first chunk's deals (here "
-                              f"{min(size, int(data.get('deals', 100_000))):,}), less than it, got {first_round}")
     if numbers["trials"] > MAX_CANDIDATES:
         raise GeolabError(f"search.trials: at most {MAX_CANDIDATES:,}")
     spec = SearchSpec(game=entry.name, rules=rules, lineups=lineups, dimensions=dims, constraints=tuple(constraints),
@@ -273,6 +269,10 @@ def parse_search(data: dict, check: bool = True) -> SearchSpec:
                       deals=int(data.get("deals", 100_000)), chunk=int(data.get("chunk", entry.game.block)),
                       seed=int(data.get("seed", 0)), confidence=float(confidence), proposer=proposer,
                       first_round=first_round, raw=data, **numbers)
+    first_chunk = min(spec.chunk_size(), spec.deals)
+    if first_round is not None and not 1 <= first_round < first_chunk:
+        raise GeolabError(f"search.first_round must lie between 1 and the first chunk's deals (here "
+                          f"{first_chunk:,}), less than it, got {first_round}")
     if check:
         for text in lineups:
             seating = lineup(split_bots(text), entry.game.seats(base))
