@@ -136,8 +136,7 @@ def spec_game(data: dict, known: set[str], what: str):
 def parse_spec(data: dict, check: bool = True) -> Spec:
     """A spec from a parsed TOML (or JSON) object; every variant is checked against the rules
     and every bot built once (`check`: off only for a chunk of a spec checked already)."""
-    entry = spec_game(data, {"game", "rules", "variants", "grid", "bots", "deals", "seed", "chunk", "objective"},
-                      "sweep spec")
+    entry = spec_game(data, SPEC_KEYS, "sweep spec")
     Rules = entry.game.Rules
     variants = {k: {f: toml_value(v, _nullable(Rules, f)) for f, v in o.items()} if isinstance(o, dict) else o
                 for k, o in data.get("variants", {}).items()}
