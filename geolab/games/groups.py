@@ -174,8 +174,9 @@ def cards_of(m: int) -> tuple[int, ...]:
 
 
 def masks(hands: np.ndarray) -> np.ndarray:
-    """(n,) int64 masks of (n, k) card arrays (each row k different cards)."""
-    return np.bitwise_or.reduce(np.left_shift(np.int64(1), np.asarray(hands, np.int64)), axis=1)
+    """int64 masks of card arrays, one a row of the last axis ((n, k) -> (n,); each row k
+    different cards)."""
+    return np.bitwise_or.reduce(np.left_shift(np.int64(1), np.asarray(hands, np.int64)), axis=-1)
 
 
 def random_hands(n: int, size: int = 18, seed: int = 0) -> np.ndarray:

@@ -44,6 +44,7 @@ from numba import njit
 
 from geolab.cards import N_CARDS, RANKS
 from geolab.common.counter_rng import GOLDEN, below_high, mix64, next64
+from geolab.games.groups import masks
 from geolab.games.ranks.rules import Rules as RanksRules
 
 #: Each card's best rank over size, statehood and population (1 = best): its worth at base 1.
@@ -87,11 +88,6 @@ def best_ranks(mask: np.ndarray, k: int) -> np.ndarray:
 def strength(mask: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """float (m,): a hand's strength, ``log(best ranks, best first) @ weights`` (higher: stronger)."""
     return np.log(best_ranks(mask, len(weights))) @ weights
-
-
-def hand_mask(cards_: np.ndarray) -> np.ndarray:
-    """int64 (...,): the mask of each row of cards (last axis)."""
-    return (np.int64(1) << np.asarray(cards_, np.int64)).sum(axis=-1)
 
 
 # ----- the win table --------------------------------------------------------------------------
@@ -235,8 +231,8 @@ class Stages:
         bots = [BOTS.make(tricks, rules), BOTS.make(tricks, rules)]
         kept, discards, first, winner = [], [], [], []
         for p in batch.run(rules, bots, games, seed):
-            d = hand_mask(p.discards)
-            kept.append(hand_mask(p.hands) & ~d)
+            d = masks(p.discards)
+            kept.append(masks(p.hands) & ~d)
             discards.append(d)
             first.append(p.first_lead.astype(np.int64))
             winner.append(p.winner.astype(np.int64))

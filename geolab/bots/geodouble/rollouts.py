@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from geolab.bots.geodouble.estimate import cards, hand_mask, sample_hands, sorted_cards
+from geolab.bots.geodouble.estimate import cards, sample_hands, sorted_cards
 from geolab.game import BatchBot
+from geolab.games.groups import masks as group_masks
 from geolab.games.ranks import batch
 
 #: Games played in one engine call at most (rows are never split across calls).
@@ -79,5 +80,5 @@ def _play_rows(rules, tricks, own, discards, leads, keys, samples):
     first = np.where(np.repeat(leads, samples), 0, 1)
     played = batch.play_given(rules, (OwnDiscards(tricks, own_discards), tricks), deals, first,
                               np.random.default_rng(0))
-    kept = masks[:, 1] & ~hand_mask(played.discards[:, 1])
+    kept = masks[:, 1] & ~group_masks(played.discards[:, 1])
     return (played.winner == 0).reshape(m, samples), kept.reshape(m, samples)
