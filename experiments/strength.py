@@ -284,8 +284,9 @@ def exact(args, out: Path) -> dict:
         rows.append({"variant": r["variant"], "target": r["target"], "deals": r["deals"],
                      "br_edge": r["br_mean"] - 0.5, "exploiter_edge": mine,
                      "edge_ratio": mine / (r["br_mean"] - 0.5) if len(hit) else np.nan,
-                     "status": "checked" if len(hit) else ("missing (not run: tens of CPU-minutes)"
-                                                            if label in missing else "no exploiter run")})
+                     "status": "checked" if len(hit) else ("missing (not run: an hour or more of CPU)"
+                                                            if label in missing else "no exploiter run"),
+                     "exploiter": hit.iloc[0]["exploiter"] if len(hit) else ""})
     table = pd.DataFrame(rows)
     table.to_csv(out / "exact_checks.csv", index=False)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
@@ -314,8 +315,9 @@ def exact(args, out: Path) -> dict:
                     "exploiter's exact edge (results/strength/exploit/exact_check.csv: exploiter_mean - 1/2) on the "
                     "analysis variants tiny and small, every deal enumerated (exact figures: no interval); "
                     "edge_ratio = exploiter / BR edge, the issue's target >= 0.9; status: rows the exploiter was "
-                    "not run on", "missing": missing, "sources": ["results/strength/exact/exact.csv",
-                                                                   "results/strength/exploit/exact_check.csv"]}
+                    "not run on; exploiter: the settings of the exploiter run (Settings.label)",
+            "missing": missing,
+            "sources": ["results/strength/exact/exact.csv", "results/strength/exploit/exact_check.csv"]}
 
 
 def losses_of(job) -> pd.DataFrame:
