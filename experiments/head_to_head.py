@@ -81,7 +81,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1, help="processes playing pieces (never changes the result)")
     ap.add_argument("--seed", type=int, default=35)
     ap.add_argument("--out", required=True)
-    args = ap.parse_args()
+    ap.add_argument("--quiet", action="store_true", help="no progress line after each piece")
+    run(ap.parse_args())
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Play the match `args` describes (the options above) and save it; returns meta.json's
+    contents. Other studies (experiments/headroom.py) call it with their own arguments."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     counts = -(-args.deals // args.piece)
@@ -103,15 +109,17 @@ def main() -> None:
             loads.append(os.getloadavg()[0])
             per_deal = np.concatenate([done[k] for k in sorted(done)])
             mean, low, high = duplicate_interval(per_deal.mean(axis=1), per_deal.shape[1])
-            print(f"{len(per_deal)} deals: {args.a} {mean:.4f} (95% {low:.4f}-{high:.4f}); CPU ms a decision "
-                  f"{timed[args.a].per_decision_ms()['all']} v {timed[args.b].per_decision_ms()['all']}; "
-                  f"load {loads[-1]:.1f}", flush=True)
-            _save(out, args, done, timed, wall, loads)
+            if not args.quiet:
+                print(f"{len(per_deal)} deals: {args.a} {mean:.4f} (95% {low:.4f}-{high:.4f}); CPU ms a decision "
+                      f"{timed[args.a].per_decision_ms()['all']} v {timed[args.b].per_decision_ms()['all']}; "
+                      f"load {loads[-1]:.1f}", flush=True)
+            saved = _save(out, args, done, timed, wall, loads)
+    return saved
 
 
-def _save(out: Path, args, done: dict, bots: dict, wall: float, loads: list) -> None:
+def _save(out: Path, args, done: dict, bots: dict, wall: float, loads: list) -> dict:
     """deals.csv (the pieces finished so far, in order: piece, deal within it, a's two shares)
-    and meta.json."""
+    and meta.json (returned)."""
     per_deal = np.concatenate([done[k] for k in sorted(done)])
     with open(out / "deals.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -121,7 +129,7 @@ def _save(out: Path, args, done: dict, bots: dict, wall: float, loads: list) -> 
     command = (f"PYTHONPATH=. python3 experiments/head_to_head.py --a '{args.a}' --b '{args.b}' "
                f"--rules {args.rules} --deals {args.deals} --piece {args.piece} --workers {args.workers} "
                f"--seed {args.seed} --out {args.out}")
-    write_json(meta(
+    info = meta(
         what="bot a against bot b on duplicate deals, both seatings: a's win share (win 1, tie 1/2), its 95% "
              "interval (geolab.lab.stats.duplicate_interval over deals), and each bot's process CPU time a "
              "decision inside its own answers, per decision kind, measured in the same run",
@@ -134,7 +142,9 @@ def _save(out: Path, args, done: dict, bots: dict, wall: float, loads: list) -> 
         load_average=[round(x, 2) for x in (min(loads), float(np.median(loads)), max(loads))],
         machine="2 cores shared with other jobs: CPU times are this process's own, wall time is not",
         regenerate=command,
-    ), out / "meta.json")
+    )
+    write_json(info, out / "meta.json")
+    return info
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ BOUNDS = [*[Bound(b) for b in ["random", "counter", "planner", "learned"]], Boun
           *[Bound(b, SEARCH_MODEL, 400, 35) for b in SEARCH],
           *[Bound(b, "greedy", 400, 0, role="pilot") for b in SEARCH],
           *[Bound(b, "learned", 200, 0, role="pilot") for b in SEARCH[::2]],
-          Bound("player", GEODOUBLE_MODEL, 30, 0, game="geodouble", rules="official", particles=2, draws=8)]
+          Bound("player", GEODOUBLE_MODEL, 100, 0, game="geodouble", rules="official", particles=2, draws=8)]
 #: The common opponent of the oracle-loss part (cheap, deterministic, mid-ladder).
 OPPONENT = "greedy"
 #: The other two-sided games' fair bots for the exploiter at their own default (the target
