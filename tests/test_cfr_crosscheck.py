@@ -1,7 +1,6 @@
 """OpenSpiel's NashConv and CFR+ on a small-deck Class round against geolab's equilibrium
 (experiments/cfr_crosscheck.py; docs/interop.md, "CFR cross-check")."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +12,10 @@ from open_spiel.python.algorithms import cfr, exploitability
 
 from geolab.bots.classroom.equilibrium import average_start, model_exploitability, solve
 from geolab.games.classroom.rules import BOTTOMS_UP, TOP_DOG, Rules
+from tests.experiment_scripts import load
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("cfr_crosscheck", ROOT / "experiments" / "cfr_crosscheck.py")
-xc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(xc)
+xc = load("cfr_crosscheck")
 
 
 @pytest.mark.parametrize("cards,players", [(5, 2), (4, 3)])

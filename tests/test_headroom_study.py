@@ -2,25 +2,18 @@
 is read from the committed match folders, and its sample-scaled challengers are montecarlo's
 own settings multiplied."""
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
+
+from tests.experiment_scripts import load
 
 ROOT = Path(__file__).parents[1]
 
 
 def _study():
-    sys.path.insert(0, str(ROOT / "experiments"))  # as when run as a script: it imports head_to_head
-    try:
-        spec = importlib.util.spec_from_file_location("headroom_study", ROOT / "experiments" / "headroom.py")
-        study = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(study)
-    finally:
-        sys.path.remove(str(ROOT / "experiments"))
-    return study
+    return load("headroom")
 
 
 def test_scaled_montecarlo_multiplies_layouts_budget_and_cap():

@@ -1,6 +1,5 @@
 """Every notebook executes headless at small size (GEOLAB_SMALL=1) without an error."""
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -9,6 +8,8 @@ import nbclient
 import nbformat
 import pandas as pd
 import pytest
+
+from tests.experiment_scripts import load
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 
@@ -35,10 +36,7 @@ def test_notebook_executes(path, monkeypatch, tmp_path):
 def test_the_combo1_study_writes_a_whole_result_set(tmp_path):
     """experiments/combo1.py, which notebook 08 reads (and runs --quick when no results are
     committed): one quick part, its table, plot and meta.json with the command."""
-    path = Path(__file__).parents[1] / "experiments" / "combo1.py"
-    spec = importlib.util.spec_from_file_location("combo1_study", path)
-    study = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(study)
+    study = load("combo1")
     out = study.main(["--quick", "--parts", "length", "--out", str(tmp_path / "combo1")])
     meta = json.loads((out / "meta.json").read_text())
     assert meta["parts"] == ["length"] and meta["command"] == "python experiments/combo1.py --quick --parts length " \

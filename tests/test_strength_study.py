@@ -2,21 +2,19 @@
 from the committed results, and the oracle-loss rows of a few games."""
 
 import argparse
-import importlib.util
 import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from tests.experiment_scripts import load
+
 ROOT = Path(__file__).parents[1]
 
 
 def _study():
-    spec = importlib.util.spec_from_file_location("strength_study", ROOT / "experiments" / "strength.py")
-    study = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(study)
-    return study
+    return load("strength")
 
 
 def test_the_exact_checks_put_each_exploiter_row_beside_its_best_response(tmp_path):

@@ -1,9 +1,7 @@
 """The rule-variant studies (experiments/variants.py): their sweep specs, the seat-gap interval,
 the "none" text of a sweep spec, and a small run end to end."""
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,17 +10,14 @@ import pytest
 
 from geolab.lab import sweep
 from geolab.lab.tables import Totals
+from tests.experiment_scripts import load
 
 ROOT = Path(__file__).parents[1]
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("variants_study", ROOT / "experiments" / "variants.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
+    return load("variants")
 
 
 def test_every_study_has_its_spec_and_a_label_for_each_variant(study):
